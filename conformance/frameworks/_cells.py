@@ -104,8 +104,10 @@ def cells(op: str) -> Iterator[str]:
     elif op in OUT_OF_RANGE_OPS:
         yield from (f"{d}:nd|py:int" for d in INT_RANGES)
     elif op == "iadd":
-        arrays = array_tokens()
-        yield from (f"{a}|{b}" for a in arrays for b in arrays + scalar_tokens())
+        # A 0-d left operand cannot take an n-d right one in place.
+        for a in array_tokens():
+            rights = array_tokens(("0d",) if a.endswith(":0d") else ARRAY_ROLES)
+            yield from (f"{a}|{b}" for b in rights + scalar_tokens())
     else:
         everything = array_tokens() + scalar_tokens()
         yield from (

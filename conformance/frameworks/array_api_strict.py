@@ -1,0 +1,71 @@
+"""array-api-strict checker: the reference implementation of the Array API standard 2024.12.
+
+Every op is the standard function of the same name (``iadd`` is ``x1 += x2``);
+array-api-strict raises ``TypeError`` for every promotion the standard leaves
+undefined, and has no float16/bfloat16 (those cells are unsupported).
+
+``python -m conformance.frameworks.array_api_strict`` writes
+``tests/reference/array-api.json``; the test suite probes it live.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import array_api_strict as xp
+
+from conformance.frameworks import _cells
+
+xp.set_array_api_strict_flags(api_version="2024.12")
+
+_RENAMED = {"add_out_of_range": "add"}
+
+
+class ArrayApiStrict:
+    """The :class:`~conformance.frameworks._cells.Framework` for array-api-strict."""
+
+    name = "array-api-strict"
+    version = xp.__version__
+
+    def array(self, dtype: str, role: str, ndim: int) -> Any:
+        """An array of ones; see :meth:`_cells.Framework.array`."""
+        native = getattr(xp, dtype, None)
+        if native is None:
+            raise LookupError(f"array-api-strict has no {dtype}")
+        return xp.ones(() if role == "0d" else (2,) * ndim, dtype=native)
+
+    def run(self, op: str, args: list[Any]) -> Any:
+        """Run the standard function ``op``."""
+        if op == "iadd":
+            left = xp.asarray(args[0], copy=True)
+            left += args[1]
+            return left
+        if op == "where":
+            return xp.where(xp.ones(2, dtype=xp.bool), *args)
+        return getattr(xp, _RENAMED.get(op, op))(*args)
+
+    def dtype_name(self, result: Any) -> str:
+        """Canonical name of an array's dtype."""
+        return str(result.dtype).removeprefix("array_api_strict.")
+
+    def classify(self, exc: BaseException) -> str:
+        """array-api-strict signals every undefined promotion with ``TypeError``."""
+        if isinstance(exc, TypeError):
+            return "refused"
+        return f"unsupported: {type(exc).__name__}: {str(exc)[:120]}"
+
+
+def probe() -> dict[str, dict[str, str]]:
+    """Observe every cell."""
+    return _cells.probe(ArrayApiStrict())
+
+
+def main() -> None:
+    """Write ``tests/reference/array-api.json``."""
+    out = Path(__file__).resolve().parents[2] / "tests" / "reference" / "array-api.json"
+    _cells.write(ArrayApiStrict(), out, "python -m conformance.frameworks.array_api_strict")
+
+
+if __name__ == "__main__":
+    main()

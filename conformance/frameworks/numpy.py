@@ -1,0 +1,105 @@
+"""NumPy checker: observes NumPy 2's own (NEP 50) promotion decisions for every cell.
+
+NumPy's Python-scalar handling is the same in every ufunc, so each cell simply
+runs the ufunc.  ``bfloat16`` comes from ``ml_dtypes``, as in promo_ns.
+A refusal is NumPy's ``DTypePromotionError`` or, for in-place ops, its
+``same_kind`` output-casting error; a missing loop for a dtype (``bitwise_and``
+on floats) is a kernel, not a promotion decision.
+
+``python -m conformance.frameworks.numpy`` writes ``tests/reference/numpy.json``;
+the test suite probes NumPy live instead of reading that file.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+
+from conformance.frameworks import _cells
+
+_FUNCS: dict[str, Any] = {
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.true_divide,
+    "floor_divide": np.floor_divide,
+    "remainder": np.remainder,
+    "pow": np.power,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "equal": np.equal,
+    "less": np.less,
+    "logical_and": np.logical_and,
+    "bitwise_and": np.bitwise_and,
+    "bitwise_left_shift": np.left_shift,
+    "atan2": np.arctan2,
+    "hypot": np.hypot,
+    "copysign": np.copysign,
+    "nextafter": np.nextafter,
+    "logaddexp": np.logaddexp,
+    "matmul": np.matmul,
+    "sum": np.sum,
+    "prod": np.prod,
+    "cumulative_sum": np.cumulative_sum,
+    "add_out_of_range": np.add,
+    "where": lambda a, b: np.where(np.ones(2, dtype=bool), a, b),
+}
+
+
+def _iadd(a: Any, b: Any) -> Any:
+    left = np.array(a, copy=True)
+    left += b
+    return left
+
+
+class NumPy:
+    """The :class:`~conformance.frameworks._cells.Framework` for NumPy."""
+
+    name = "numpy"
+    version = np.__version__
+
+    def array(self, dtype: str, role: str, ndim: int) -> Any:
+        """An array of ones; see :meth:`_cells.Framework.array`."""
+        native = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
+        return np.ones(() if role == "0d" else (2,) * ndim, dtype=native)
+
+    def run(self, op: str, args: list[Any]) -> Any:
+        """Run the ufunc (or ``a += b`` for ``iadd``)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _iadd(*args) if op == "iadd" else _FUNCS[op](*args)
+
+    def dtype_name(self, result: Any) -> str:
+        """Canonical name of an array's dtype."""
+        return str(np.asarray(result).dtype.name)
+
+    def classify(self, exc: BaseException) -> str:
+        """NumPy's type resolution refusing the dtypes is a refusal; anything else is not.
+
+        For a ufunc, having no loop for the dtypes *is* NumPy's promotion
+        decision (there is no separate promotion step), as is ``same_kind``
+        refusing to cast an in-place result back.
+        """
+        msg = str(exc).split("\n")[0]
+        if isinstance(exc, np.exceptions.DTypePromotionError) or "casting rule" in msg:
+            return "refused"
+        return f"unsupported: {type(exc).__name__}: {msg[:120]}"
+
+
+def probe() -> dict[str, dict[str, str]]:
+    """Observe every cell."""
+    return _cells.probe(NumPy())
+
+
+def main() -> None:
+    """Write ``tests/reference/numpy.json``."""
+    out = Path(__file__).resolve().parents[2] / "tests" / "reference" / "numpy.json"
+    _cells.write(NumPy(), out, "python -m conformance.frameworks.numpy")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,349 @@
+"""TensorFlow checker: observes TF's "safe" dtype conversion mode (RFC 431) for every cell.
+
+The mode is ``tf.experimental.numpy.experimental_enable_numpy_behavior(
+dtype_conversion_mode="safe")``; its table is ``flexible_dtypes.result_type``.
+Only some TF ops consult it (``tf.add``, ``-``, ``*``, ``/``, ``//``, ``%``,
+``**``, ``tf.maximum``, ``tf.equal``, ``tf.linalg.matmul``,
+``Variable.assign_add``); the others (``tf.less``, ``tf.bitwise.*``,
+``tf.math.atan2``, ``tf.where``, ...) promote nothing: they need equal dtypes
+and only convert a Python scalar to the tensor's dtype.  Each cell runs the
+native op eagerly on the CPU:
+
+* a TypeError from the conversion logic (safe mode's table, an immutable
+  Variable dtype, a Python scalar TF will not convert) or a dtype-mismatch
+  InvalidArgumentError is a refusal;
+* an op whose definition excludes the dtype is ``unsupported``;
+* where the op is defined for the dtype but the CPU has no kernel, TF's decision
+  still stands: the same call is traced into a graph (which runs the same
+  promotion code and the op's type inference, but no kernel) and its output
+  dtype is recorded; those cells are listed under ``no_kernel``;
+* ``Variable.assign_add`` (the in-place add; ``v += b`` raises) does not
+  broadcast, so an n-d Variable with a 0-d or Python-scalar right operand is
+  re-run with that operand broadcast (a list ``[s, s]`` stays weakly typed like
+  ``s``); those cells are listed under ``no_broadcast``.
+
+The extra keys also record the mode's own ``result_type`` for every binary
+operand pair, the native callable behind each op, and where an operator form
+(``a + b`` for ``tf.add``, ...) disagrees with it.
+
+``python -m conformance.frameworks.tensorflow`` (run with a Python that has
+TensorFlow) writes ``tests/reference/tf-safe.json``; the test suite does not
+import TensorFlow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from conformance.frameworks import _cells
+
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Send file descriptor 2 to /dev/null (oneDNN's absl banner ignores the log level)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(devnull)
+        os.close(saved)
+
+
+with _quiet_stderr():
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.python.framework import flexible_dtypes
+
+tf.get_logger().setLevel("ERROR")
+tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode="safe")
+tnp = tf.experimental.numpy
+
+COMMAND = "python -m conformance.frameworks.tensorflow"
+OUT = Path(__file__).resolve().parents[2] / "tests" / "reference" / "tf-safe.json"
+#: Ops whose result dtype is not the common (promoted) dtype.
+DTYPE_CHANGING = ("divide", "equal", "less", "logical_and", "hypot", "logaddexp")
+#: Ops that do not consult safe mode: they need equal dtypes (or bool, for logical_and).
+NO_PROMOTION = ("less", "logical_and", "bitwise_and", "bitwise_left_shift", "atan2", "nextafter", "where")
+_TF_NAMES = {"half": "float16", "float": "float32", "double": "float64"}
+
+
+def _where(a: Any, b: Any) -> Any:
+    return tf.where(tf.constant([True, False]), a, b)
+
+
+def _iadd(a: Any, b: Any) -> Any:
+    """``Variable.assign_add``: TF's in-place add (``v += b`` on a Variable raises)."""
+    var = tf.Variable(a)
+    var.assign_add(b)
+    return var
+
+
+def _copysign(a: Any, b: Any) -> Any:
+    raise NotImplementedError("TensorFlow has no copysign op")
+
+
+#: The native callable behind each op, and its description for the JSON.
+_FUNCS: dict[str, tuple[Callable[..., Any], str]] = {
+    "add": (tf.add, "tf.add"),
+    "subtract": (tf.subtract, "tf.subtract"),
+    "multiply": (tf.multiply, "tf.multiply"),
+    "divide": (operator.truediv, "a / b"),
+    "floor_divide": (operator.floordiv, "a // b"),
+    "remainder": (operator.mod, "a % b"),
+    "pow": (operator.pow, "a ** b"),
+    "maximum": (tf.maximum, "tf.maximum"),
+    "minimum": (tf.minimum, "tf.minimum"),
+    "equal": (tf.equal, "tf.equal"),
+    "less": (tf.less, "tf.less"),
+    "logical_and": (tf.logical_and, "tf.logical_and"),
+    "bitwise_and": (tf.bitwise.bitwise_and, "tf.bitwise.bitwise_and"),
+    "bitwise_left_shift": (tf.bitwise.left_shift, "tf.bitwise.left_shift"),
+    "atan2": (tf.math.atan2, "tf.math.atan2"),
+    "hypot": (tnp.hypot, "tf.experimental.numpy.hypot (sqrt(square(a) + square(b)))"),
+    "copysign": (_copysign, "none: TF has no copysign"),
+    "nextafter": (tf.math.nextafter, "tf.math.nextafter"),
+    "logaddexp": (tnp.logaddexp, "tf.experimental.numpy.logaddexp"),
+    "where": (_where, "tf.where(tf.constant([True, False]), a, b)"),
+    "iadd": (_iadd, "v = tf.Variable(a); v.assign_add(b); v"),
+    "matmul": (tf.linalg.matmul, "tf.linalg.matmul"),
+    "sum": (tf.reduce_sum, "tf.reduce_sum"),
+    "prod": (tf.reduce_prod, "tf.reduce_prod"),
+    "cumulative_sum": (tf.math.cumsum, "tf.math.cumsum"),
+    "add_out_of_range": (tf.add, "tf.add"),
+}
+#: The other native spelling of an op, checked against the one above.
+_ALTERNATIVES: dict[str, tuple[Callable[..., Any], str]] = {
+    "add": (operator.add, "a + b"),
+    "subtract": (operator.sub, "a - b"),
+    "multiply": (operator.mul, "a * b"),
+    "divide": (tf.math.truediv, "tf.math.truediv"),
+    "floor_divide": (tf.math.floordiv, "tf.math.floordiv"),
+    "remainder": (tf.math.floormod, "tf.math.floormod"),
+    "pow": (tf.pow, "tf.pow"),
+    "equal": (operator.eq, "a == b"),
+    "less": (operator.lt, "a < b"),
+    "bitwise_and": (operator.and_, "a & b"),
+    "matmul": (operator.matmul, "a @ b"),
+    "add_out_of_range": (operator.add, "a + b"),
+}
+
+
+def _token(x: Any) -> str:
+    if isinstance(x, (tf.Tensor, tf.Variable)):
+        return f"{x.dtype.name}:{'0d' if x.shape.rank == 0 else 'nd'}"
+    return f"py:{type(x).__name__}"
+
+
+def _no_kernel(exc: Exception) -> bool:
+    """True when the op is defined for the dtype but the CPU has no kernel for it."""
+    msg = str(exc)
+    return "Could not find device for node" in msg or "No OpKernel was registered" in msg
+
+
+def _traced(fn: Callable[..., Any], args: list[Any]) -> Any:
+    """The output of ``fn(*args)`` traced into a graph (no kernel runs): symbolic, or a Variable."""
+    if fn is _iadd:  # a tf.function may create a Variable only once, so create it eagerly
+        var = tf.Variable(args[0])
+        tf.function(lambda: var.assign_add(args[1]), autograph=False).get_concrete_function()
+        return var
+    return tf.function(lambda: fn(*args), autograph=False).get_concrete_function().structured_outputs
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    return tuple(x.shape) if isinstance(x, tf.Tensor) else ()
+
+
+def _broadcast(x: Any, like: Any) -> Any:
+    """``x`` with ``like``'s shape; a Python scalar becomes a list, weakly typed as before."""
+    if isinstance(x, tf.Tensor):
+        return tf.broadcast_to(x, tf.shape(like))
+    return [x] * int(like.shape[0])
+
+
+def _op_name(msg: str) -> str:
+    found = re.search(r"\[Op:(\w+)\]|\{\{node (\w+)\}\}", msg)
+    return next(g for g in found.groups() if g) if found else "the op"
+
+
+class TensorFlow:
+    """The :class:`~conformance.frameworks._cells.Framework` for TF in safe mode.
+
+    Parameters
+    ----------
+    funcs
+        The native callable (and its description) for each op.
+    """
+
+    name = "tensorflow"
+    version = tf.__version__
+
+    def __init__(self, funcs: dict[str, tuple[Callable[..., Any], str]] = _FUNCS) -> None:
+        self.funcs = funcs
+        self.no_kernel: list[str] = []
+        self.no_broadcast: list[str] = []
+        self._op = ""
+        self._dtypes: list[str] = []  # the tensor operands' dtypes, for classify
+
+    def array(self, dtype: str, role: str, ndim: int) -> Any:
+        """A CPU tensor of ones; see :meth:`_cells.Framework.array`."""
+        try:
+            native = tf.dtypes.as_dtype(dtype)
+        except TypeError as exc:
+            raise LookupError(f"TensorFlow has no {dtype}") from exc
+        return tf.ones(() if role == "0d" else (2,) * ndim, dtype=native)
+
+    def run(self, op: str, args: list[Any]) -> Any:
+        """Run ``op`` eagerly; trace it where the CPU has no kernel (see the module docstring)."""
+        fn = self.funcs[op][0]
+        key = f"{op} {'|'.join(map(_token, args))}"
+        self._op = op
+        self._dtypes = sorted({x.dtype.name for x in args if isinstance(x, tf.Tensor)})
+        try:
+            return self._run_or_trace(key, fn, args)
+        except tf.errors.InvalidArgumentError:
+            if op != "iadd" or _shape(args[1]) == _shape(args[0]):
+                raise
+        self.no_broadcast.append(key)
+        return self._run_or_trace(key, fn, [args[0], _broadcast(args[1], args[0])])
+
+    def _run_or_trace(self, key: str, fn: Callable[..., Any], args: list[Any]) -> Any:
+        try:
+            return fn(*args)
+        except (tf.errors.NotFoundError, tf.errors.InvalidArgumentError) as exc:
+            if not _no_kernel(exc):
+                raise
+            failure = exc
+        try:
+            result = _traced(fn, args)
+        except Exception:  # noqa: BLE001 -- report the eager failure, not the trace's
+            raise failure from None
+        self.no_kernel.append(key)
+        return result
+
+    def dtype_name(self, result: Any) -> str:
+        """Canonical name of a tensor's (or Variable's) dtype."""
+        return str(result.dtype.name)
+
+    def classify(self, exc: BaseException) -> str:
+        """Refusals come from the conversion logic; an op that lacks the dtype is unsupported.
+
+        An op that does not promote refuses two tensors of different dtypes, whichever
+        of them its definition also lacks (TF only reports the first operand's).
+        """
+        msg = str(exc)
+        first = msg.split("\n")[0]
+        mixed = len(self._dtypes) > 1
+        refusals = (
+            "implicit dtype promotion",  # safe mode's table
+            "Variable dtype is immutable",  # assign_add would change the Variable's dtype
+            "Cannot convert",  # a Python scalar TF will not convert to the other dtype
+            "Tensor conversion requested dtype",  # a tensor TF will not convert
+        )
+        if isinstance(exc, np.exceptions.DTypePromotionError) or any(r in msg for r in refusals):
+            return "refused"
+        if "was expected to be a" in msg:  # an op that needs equal (or fixed) dtypes
+            return "refused" if mixed else f"unsupported: {_op_name(msg)} not defined for {self._dtypes[0]}"
+        if found := re.search(r"Value for attr '\w+' of (\w+) is not in the list", msg):
+            if mixed and self._op in NO_PROMOTION:
+                return "refused"
+            dtype = _TF_NAMES.get(found[1], found[1])
+            return f"unsupported: {_op_name(msg)} not defined for {dtype}"
+        if found := re.search(r"Invalid dtype tf\.(\w+) in (\w+)", msg):
+            return f"unsupported: {found[2]} not defined for {found[1]}"
+        if _no_kernel(exc):
+            return f"unsupported: no CPU kernel for {_op_name(msg)}"
+        if "Expected scan axis" in msg:
+            return "unsupported: cumsum of a 0-d tensor"
+        if isinstance(exc, NotImplementedError):
+            return f"unsupported: {first}"
+        return f"unsupported: {type(exc).__name__}: {first[:120]}"
+
+
+def _both_unsupported(a: str, b: str) -> bool:
+    return a.startswith("unsupported") and b.startswith("unsupported")
+
+
+def result_types() -> tuple[dict[str, str], list[str]]:
+    """Safe mode's ``result_type`` for every binary operand pair, and the weak results."""
+    fw = TensorFlow()
+    table: dict[str, str] = {}
+    weak: list[str] = []
+    for key in _cells.cells("add"):
+        args = [_cells.operand(fw, t, "add") for t in key.split("|")]
+        try:
+            dtype, is_weak = flexible_dtypes.result_type(*args)
+        except TypeError:
+            table[key] = "refused"
+            continue
+        table[key] = dtype.name
+        if is_weak:
+            weak.append(key)
+    return table, weak
+
+
+def result_type_mismatches(
+    ops: dict[str, dict[str, str]], table: dict[str, str]
+) -> dict[str, Counter[str]]:
+    """Per op, how its cells differ from ``result_type`` (ops that keep the common dtype)."""
+    out: dict[str, Counter[str]] = {}
+    for op in _cells.BINARY_OPS + _cells.ARRAY_ONLY_OPS:
+        if op in DTYPE_CHANGING:
+            continue
+        diff: Counter[str] = Counter()
+        for key, value in ops[op].items():
+            expected = table[key]
+            if op == "iadd" and expected not in ("refused", key.split(":")[0]):
+                expected = "refused"  # the Variable keeps its dtype
+            if value != expected:
+                diff[f"{expected} -> {value.split(':')[0]}"] += 1
+        if diff:
+            out[op] = diff
+    return out
+
+
+def main() -> None:
+    """Write ``tests/reference/tf-safe.json`` and print how the ops differ from ``result_type``."""
+    first = TensorFlow()
+    observed = _cells.probe(first)
+    alternative = _cells.probe(TensorFlow(_ALTERNATIVES), tuple(_ALTERNATIVES))
+    table, weak = result_types()
+    operator_mismatch = {
+        f"{op} {key}": value
+        for op, cells in alternative.items()
+        for key, value in cells.items()
+        if value != observed[op][key] and not _both_unsupported(value, observed[op][key])
+    }
+    extra: dict[str, object] = {
+        "mode": 'experimental_enable_numpy_behavior(dtype_conversion_mode="safe")',
+        "natives": {op: desc for op, (_, desc) in _FUNCS.items()},
+        "no_kernel": first.no_kernel,
+        "no_broadcast": first.no_broadcast,
+        "alternatives": {op: desc for op, (_, desc) in _ALTERNATIVES.items()},
+        "alternative_mismatch": operator_mismatch,
+        "result_type": table,
+        "result_type_weak": weak,
+    }
+    fw = TensorFlow()
+    _cells.write(fw, OUT, COMMAND, extra)
+    if _cells.load(OUT)["ops"] != observed or fw.no_kernel != first.no_kernel:
+        raise SystemExit("two probes disagree: the observations are not deterministic")
+    for op, diff in result_type_mismatches(observed, table).items():
+        print(f"{op}: {sum(diff.values())} cells differ from result_type: {dict(diff)}")
+
+
+if __name__ == "__main__":
+    main()

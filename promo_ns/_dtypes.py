@@ -1,0 +1,198 @@
+"""Canonical dtypes, their kinds, and the maps to and from each backend's dtypes.
+
+A :class:`DType` is a singleton: compare with ``is`` or ``==``.  ``str(d) == d.name``.
+Maps to native dtypes import nothing: a native dtype can only reach
+:func:`canonical` from a module the user already imported, and
+:func:`native` takes the backend module itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import ModuleType
+from typing import Any, Final, final
+
+__all__ = [
+    "DTYPES",
+    "DType",
+    "bool_",
+    "bfloat16",
+    "canonical",
+    "complex64",
+    "complex128",
+    "float16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "native",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+]
+
+#: Kinds in category order: a kind's category is its index, unsigned and signed
+#: integers sharing one.
+KINDS: Final = "biufc"
+_CATEGORY: Final = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+@final
+class DType:
+    """A canonical dtype: ``name``, ``kind`` (one of ``"biufc"``) and size in ``bits``.
+
+    Instances are created once, in this module; use the module constants.
+    """
+
+    __slots__ = ("bits", "category", "kind", "name", "short")
+
+    name: str
+    kind: str
+    bits: int
+    category: int
+    short: str
+
+    def __init__(self, name: str, kind: str, bits: int, short: str) -> None:
+        self.name = name
+        self.kind = kind
+        self.bits = bits
+        self.category = _CATEGORY[kind]
+        self.short = short
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"promo_ns.{self.name}"
+
+    def __reduce__(self) -> str:
+        return "bool_" if self.name == "bool" else self.name
+
+    def __copy__(self) -> DType:
+        return self
+
+    def __deepcopy__(self, memo: object) -> DType:
+        return self
+
+    @property
+    def itemsize(self) -> int:
+        """Size of one element in bytes."""
+        return self.bits // 8 if self.kind != "b" else 1
+
+
+bool_: Final = DType("bool", "b", 8, "b")
+int8: Final = DType("int8", "i", 8, "i8")
+int16: Final = DType("int16", "i", 16, "i16")
+int32: Final = DType("int32", "i", 32, "i32")
+int64: Final = DType("int64", "i", 64, "i64")
+uint8: Final = DType("uint8", "u", 8, "u8")
+uint16: Final = DType("uint16", "u", 16, "u16")
+uint32: Final = DType("uint32", "u", 32, "u32")
+uint64: Final = DType("uint64", "u", 64, "u64")
+float16: Final = DType("float16", "f", 16, "f16")
+bfloat16: Final = DType("bfloat16", "f", 16, "bf16")
+float32: Final = DType("float32", "f", 32, "f32")
+float64: Final = DType("float64", "f", 64, "f64")
+complex64: Final = DType("complex64", "c", 64, "c64")
+complex128: Final = DType("complex128", "c", 128, "c128")
+
+#: Every canonical dtype, in table order.
+DTYPES: Final[tuple[DType, ...]] = (
+    bool_,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    complex64,
+    complex128,
+)
+BY_NAME: Final[dict[str, DType]] = {d.name: d for d in DTYPES}
+BY_SHORT: Final[dict[str, DType]] = {d.short: d for d in DTYPES}
+
+#: Integer ranges, for Python-int value checks.
+INT_RANGE: Final[dict[DType, tuple[int, int]]] = {
+    d: ((0, 2**d.bits - 1) if d.kind == "u" else (-(2 ** (d.bits - 1)), 2 ** (d.bits - 1) - 1))
+    for d in DTYPES
+    if d.kind in "iu"
+}
+
+
+def _unknown(obj: object) -> TypeError:
+    names = ", ".join(d.name for d in DTYPES)
+    return TypeError(
+        f"{obj!r} has no canonical promo_ns dtype; promo_ns supports {names}. "
+        "Convert the data to one of these first (e.g. `.astype('float32')`)."
+    )
+
+
+def canonical(obj: Any) -> DType:
+    """The canonical :class:`DType` of a name, a ``DType``, or a NumPy/CuPy/torch dtype.
+
+    Parameters
+    ----------
+    obj
+        A ``DType``, a canonical name (``"float32"``), a ``numpy.dtype``, a NumPy
+        scalar type (``numpy.float32``), ``ml_dtypes.bfloat16`` or a ``torch.dtype``.
+
+    Returns
+    -------
+    DType
+        The canonical dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``obj`` is a dtype with no canonical counterpart (object, str,
+        float8, complex32, ...) or not a dtype at all.
+    """
+    if obj.__class__ is DType:
+        return obj  # type: ignore[no-any-return]
+    if isinstance(obj, str):
+        found = BY_NAME.get(obj)
+    elif obj.__class__.__module__ == "torch":
+        found = BY_NAME.get(str(obj).removeprefix("torch."))
+    else:
+        np = sys.modules.get("numpy")
+        if np is None:
+            raise _unknown(obj)
+        try:
+            found = BY_NAME.get(np.dtype(obj).name)
+        except TypeError:
+            raise _unknown(obj) from None
+    if found is None:
+        raise _unknown(obj)
+    return found
+
+
+def native(dtype: DType, module: ModuleType) -> Any:
+    """The native dtype of ``dtype`` in a backend module (``numpy``, ``cupy`` or ``torch``).
+
+    Raises
+    ------
+    TypeError
+        If the backend has no such dtype (``bfloat16`` on CuPy).
+    """
+    name = module.__name__
+    if name == "torch":
+        return getattr(module, dtype.name)
+    if dtype is bfloat16:
+        if name == "numpy":
+            import ml_dtypes
+
+            return module.dtype(ml_dtypes.bfloat16)
+        raise TypeError(
+            f"the {name} backend has no bfloat16 dtype; use float32 (or float16) on {name}, "
+            "or the numpy/torch backend for bfloat16."
+        )
+    return module.dtype(dtype.name)

@@ -1,0 +1,332 @@
+"""The promotion engine: policy data in, result dtypes (or reasons to refuse) out.
+
+A policy is compiled once per op family into a dense dict keyed by the two
+operands' ``(dtype, role)`` pairs (``dtype`` is ``None`` for Python scalars),
+so answering a binary op is one dict lookup.  The lookup holds either a
+:class:`~promo_ns._dtypes.DType` or a :class:`Refusal`; a refusal becomes a
+:class:`PromotionError` naming the policy, the op, the operands and a fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from typing import NamedTuple
+
+from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_
+from promo_ns._ops import family_of
+from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Policy, Role
+
+__all__ = ["Operand", "PromotionError", "accumulation_dtype", "operand", "resolve", "resolve_many"]
+
+Key = tuple[DType | None, Role]
+
+_KIND_ORDER = "buifc"
+_KIND_WORDS = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "floating-point", "c": "complex"}
+
+
+class PromotionError(TypeError):
+    """An op whose operand dtypes the active policy does not combine.
+
+    The message names the policy, the op, each operand's dtype and role, and
+    an explicit cast that makes the op valid.
+    """
+
+
+class Operand(NamedTuple):
+    """One operand as the engine sees it: dtype (``None`` for a Python scalar), role, value."""
+
+    dtype: DType | None
+    role: Role
+    value: object = None
+
+    def describe(self) -> str:
+        """``"int8 (n-d array)"`` or ``"1.5 (Python float)"``."""
+        return f"{self.value!r} ({self.role})" if self.dtype is None else f"{self.dtype} ({self.role})"
+
+
+_SCALAR_ROLE = {bool: Role.BOOL, int: Role.INT, float: Role.FLOAT, complex: Role.COMPLEX}
+
+
+def operand(x: object) -> Operand:
+    """The :class:`Operand` of a Python scalar (``bool``/``int``/``float``/``complex``)."""
+    role = _SCALAR_ROLE.get(type(x))
+    if role is None:
+        for base, r in _SCALAR_ROLE.items():
+            if isinstance(x, base):
+                role = r
+                break
+        else:
+            raise TypeError(f"expected an array or a Python scalar, got {type(x).__name__}")
+    return Operand(None, role, x)
+
+
+class Refusal(NamedTuple):
+    """Why a cell has no dtype: ``"kind"``, ``"same_dtype"``, ``"promotion"`` or ``"scalars"``."""
+
+    why: str
+
+
+# --- promotion over the policy's roles -------------------------------------------------
+
+def _fold(grid: object, dtypes: Iterable[DType]) -> DType | Refusal | None:
+    result: DType | None = None
+    for d in dtypes:
+        if result is None or result is d:
+            result = d
+            continue
+        found = grid.get((result, d))  # type: ignore[attr-defined]
+        if found is None:
+            return Refusal("promotion")
+        result = found
+    return result
+
+
+def _promote_weak(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
+    arrays = [d for d, r in keys if d is not None]
+    if not arrays:
+        return Refusal("scalars")
+    result = _fold(policy.arrays, arrays)
+    if not isinstance(result, DType):
+        return result or Refusal("scalars")
+    for d, role in keys:
+        if d is None:
+            found = policy.scalars.get((result, role))
+            if found is None:
+                return Refusal("promotion")
+            result = found
+    return result
+
+
+def _promote_priority(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
+    cross = policy.cross if policy.cross is not None else policy.arrays
+    zero_d = policy.zero_d if policy.zero_d is not None else policy.arrays
+    nd = _fold(policy.arrays, [d for d, r in keys if r is Role.ND and d is not None])
+    mid = _fold(zero_d, [d for d, r in keys if r is not Role.ND and d is not None])
+    low = _fold(zero_d, [policy.scalar_dtypes[r] for d, r in keys if d is None])
+    for part in (nd, mid, low):
+        if isinstance(part, Refusal):
+            return part
+    if nd is None and mid is None:
+        return Refusal("scalars")
+
+    def combine(high: DType | None, lower: DType | None) -> DType | Refusal | None:
+        if high is None or lower is None:
+            return high or lower
+        if lower.category <= high.category:
+            return high
+        return cross.get((high, lower)) or Refusal("promotion")
+
+    below = combine(mid, low)  # type: ignore[arg-type]
+    if isinstance(below, Refusal):
+        return below
+    result = combine(nd, below)  # type: ignore[arg-type]
+    assert result is not None
+    return result
+
+
+def promote(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
+    """The promoted dtype of operands under ``policy``'s roles, before any family rule."""
+    if policy.roles == "priority":
+        return _promote_priority(policy, keys)
+    return _promote_weak(policy, keys)
+
+
+def _cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> DType | Refusal:
+    if family is None or any(d is not None and d.kind not in family.kinds for d, _ in keys):
+        return Refusal("kind")
+    if family.same_dtype and len({d for d, _ in keys if d is not None}) > 1:
+        return Refusal("same_dtype")
+    result = promote(policy, keys)
+    if isinstance(result, Refusal):
+        return result
+    if result in family.operand_map:
+        # No loop for the promoted dtype: each operand (a Python scalar as the
+        # promoted dtype) goes to the dtype the map gives it, then promotes again.
+        mapped = [(family.operand_map.get(d or result, d or result), Role.ND) for d, _ in keys]
+        result = promote(policy, mapped)
+        if isinstance(result, Refusal):
+            return result
+    result = family.result_map.get(result, result)
+    if result.kind not in family.kinds:
+        return Refusal("kind")
+    return bool_ if family.result == "bool" else result
+
+
+# --- compiled lookups --------------------------------------------------------------------
+
+_KEYS: tuple[Key, ...] = tuple((d, r) for r in ARRAY_ROLES for d in DTYPES) + tuple(
+    (None, r) for r in SCALAR_ROLES
+)
+
+
+@cache
+def _table(policy: Policy, family_name: str) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
+    family = policy.families.get(family_name)
+    return {
+        (a[0], a[1], b[0], b[1]): _cell(policy, family, (a, b))
+        for a in _KEYS
+        for b in _KEYS
+        if not (a[0] is None and b[0] is None)
+    }
+
+
+@cache
+def _promoted(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
+    return {
+        (a[0], a[1], b[0], b[1]): promote(policy, (a, b))
+        for a in _KEYS
+        for b in _KEYS
+        if not (a[0] is None and b[0] is None)
+    }
+
+
+def _check_int_value(policy: Policy, op: str, operands: Sequence[Operand], promoted: DType) -> None:
+    if policy.int_values == "wrap" or promoted.kind not in "iu":
+        return
+    lo, hi = INT_RANGE[promoted]
+    for o in operands:
+        if o.role is Role.INT and isinstance(o.value, int) and not lo <= o.value <= hi:
+            msg = (
+                f"Python int {o.value} is out of range for {promoted} ({lo}..{hi}) in {op!r} "
+                f"under policy {policy.name!r}. Pass it as an array of a wider dtype, e.g. "
+                f"xp.asarray({o.value}, dtype=xp.int64), or cast the array operand first."
+            )
+            if policy.int_values == "overflow":
+                raise OverflowError(msg)
+            raise PromotionError(msg)
+
+
+def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = False) -> DType:
+    """The result dtype of binary ``op`` on ``a`` and ``b`` under ``policy``.
+
+    Parameters
+    ----------
+    policy
+        The policy deciding.
+    op
+        An op name from :mod:`promo_ns._ops` (``"add"``, ``"less"``, ``"atan2"``, ...).
+    a, b
+        The operands, left then right.
+    inplace
+        ``a`` is updated in place (``a op= b``): its dtype must not change.
+
+    Returns
+    -------
+    DType
+        The result dtype (``a.dtype`` when ``inplace``).
+
+    Raises
+    ------
+    PromotionError
+        The policy refuses the combination.
+    OverflowError
+        A Python int does not fit the result dtype and the policy says so.
+    """
+    family = family_of(op)
+    result = _table(policy, family)[(a.dtype, a.role, b.dtype, b.role)]
+    if isinstance(result, Refusal):
+        raise _error(policy, op, family, (a, b), result)
+    if policy.int_values != "wrap" and (a.role is Role.INT or b.role is Role.INT):
+        promoted = _promoted(policy)[(a.dtype, a.role, b.dtype, b.role)]
+        assert isinstance(promoted, DType)
+        _check_int_value(policy, op, (a, b), promoted)
+    if inplace:
+        return _inplace(policy, op, a, b, result)
+    return result
+
+
+def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> DType:
+    left = a.dtype
+    if left is None:
+        raise TypeError(f"in-place {op!r} needs an array on the left, got {a.describe()}")
+    if policy.inplace == "same":
+        ok = result is left
+    elif policy.inplace == "category":
+        ok = result.category <= left.category
+    else:
+        ok = _KIND_ORDER.index(result.kind) <= _KIND_ORDER.index(left.kind)
+    if not ok:
+        raise PromotionError(
+            f"policy {policy.name!r} refuses in-place {op!r}: x1 is {a.describe()}, x2 is "
+            f"{b.describe()}, and the result would be {result}, which the policy does not cast "
+            f"back to {left} (an in-place op never changes x1's dtype). x1 is unchanged. "
+            f"Fix: x1 = xp.{op}(x1, x2) for a new {result} array, or cast x2 to {left} first: "
+            f"xp.astype(x2, xp.{left})."
+        )
+    return left
+
+
+def resolve_many(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
+    """The result dtype of an op over any number of operands (``concat``, ``result_type``)."""
+    family_name = family_of(op)
+    if len(operands) == 2:
+        return resolve(policy, op, operands[0], operands[1])
+    result = _cell(policy, policy.families.get(family_name), [(o.dtype, o.role) for o in operands])
+    if isinstance(result, Refusal):
+        raise _error(policy, op, family_name, operands, result)
+    promoted = promote(policy, [(o.dtype, o.role) for o in operands])
+    if isinstance(promoted, DType):
+        _check_int_value(policy, op, operands, promoted)
+    return result
+
+
+def accumulation_dtype(policy: Policy, op: str, dtype: DType) -> DType:
+    """The dtype ``op`` (``sum``/``prod``/``cumulative_sum``/``cumulative_prod``) accumulates ``dtype`` in.
+
+    Raises
+    ------
+    PromotionError
+        The policy's reductions do not take ``dtype``'s kind.
+    """
+    if dtype.kind not in policy.accumulate_kinds:
+        allowed = ", ".join(_KIND_WORDS[k] for k in policy.accumulate_kinds)
+        raise PromotionError(
+            f"policy {policy.name!r} refuses {op}(x: {dtype} array): it takes {allowed} arrays "
+            f"({policy.reference}). Fix: cast explicitly first, e.g. {op}(xp.astype(x, xp.int64))."
+        )
+    return policy.accumulate.get(dtype, dtype)
+
+
+# --- messages ----------------------------------------------------------------------------
+
+
+def _names(operands: Sequence[Operand]) -> str:
+    return ", ".join(f"x{i + 1}: {o.describe()}" for i, o in enumerate(operands))
+
+
+def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> str:
+    """An explicit cast that makes the op valid under ``policy``, in words."""
+    arrays = [(i, o) for i, o in enumerate(operands) if o.dtype is not None]
+    targets = sorted({o.dtype for _, o in arrays if o.dtype is not None}, key=lambda d: -d.category)
+    scalar_kinds = [o.role.kind for o in operands if o.dtype is None]
+    for kind in scalar_kinds:
+        default = policy.defaults.get({"b": "bool", "i": "int", "f": "float", "c": "complex"}[kind])
+        if default is not None and default not in targets:
+            targets.append(default)
+    for target in targets:
+        trial = [Operand(target, Role.ND) if o.dtype is not None else o for o in operands]
+        if not isinstance(_cell(policy, policy.families.get(family), [(o.dtype, o.role) for o in trial]), Refusal):
+            casts = [f"xp.astype(x{i + 1}, xp.{target})" for i, o in arrays if o.dtype is not target]
+            if casts:
+                return f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
+    kinds = policy.families[family].kinds if family in policy.families else ""
+    if kinds:
+        allowed = ", ".join(_KIND_WORDS[k] for k in kinds)
+        return f"Fix: {op!r} takes {allowed} operands under this policy; cast with xp.astype first."
+    return f"Fix: {op!r} is not available under this policy; switch policy with promo_ns.policy(...)."
+
+
+def _error(
+    policy: Policy, op: str, family: str, operands: Sequence[Operand], refusal: Refusal
+) -> PromotionError:
+    what = {
+        "kind": f"{op!r} does not accept these operand kinds",
+        "same_dtype": f"{op!r} does not promote arrays of different dtypes",
+        "promotion": "no promotion is defined for these operand dtypes",
+        "scalars": "at least one operand must be an array",
+    }[refusal.why]
+    return PromotionError(
+        f"policy {policy.name!r} refuses {op}({_names(operands)}): {what} "
+        f"({policy.reference}). {_fix(policy, op, family, operands)}"
+    )

@@ -1,0 +1,229 @@
+"""What a policy is made of: operand roles, op families, grids, and the :class:`Policy` record.
+
+Nothing here decides a dtype; :mod:`promo_ns._engine` turns a :class:`Policy`
+into lookups.  Grids are written as text in the same shape as the frameworks'
+own documents (rows x columns, ``-`` for a refused cell) and parsed by
+:func:`grid` and :func:`scalar_grid`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
+
+__all__ = ["Family", "Policy", "Role", "grid", "scalar_grid"]
+
+
+class Role(enum.Enum):
+    """How an operand takes part in promotion."""
+
+    ND = "n-d array"
+    ZERO_D = "0-d array"
+    NP_SCALAR = "NumPy scalar"
+    BOOL = "Python bool"
+    INT = "Python int"
+    FLOAT = "Python float"
+    COMPLEX = "Python complex"
+
+    @property
+    def is_scalar(self) -> bool:
+        """True for the Python scalar roles."""
+        return self in _PY_KIND
+
+    @property
+    def kind(self) -> str:
+        """The kind letter (``"bifc"``) of a Python scalar role."""
+        return _PY_KIND[self]
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_PY_KIND: dict[Role, str] = {Role.BOOL: "b", Role.INT: "i", Role.FLOAT: "f", Role.COMPLEX: "c"}
+ARRAY_ROLES: tuple[Role, ...] = (Role.ND, Role.ZERO_D, Role.NP_SCALAR)
+SCALAR_ROLES: tuple[Role, ...] = tuple(_PY_KIND)
+#: Column headers of a scalar grid, in order.
+SCALAR_COLUMNS: dict[str, Role] = {"bool": Role.BOOL, "int": Role.INT, "float": Role.FLOAT, "complex": Role.COMPLEX}
+
+Grid = Mapping[tuple[DType, DType], DType]
+ScalarGrid = Mapping[tuple[DType, Role], DType]
+
+
+def _dtype(token: str) -> DType:
+    found = BY_SHORT.get(token) or BY_NAME.get(token)
+    if found is None:
+        raise ValueError(f"unknown dtype {token!r} in a policy grid")
+    return found
+
+
+def _rows(text: str) -> tuple[list[str], list[list[str]]]:
+    lines = [line.split() for line in text.strip().splitlines() if line.strip()]
+    header, body = lines[0], lines[1:]
+    for row in body:
+        if len(row) != len(header) + 1:
+            raise ValueError(f"grid row {row[0]!r} has {len(row) - 1} cells for {len(header)} columns")
+    return header, body
+
+
+def grid(text: str) -> dict[tuple[DType, DType], DType]:
+    """Parse an array-with-array grid: a header of dtypes, then one row per dtype.
+
+    Cells are short dtype names (``i8``, ``bf16``, ``c128``), ``-`` for refused,
+    or ``.`` for a cell the policy never consults.
+    """
+    header, body = _rows(text)
+    cols = [_dtype(c) for c in header]
+    return {
+        (_dtype(row[0]), col): _dtype(cell)
+        for row in body
+        for col, cell in zip(cols, row[1:], strict=True)
+        if cell not in "-."
+    }
+
+
+def scalar_grid(text: str) -> dict[tuple[DType, Role], DType]:
+    """Parse an array-with-Python-scalar grid: header ``bool int float complex``, a row per dtype."""
+    header, body = _rows(text)
+    cols = [SCALAR_COLUMNS[c] for c in header]
+    return {
+        (_dtype(row[0]), col): _dtype(cell)
+        for row in body
+        for col, cell in zip(cols, row[1:], strict=True)
+        if cell != "-"
+    }
+
+
+@dataclass(frozen=True)
+class Family:
+    """How one op family promotes.
+
+    Attributes
+    ----------
+    kinds
+        Kinds (``"biufc"`` letters) an array operand and the promoted dtype may
+        have; others are refused.  (A Python scalar's kind is checked by the
+        promotion itself.)
+    result
+        ``"promoted"``: the (mapped) promoted dtype; ``"bool"``: always ``bool``.
+    operand_map
+        When the promoted dtype is a key here, each operand (a Python scalar
+        counting as the promoted dtype) becomes the dtype the map gives it and
+        they promote again: NumPy's float-only ufuncs have no integer loops and
+        take the smallest float loop every input casts to safely.
+    result_map
+        Dtypes the promoted dtype becomes (true division: integers to a float).
+    same_dtype
+        Arrays must already share one dtype (no array-with-array promotion).
+    """
+
+    kinds: str = "biufc"
+    result: Literal["promoted", "bool"] = "promoted"
+    operand_map: Mapping[DType, DType] = field(default_factory=dict)
+    result_map: Mapping[DType, DType] = field(default_factory=dict)
+    same_dtype: bool = False
+
+
+#: Op families every policy describes (see :mod:`promo_ns._ops` for the ops in each).
+FAMILIES: tuple[str, ...] = (
+    "arithmetic",
+    "power",
+    "real_arithmetic",
+    "extrema",
+    "true_divide",
+    "comparison",
+    "ordering",
+    "logical",
+    "bitwise",
+    "shift",
+    "float_only",
+    "common",
+    "linalg",
+)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A dtype-promotion policy, as data.
+
+    Attributes
+    ----------
+    name
+        Registered name, e.g. ``"pytorch"``.
+    summary
+        One line saying what the policy does.
+    reference
+        The framework (and version) whose decisions the policy reproduces.
+    arrays
+        Array-with-array grid (missing cell: refused).
+    roles
+        How 0-d arrays and Python scalars take part:
+
+        ``"weak-scalars"``
+            0-d arrays and NumPy scalars are arrays like any other; a Python
+            scalar combines with an array through ``scalars``.
+        ``"priority"``
+            PyTorch-style priority classes: n-d arrays, then 0-d arrays, then
+            Python scalars (typed by ``scalar_dtypes``).  A lower class counts
+            only when its category (bool < int < float < complex) is higher than
+            that of the classes above it; it then combines through ``cross``.
+    scalars
+        Array-with-Python-scalar grid, for ``roles="weak-scalars"``.
+    scalar_dtypes
+        The dtype each Python scalar kind stands for, for ``roles="priority"``.
+    zero_d
+        For ``roles="priority"``: the grid between two 0-d arrays (defaults to ``arrays``).
+    cross
+        For ``roles="priority"``: row = the higher class's dtype, column = the
+        dtype of a lower class of higher category (defaults to ``arrays``).
+    families
+        Per op family rules; a family missing here refuses every cell.
+    accumulate
+        The dtype ``sum``/``prod``/``cumulative_*`` accumulate in, per input
+        dtype; a dtype missing here accumulates in itself.
+    accumulate_kinds
+        Kinds those reductions accept.
+    int_values
+        What a Python int out of the result dtype's range does: ``"wrap"``
+        (silently, like the framework), ``"overflow"`` (``OverflowError``, NEP
+        50) or ``"refuse"`` (``PromotionError``).
+    inplace
+        When ``x1 op= x2`` may keep ``x1``'s dtype: ``"same"`` (only when the
+        promoted dtype is ``x1``'s), ``"category"`` (the promoted dtype's
+        category, bool < int < float < complex, is not above ``x1``'s: PyTorch's
+        ``can_cast``) or ``"same_kind"`` (NumPy's: kinds ordered b < u < i < f < c).
+    defaults
+        Default dtypes: keys ``"bool"``, ``"int"``, ``"float"``, ``"complex"``, ``"index"``.
+    deviations
+        Every deliberate difference from the reference framework, in words.
+    """
+
+    name: str
+    summary: str
+    reference: str
+    arrays: Grid
+    roles: Literal["weak-scalars", "priority"]
+    families: Mapping[str, Family]
+    defaults: Mapping[str, DType]
+    scalars: ScalarGrid = field(default_factory=dict)
+    scalar_dtypes: Mapping[Role, DType] = field(default_factory=dict)
+    zero_d: Grid | None = None
+    cross: Grid | None = None
+    accumulate: Mapping[DType, DType] = field(default_factory=dict)
+    accumulate_kinds: str = "biufc"
+    int_values: Literal["wrap", "overflow", "refuse"] = "wrap"
+    inplace: Literal["same", "category", "same_kind"] = "same"
+    deviations: tuple[str, ...] = ()
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def derive(self, name: str, **changes: object) -> Policy:
+        """A new policy: this one with ``changes`` applied (not registered)."""
+        return replace(self, name=name, **changes)  # type: ignore[arg-type]

@@ -1,0 +1,93 @@
+"""``pytorch``: PyTorch 2.13's promotion (``c10/core/ScalarType.cpp``, ``ATen/native/TypeProperties.cpp``).
+
+Operands fall into three priority classes: n-d tensors, 0-d tensors, Python
+numbers.  A lower class counts only when its category (bool < int < float <
+complex) is higher than the classes above it; Python numbers stand for
+``int64``, the default float ``float32`` and the default complex ``complex64``.
+``int / int`` gives the default float.  uint16/32/64 promote only with floats.
+
+Deviation: a float16 meeting a lower-class complex gives ``complex32`` in
+PyTorch (experimental ComplexHalf); promo_ns has no complex32 and gives
+``complex64``.
+"""
+
+from __future__ import annotations
+
+from promo_ns._dtypes import DTYPES, bool_, complex64, float32, int64
+from promo_ns.policies._model import Family, Policy, Role, grid
+
+ARRAYS = grid("""
+         b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
+    b    b   i8  i16  i32  i64   u8    -    -    -  f16 bf16  f32  f64  c64 c128
+   i8   i8   i8  i16  i32  i64  i16    -    -    -  f16 bf16  f32  f64  c64 c128
+  i16  i16  i16  i16  i32  i64  i16    -    -    -  f16 bf16  f32  f64  c64 c128
+  i32  i32  i32  i32  i32  i64  i32    -    -    -  f16 bf16  f32  f64  c64 c128
+  i64  i64  i64  i64  i64  i64  i64    -    -    -  f16 bf16  f32  f64  c64 c128
+   u8   u8  i16  i16  i32  i64   u8    -    -    -  f16 bf16  f32  f64  c64 c128
+  u16    -    -    -    -    -    -  u16    -    -  f16 bf16  f32  f64    -    -
+  u32    -    -    -    -    -    -    -  u32    -  f16 bf16  f32  f64    -    -
+  u64    -    -    -    -    -    -    -    -  u64  f16 bf16  f32  f64    -    -
+  f16  f16  f16  f16  f16  f16  f16  f16  f16  f16  f16  f32  f32  f64  c64 c128
+ bf16 bf16 bf16 bf16 bf16 bf16 bf16 bf16 bf16 bf16  f32 bf16  f32  f64  c64 c128
+  f32  f32  f32  f32  f32  f32  f32  f32  f32  f32  f32  f32  f32  f64  c64 c128
+  f64  f64  f64  f64  f64  f64  f64  f64  f64  f64  f64  f64  f64  f64 c128 c128
+  c64  c64  c64  c64  c64  c64  c64    -    -    -  c64  c64  c64 c128  c64 c128
+ c128 c128 c128 c128 c128 c128 c128    -    -    - c128 c128 c128 c128 c128 c128
+""")
+
+# combine_categories(): when a lower class counts, bool and integers meet it through
+# promoteTypes, except that a complex is taken as it is; a float meeting a complex
+# gives the complex of the float's precision.  Row: higher class; column: lower class.
+CROSS = grid("""
+         b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
+    b    .   i8  i16  i32  i64   u8    -    -    -  f16 bf16  f32  f64  c64 c128
+   i8    .    .    .    .    .    .    .    .    .  f16 bf16  f32  f64  c64 c128
+  i16    .    .    .    .    .    .    .    .    .  f16 bf16  f32  f64  c64 c128
+  i32    .    .    .    .    .    .    .    .    .  f16 bf16  f32  f64  c64 c128
+  i64    .    .    .    .    .    .    .    .    .  f16 bf16  f32  f64  c64 c128
+   u8    .    .    .    .    .    .    .    .    .  f16 bf16  f32  f64  c64 c128
+  u16    .    .    .    .    .    .    .    .    .  f16 bf16  f32  f64  c64 c128
+  u32    .    .    .    .    .    .    .    .    .  f16 bf16  f32  f64  c64 c128
+  u64    .    .    .    .    .    .    .    .    .  f16 bf16  f32  f64  c64 c128
+  f16    .    .    .    .    .    .    .    .    .    .    .    .    .  c64  c64
+ bf16    .    .    .    .    .    .    .    .    .    .    .    .    .  c64  c64
+  f32    .    .    .    .    .    .    .    .    .    .    .    .    .  c64  c64
+  f64    .    .    .    .    .    .    .    .    .    .    .    .    . c128 c128
+  c64    .    .    .    .    .    .    .    .    .    .    .    .    .    .    .
+ c128    .    .    .    .    .    .    .    .    .    .    .    .    .    .    .
+""")
+
+_TO_DEFAULT_FLOAT = {d: float32 for d in DTYPES if d.kind in "biu"}
+
+POLICY = Policy(
+    name="pytorch",
+    summary="PyTorch: n-d tensors > 0-d tensors > Python numbers, by category; int/int -> float32.",
+    reference="PyTorch 2.13",
+    arrays=ARRAYS,
+    roles="priority",
+    scalar_dtypes={Role.BOOL: bool_, Role.INT: int64, Role.FLOAT: float32, Role.COMPLEX: complex64},
+    cross=CROSS,
+    families={
+        "arithmetic": Family(),
+        "power": Family(),
+        "real_arithmetic": Family(kinds="biuf"),
+        "extrema": Family(kinds="biuf"),
+        "true_divide": Family(result_map=_TO_DEFAULT_FLOAT),
+        "comparison": Family(result="bool"),
+        "ordering": Family(kinds="biuf", result="bool"),
+        "logical": Family(result="bool"),
+        "bitwise": Family(kinds="biu"),
+        "shift": Family(kinds="biu"),
+        "float_only": Family(result_map=_TO_DEFAULT_FLOAT),
+        "common": Family(),
+        "linalg": Family(same_dtype=True),
+    },
+    accumulate={d: int64 for d in DTYPES if d.kind in "biu"},
+    int_values="wrap",
+    inplace="category",
+    defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
+    deviations=(
+        "float16 with a lower-priority complex (a Python complex or a 0-d complex tensor) gives "
+        "complex32 in PyTorch; promo_ns has no complex32 and gives complex64.",
+    ),
+)
