@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from promo_ns._dtypes import (
     DTYPES,
+    bfloat16,
     bool_,
     complex128,
     float16,
@@ -95,7 +96,8 @@ POLICY = Policy(
         "shift": Family(kinds="biu", result_map={bool_: int8}),
         "float_only": Family(kinds="biuf", operand_map=_SMALLEST_FLOAT),
         "common": Family(),
-        "linalg": Family(),
+        # ml_dtypes has no bfloat16 matmul loop: NumPy computes bfloat16 products in float32.
+        "linalg": Family(result_map={bfloat16: float32}),
     },
     accumulate={
         **{d: int64 for d in DTYPES if d.kind in "bi"},
