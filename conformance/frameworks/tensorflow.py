@@ -1,34 +1,42 @@
 """TensorFlow checker: observes TF's "safe" dtype conversion mode (RFC 431) for every cell.
 
 The mode is ``tf.experimental.numpy.experimental_enable_numpy_behavior(
-dtype_conversion_mode="safe")``; its table is ``flexible_dtypes.result_type``.
-Only some TF ops consult it (``tf.add``, ``-``, ``*``, ``/``, ``//``, ``%``,
-``**``, ``tf.maximum``, ``tf.equal``, ``tf.linalg.matmul``,
-``Variable.assign_add``); the others (``tf.less``, ``tf.bitwise.*``,
-``tf.math.atan2``, ``tf.where``, ...) promote nothing: they need equal dtypes
-and only convert a Python scalar to the tensor's dtype.  Each cell runs the
-native op eagerly on the CPU:
+dtype_conversion_mode="safe")``; its table is ``flexible_dtypes.result_type``
+(a Python int is a weak int32, a float a weak float32, a complex a weak
+complex128, a bool a strong bool).  Only some ops consult it: ``tf.add``,
+``tf.subtract``, ``tf.multiply``, ``/``, ``//``, ``%``, ``**``, ``tf.maximum``,
+``tf.minimum``, ``tf.equal``, ``tf.linalg.matmul``, ``Variable.assign_add``.
+The others (``tf.less``, ``tf.logical_and``, ``tf.bitwise.*``,
+``tf.math.atan2``, ``tf.math.nextafter``, ``tf.where``) promote nothing: they
+need equal dtypes and only convert a Python scalar to the tensor's dtype.
+``hypot`` and ``logaddexp`` have no TF op; the ``tf.experimental.numpy``
+composites are used.  TF has no ``copysign``.
+
+Each cell runs the native op eagerly on the CPU, and:
 
 * a TypeError from the conversion logic (safe mode's table, an immutable
-  Variable dtype, a Python scalar TF will not convert) or a dtype-mismatch
-  InvalidArgumentError is a refusal;
-* an op whose definition excludes the dtype is ``unsupported``;
+  Variable dtype, a Python scalar TF will not convert) is a refusal, and so is
+  an op that promotes nothing given two tensors of different dtypes (even where
+  its definition also lacks one of them: TF reports whichever comes first);
+* an op whose definition (or fixed input dtype) excludes the dtype is
+  ``unsupported``;
 * where the op is defined for the dtype but the CPU has no kernel, TF's decision
   still stands: the same call is traced into a graph (which runs the same
   promotion code and the op's type inference, but no kernel) and its output
   dtype is recorded; those cells are listed under ``no_kernel``;
-* ``Variable.assign_add`` (the in-place add; ``v += b`` raises) does not
+* ``Variable.assign_add`` (the in-place add: ``v += b`` raises) does not
   broadcast, so an n-d Variable with a 0-d or Python-scalar right operand is
-  re-run with that operand broadcast (a list ``[s, s]`` stays weakly typed like
-  ``s``); those cells are listed under ``no_broadcast``.
+  re-run with that operand broadcast (a list ``[s, s]`` is as weak as ``s``);
+  those cells are listed under ``no_broadcast``.
 
-The extra keys also record the mode's own ``result_type`` for every binary
-operand pair, the native callable behind each op, and where an operator form
-(``a + b`` for ``tf.add``, ...) disagrees with it.
+The extra keys also record safe mode's ``result_type`` for every binary operand
+pair (and which results are weak), the native call behind each op, and the
+cells where the other spelling of an op (``a + b`` for ``tf.add``, ...)
+disagrees with it.  ``a << b`` is no Tensor operator.
 
 ``python -m conformance.frameworks.tensorflow`` (run with a Python that has
-TensorFlow) writes ``tests/reference/tf-safe.json``; the test suite does not
-import TensorFlow.
+tensorflow-cpu) writes ``tests/reference/tf-safe.json`` and prints how each op
+differs from ``result_type``; the test suite does not import TensorFlow.
 """
 
 from __future__ import annotations
@@ -148,7 +156,7 @@ def _token(x: Any) -> str:
     return f"py:{type(x).__name__}"
 
 
-def _no_kernel(exc: Exception) -> bool:
+def _no_kernel(exc: BaseException) -> bool:
     """True when the op is defined for the dtype but the CPU has no kernel for it."""
     msg = str(exc)
     return "Could not find device for node" in msg or "No OpKernel was registered" in msg
@@ -229,7 +237,7 @@ class TensorFlow:
             failure = exc
         try:
             result = _traced(fn, args)
-        except Exception:  # noqa: BLE001 -- report the eager failure, not the trace's
+        except Exception:  # report the eager failure, not the trace's
             raise failure from None
         self.no_kernel.append(key)
         return result
@@ -245,7 +253,7 @@ class TensorFlow:
         of them its definition also lacks (TF only reports the first operand's).
         """
         msg = str(exc)
-        first = msg.split("\n")[0]
+        first = msg.split("\n", maxsplit=1)[0]
         mixed = len(self._dtypes) > 1
         refusals = (
             "implicit dtype promotion",  # safe mode's table
@@ -295,10 +303,8 @@ def result_types() -> tuple[dict[str, str], list[str]]:
     return table, weak
 
 
-def result_type_mismatches(
-    ops: dict[str, dict[str, str]], table: dict[str, str]
-) -> dict[str, Counter[str]]:
-    """Per op, how its cells differ from ``result_type`` (ops that keep the common dtype)."""
+def result_type_mismatches(ops: dict[str, dict[str, str]], table: dict[str, str]) -> dict[str, Counter[str]]:
+    """Per op (one that keeps the common dtype), how many cells differ from ``result_type``, and how."""
     out: dict[str, Counter[str]] = {}
     for op in _cells.BINARY_OPS + _cells.ARRAY_ONLY_OPS:
         if op in DTYPE_CHANGING:
@@ -307,9 +313,17 @@ def result_type_mismatches(
         for key, value in ops[op].items():
             expected = table[key]
             if op == "iadd" and expected not in ("refused", key.split(":")[0]):
-                expected = "refused"  # the Variable keeps its dtype
-            if value != expected:
-                diff[f"{expected} -> {value.split(':')[0]}"] += 1
+                expected = "refused"  # a Variable keeps its dtype
+            if value == expected:
+                continue
+            if value.startswith("unsupported"):
+                diff["unsupported"] += 1
+            elif value == "refused":
+                diff["refused, result_type allows"] += 1
+            elif expected == "refused":
+                diff["allowed, result_type refuses"] += 1
+            else:
+                diff["another dtype"] += 1
         if diff:
             out[op] = diff
     return out
