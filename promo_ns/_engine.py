@@ -22,6 +22,7 @@ __all__ = ["Operand", "PromotionError", "accumulation_dtype", "operand", "resolv
 Key = tuple[DType | None, Role]
 
 _KIND_ORDER = "buifc"
+_SCALAR_CATEGORY = {Role.BOOL: 0, Role.INT: 1, Role.FLOAT: 2, Role.COMPLEX: 3}
 _KIND_WORDS = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "floating-point", "c": "complex"}
 
 
@@ -113,7 +114,9 @@ def _promote_priority(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
     def combine(high: DType | None, lower: DType | None) -> DType | Refusal | None:
         if high is None or lower is None:
             return high or lower
-        if lower.category <= high.category:
+        if lower.category == high.category or (
+            lower.category < high.category and policy.cross_when == "higher"
+        ):
             return high
         return cross.get((high, lower)) or Refusal("promotion")
 
@@ -132,12 +135,26 @@ def promote(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
     return _promote_weak(policy, keys)
 
 
+def _same_dtype(family: Family, keys: Sequence[Key]) -> DType | Refusal:
+    arrays = {d for d, _ in keys if d is not None}
+    if len(arrays) > 1:
+        return Refusal("same_dtype")
+    (dtype,) = arrays or (None,)
+    if dtype is None:
+        return Refusal("scalars")
+    if any(d is None and _SCALAR_CATEGORY[r] > dtype.category for d, r in keys):
+        return Refusal("promotion")
+    return dtype
+
+
 def _cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> DType | Refusal:
     if family is None or any(d is not None and d.kind not in family.kinds for d, _ in keys):
         return Refusal("kind")
-    if family.same_dtype and len({d for d, _ in keys if d is not None}) > 1:
-        return Refusal("same_dtype")
-    result = promote(policy, keys)
+    if family.strong:
+        keys = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
+        if any(d is None for d, _ in keys):
+            return Refusal("scalars")
+    result = _same_dtype(family, keys) if family.same_dtype else promote(policy, keys)
     if isinstance(result, Refusal):
         return result
     if result in family.operand_map:
@@ -167,7 +184,6 @@ def _table(policy: Policy, family_name: str) -> dict[tuple[DType | None, Role, D
         (a[0], a[1], b[0], b[1]): _cell(policy, family, (a, b))
         for a in _KEYS
         for b in _KEYS
-        if not (a[0] is None and b[0] is None)
     }
 
 
@@ -177,7 +193,6 @@ def _promoted(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Ro
         (a[0], a[1], b[0], b[1]): promote(policy, (a, b))
         for a in _KEYS
         for b in _KEYS
-        if not (a[0] is None and b[0] is None)
     }
 
 
@@ -223,7 +238,7 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
     OverflowError
         A Python int does not fit the result dtype and the policy says so.
     """
-    family = family_of(op)
+    family = policy.op_families.get(op) or family_of(op)
     result = _table(policy, family)[(a.dtype, a.role, b.dtype, b.role)]
     if isinstance(result, Refusal):
         raise _error(policy, op, family, (a, b), result)
@@ -259,7 +274,7 @@ def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> 
 
 def resolve_many(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
     """The result dtype of an op over any number of operands (``concat``, ``result_type``)."""
-    family_name = family_of(op)
+    family_name = policy.op_families.get(op) or family_of(op)
     if len(operands) == 2:
         return resolve(policy, op, operands[0], operands[1])
     result = _cell(policy, policy.families.get(family_name), [(o.dtype, o.role) for o in operands])

@@ -117,7 +117,11 @@ class Family:
     result_map
         Dtypes the promoted dtype becomes (true division: integers to a float).
     same_dtype
-        Arrays must already share one dtype (no array-with-array promotion).
+        No promotion at all: arrays must share one dtype, and a Python scalar
+        takes that dtype when its category is not above the array's.
+    strong
+        0-d arrays and Python scalars (as the policy's ``scalar_dtypes``)
+        promote exactly like n-d arrays.
     """
 
     kinds: str = "biufc"
@@ -125,6 +129,7 @@ class Family:
     operand_map: Mapping[DType, DType] = field(default_factory=dict)
     result_map: Mapping[DType, DType] = field(default_factory=dict)
     same_dtype: bool = False
+    strong: bool = False
 
 
 #: Op families every policy describes (see :mod:`promo_ns._ops` for the ops in each).
@@ -179,8 +184,14 @@ class Policy:
     cross
         For ``roles="priority"``: row = the higher class's dtype, column = the
         dtype of a lower class of higher category (defaults to ``arrays``).
+    cross_when
+        For ``roles="priority"``: a lower class counts when its category is
+        ``"higher"`` (PyTorch) or merely ``"different"`` (Paddle).
     families
         Per op family rules; a family missing here refuses every cell.
+    op_families
+        Ops this policy groups differently from :data:`promo_ns._ops.FAMILY`
+        (op name -> a family name of ``families``).
     accumulate
         The dtype ``sum``/``prod``/``cumulative_*`` accumulate in, per input
         dtype; a dtype missing here accumulates in itself.
@@ -208,10 +219,12 @@ class Policy:
     roles: Literal["weak-scalars", "priority"]
     families: Mapping[str, Family]
     defaults: Mapping[str, DType]
+    op_families: Mapping[str, str] = field(default_factory=dict)
     scalars: ScalarGrid = field(default_factory=dict)
     scalar_dtypes: Mapping[Role, DType] = field(default_factory=dict)
     zero_d: Grid | None = None
     cross: Grid | None = None
+    cross_when: Literal["higher", "different"] = "higher"
     accumulate: Mapping[DType, DType] = field(default_factory=dict)
     accumulate_kinds: str = "biufc"
     int_values: Literal["wrap", "overflow", "refuse"] = "wrap"

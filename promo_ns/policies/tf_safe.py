@@ -1,0 +1,94 @@
+"""``tf-safe``: TensorFlow's SAFE dtype-conversion mode (RFC 431), as TF 2.21 implements it.
+
+``tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode="safe")``
+(``tensorflow/python/framework/flexible_dtypes.py``).  Two tensors promote only
+when the result is one of them and the other converts to it without loss
+(u8 + i8 and i32 + f32 are refused; i8 + f16 is allowed).  0-d tensors are
+tensors.  Python int, float and complex are weak int32, float32 and complex128;
+a Python bool is bool.  True division: 8/16-bit integers to float32, 32/64-bit
+to float64.  Comparisons other than ``==``/``!=``, logical, bitwise, ``where``
+and ``atan2`` do not promote: their operands must share a dtype.
+
+Deviation, following RFC 431 rather than TF 2.21: a Python int outside the
+result dtype's range raises ``PromotionError``; TF 2.21 wraps it silently
+(``int8 + 1000``) or raises ``OverflowError`` beyond int32's range.
+"""
+
+from __future__ import annotations
+
+from promo_ns._dtypes import DTYPES, bool_, complex128, float32, float64, int32, int64
+from promo_ns.policies._model import Family, Policy, grid, scalar_grid
+
+ARRAYS = grid("""
+         b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
+    b    b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
+   i8   i8   i8  i16  i32  i64    -    -    -    -  f16 bf16  f32  f64  c64 c128
+  i16  i16  i16  i16  i32  i64  i16    -    -    -    -    -  f32  f64  c64 c128
+  i32  i32  i32  i32  i32  i64  i32  i32    -    -    -    -    -  f64    - c128
+  i64  i64  i64  i64  i64  i64  i64  i64  i64    -    -    -    -    -    -    -
+   u8   u8    -  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
+  u16  u16    -    -  i32  i64  u16  u16  u32  u64    -    -  f32  f64  c64 c128
+  u32  u32    -    -    -  i64  u32  u32  u32  u64    -    -    -  f64    - c128
+  u64  u64    -    -    -    -  u64  u64  u64  u64    -    -    -    -    -    -
+  f16  f16  f16    -    -    -  f16    -    -    -  f16    -  f32  f64  c64 c128
+ bf16 bf16 bf16    -    -    - bf16    -    -    -    - bf16  f32  f64  c64 c128
+  f32  f32  f32  f32    -    -  f32  f32    -    -  f32  f32  f32  f64  c64 c128
+  f64  f64  f64  f64  f64    -  f64  f64  f64    -  f64  f64  f64  f64    - c128
+  c64  c64  c64  c64    -    -  c64  c64    -    -  c64  c64  c64    -  c64 c128
+ c128 c128 c128 c128 c128    - c128 c128 c128    - c128 c128 c128 c128 c128 c128
+""")
+
+SCALARS = scalar_grid("""
+         bool     int   float complex
+    b       b     i32     f32    c128
+   i8      i8      i8       -    c128
+  i16     i16     i16       -    c128
+  i32     i32     i32       -    c128
+  i64     i64     i64       -       -
+   u8      u8      u8       -    c128
+  u16     u16     u16       -    c128
+  u32     u32     u32       -    c128
+  u64     u64     u64       -       -
+  f16     f16     f16     f16       -
+ bf16    bf16    bf16    bf16       -
+  f32     f32     f32     f32       -
+  f64     f64     f64     f64    c128
+  c64     c64     c64     c64     c64
+ c128    c128    c128    c128    c128
+""")
+
+_TRUE_DIVIDE = {d: (float32 if d.bits <= 16 else float64) for d in DTYPES if d.kind in "iu"}
+
+POLICY = Policy(
+    name="tf-safe",
+    summary="TensorFlow SAFE mode (RFC 431): no widening past both inputs, no precision loss.",
+    reference="TensorFlow 2.21, dtype_conversion_mode='safe'",
+    arrays=ARRAYS,
+    roles="weak-scalars",
+    scalars=SCALARS,
+    families={
+        "arithmetic": Family(),
+        "power": Family(),
+        "real_arithmetic": Family(),
+        "extrema": Family(kinds="biuf"),
+        "true_divide": Family(kinds="iufc", result_map=_TRUE_DIVIDE),
+        "comparison": Family(result="bool"),
+        "ordering": Family(kinds="iuf", result="bool", same_dtype=True),
+        "logical": Family(kinds="b", result="bool", same_dtype=True),
+        "bitwise": Family(kinds="iu", same_dtype=True),
+        "shift": Family(kinds="iu", same_dtype=True),
+        "float_only": Family(kinds="f", same_dtype=True),
+        "hypot": Family(kinds="iufc", result_map={**dict.fromkeys(_TRUE_DIVIDE, float32), DTYPES[10]: float32}),
+        "common": Family(same_dtype=True),
+        "linalg": Family(),
+    },
+    op_families={"hypot": "hypot"},
+    accumulate_kinds="iufc",
+    int_values="refuse",
+    inplace="same",
+    defaults={"bool": bool_, "int": int32, "float": float32, "complex": complex128, "index": int64},
+    deviations=(
+        "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
+        "TF 2.21 wraps it silently (int8 + 1000 -> int8) or raises OverflowError beyond int32.",
+    ),
+)

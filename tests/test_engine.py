@@ -1,0 +1,143 @@
+"""The engine: messages, in-place rules, value checks, and properties of every policy."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from promo_ns import PromotionError, get_policy, policies
+from promo_ns._dtypes import DTYPES, float32, int8, int32, int64, uint8
+from promo_ns._engine import Operand, accumulation_dtype, operand, resolve, resolve_many
+from promo_ns._ops import FAMILY
+from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Role
+
+BUILTIN = ["array-api", "pytorch", "paddle", "tf-safe", "numpy"]
+SCALAR_VALUE = {Role.BOOL: True, Role.INT: 1, Role.FLOAT: 1.5, Role.COMPLEX: 1j}
+
+arrays = st.builds(Operand, st.sampled_from(DTYPES), st.sampled_from(ARRAY_ROLES))
+scalars = st.sampled_from(SCALAR_ROLES).map(lambda r: Operand(None, r, SCALAR_VALUE[r]))
+operands = st.one_of(arrays, scalars)
+
+
+def outcome(policy: str, op: str, a: Operand, b: Operand) -> str:
+    try:
+        return resolve(get_policy(policy), op, a, b).name
+    except PromotionError:
+        return "refused"
+
+
+def test_builtin_policies_are_registered() -> None:
+    assert policies()[:5] == tuple(BUILTIN)
+    with pytest.raises(KeyError, match="no promotion policy named 'jax'.*array-api"):
+        get_policy("jax")
+
+
+@pytest.mark.parametrize("policy", BUILTIN)
+@given(a=arrays, b=operands, op=st.sampled_from(sorted(FAMILY)))
+def test_commutative(policy: str, a: Operand, b: Operand, op: str) -> None:
+    # Every reference framework's promotion is commutative in its operands.
+    assert outcome(policy, op, a, b) == outcome(policy, op, b, a)
+
+
+@pytest.mark.parametrize("policy", BUILTIN)
+@given(a=st.sampled_from(DTYPES), b=st.sampled_from(DTYPES))
+def test_undefined_array_cells_are_refused(policy: str, a: object, b: object) -> None:
+    p = get_policy(policy)
+    got = outcome(policy, "add", Operand(a, Role.ND), Operand(b, Role.ND))  # type: ignore[arg-type]
+    if (a, b) not in p.arrays:
+        assert got == "refused"
+    else:
+        assert got == p.arrays[(a, b)].name or p.families["arithmetic"].kinds != "biufc"
+
+
+@pytest.mark.parametrize("policy", ["array-api", "numpy", "tf-safe"])
+@given(a=st.sampled_from(DTYPES), s=scalars)
+def test_undefined_scalar_cells_are_refused(policy: str, a: object, s: Operand) -> None:
+    p = get_policy(policy)
+    got = outcome(policy, "add", Operand(a, Role.ND), s)  # type: ignore[arg-type]
+    if (a, s.role) not in p.scalars:
+        assert got == "refused"
+
+
+@pytest.mark.parametrize("policy", BUILTIN)
+@given(a=arrays, b=arrays)
+def test_same_dtype_never_changes_in_arithmetic(policy: str, a: Operand, b: Operand) -> None:
+    same = Operand(a.dtype, b.role)
+    got = outcome(policy, "multiply", a, same)
+    assert got in (str(a.dtype), "refused")
+
+
+def test_error_names_policy_op_operands_and_fix() -> None:
+    with pytest.raises(PromotionError) as info:
+        resolve(get_policy("array-api"), "add", Operand(int32, Role.ND), Operand(float32, Role.ZERO_D))
+    msg = str(info.value)
+    for part in ("'array-api'", "add(", "int32 (n-d array)", "float32 (0-d array)", "xp.astype(x1, xp.float32)"):
+        assert part in msg
+    assert isinstance(info.value, TypeError)
+
+
+def test_error_for_a_python_scalar_suggests_a_cast_of_the_array() -> None:
+    with pytest.raises(PromotionError, match=r"1\.5 \(Python float\).*xp\.astype\(x1, xp\.float64\)"):
+        resolve(get_policy("array-api"), "add", Operand(int32, Role.ND), operand(1.5))
+
+
+def test_kind_refusal_names_the_accepted_kinds() -> None:
+    with pytest.raises(PromotionError, match="bitwise_and.*bool, integer, unsigned integer"):
+        resolve(get_policy("numpy"), "bitwise_and", Operand(float32, Role.ND), Operand(float32, Role.ND))
+
+
+def test_two_python_scalars_are_refused() -> None:
+    with pytest.raises(PromotionError, match="at least one operand must be an array"):
+        resolve(get_policy("numpy"), "add", operand(1), operand(2.0))
+
+
+@pytest.mark.parametrize(
+    ("policy", "left", "right", "expected"),
+    [
+        ("pytorch", int32, 1.5, "refused"),
+        ("pytorch", int8, Operand(int64, Role.ND), "int8"),
+        ("numpy", uint8, Operand(int8, Role.ND), "refused"),
+        ("numpy", int8, Operand(uint8, Role.ND), "int8"),
+        ("array-api", int8, Operand(int64, Role.ND), "refused"),
+        ("array-api", int8, 1, "int8"),
+    ],
+)
+def test_inplace_keeps_left_dtype_or_refuses(policy: str, left: object, right: object, expected: str) -> None:
+    b = right if isinstance(right, Operand) else operand(right)
+    try:
+        got = resolve(get_policy(policy), "add", Operand(left, Role.ND), b, inplace=True).name  # type: ignore[arg-type]
+    except PromotionError as exc:
+        assert "x1 is unchanged" in str(exc)
+        got = "refused"
+    assert got == expected
+
+
+@pytest.mark.parametrize(("policy", "error"), [("numpy", OverflowError), ("array-api", OverflowError)])
+@pytest.mark.parametrize(("dtype", "value"), [(int8, 128), (int8, -129), (uint8, -1), (uint8, 256)])
+def test_out_of_range_python_int(policy: str, error: type[Exception], dtype: object, value: int) -> None:
+    with pytest.raises(error, match=f"Python int {value} is out of range for {dtype}"):
+        resolve(get_policy(policy), "add", Operand(dtype, Role.ND), operand(value))  # type: ignore[arg-type]
+
+
+def test_out_of_range_python_int_wraps_under_pytorch() -> None:
+    assert resolve(get_policy("pytorch"), "add", Operand(int8, Role.ND), operand(1000)) is int8
+
+
+def test_resolve_many_folds_arrays_and_scalars() -> None:
+    ops = [Operand(int8, Role.ND), Operand(int32, Role.ND), operand(1)]
+    assert resolve_many(get_policy("array-api"), "concat", ops) is int32
+    with pytest.raises(PromotionError, match="x3: 1.5"):
+        resolve_many(get_policy("array-api"), "concat", [*ops[:2], operand(1.5)])
+
+
+def test_accumulation() -> None:
+    assert accumulation_dtype(get_policy("numpy"), "sum", uint8) is DTYPES[8]
+    assert accumulation_dtype(get_policy("pytorch"), "sum", uint8) is int64
+    with pytest.raises(PromotionError, match="sum"):
+        accumulation_dtype(get_policy("array-api"), "sum", DTYPES[0])
+
+
+def test_unknown_op() -> None:
+    with pytest.raises(ValueError, match="'sin' is not an op that combines operands"):
+        resolve(get_policy("numpy"), "sin", Operand(int8, Role.ND), Operand(int8, Role.ND))
