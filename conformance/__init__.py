@@ -1,0 +1,1 @@
+"""Conformance: array-api-tests runner and policy-vs-framework checkers."""

@@ -41,7 +41,10 @@ def tables(policy: Policy, op: str) -> str:
             DTYPES,
             list(cols),
             lambda d, c: _cell(policy, op, Operand(d, Role.ND), c),  # type: ignore[arg-type]
-            [c.dtype.short if c.dtype else next(k for k, r in SCALAR_COLUMNS.items() if r is c.role) for c in cols],
+            [
+                c.dtype.short if c.dtype else next(k for k, r in SCALAR_COLUMNS.items() if r is c.role)
+                for c in cols
+            ],
         )
 
     return "\n\n".join(
@@ -63,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     verbs = parser.add_subparsers(dest="verb", required=True)
     table = verbs.add_parser("table", help="print a policy's promotion grids")
     table.add_argument("policy", help=f"one of: {', '.join(policies())}")
-    table.add_argument("--op", default="add", choices=sorted(FAMILY), metavar="OP", help="an op name (default: add)")
+    table.add_argument(
+        "--op", default="add", choices=sorted(FAMILY), metavar="OP", help="an op name (default: add)"
+    )
     verbs.add_parser("demo", help="a short tour of the policies")
     args = parser.parse_args(argv)
     if args.verb == "table":

@@ -15,8 +15,8 @@ from typing import Any, Final, final
 __all__ = [
     "DTYPES",
     "DType",
-    "bool_",
     "bfloat16",
+    "bool_",
     "canonical",
     "complex64",
     "complex128",
@@ -157,7 +157,7 @@ def canonical(obj: Any) -> DType:
         float8, complex32, ...) or not a dtype at all.
     """
     if obj.__class__ is DType:
-        return obj  # type: ignore[no-any-return]
+        return obj
     if isinstance(obj, str):
         found = BY_NAME.get(obj)
     elif obj.__class__.__module__ == "torch":

@@ -70,6 +70,7 @@ class Refusal(NamedTuple):
 
 # --- promotion over the policy's roles -------------------------------------------------
 
+
 def _fold(grid: object, dtypes: Iterable[DType]) -> DType | Refusal | None:
     result: DType | None = None
     for d in dtypes:
@@ -178,22 +179,16 @@ _KEYS: tuple[Key, ...] = tuple((d, r) for r in ARRAY_ROLES for d in DTYPES) + tu
 
 
 @cache
-def _table(policy: Policy, family_name: str) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
+def _table(
+    policy: Policy, family_name: str
+) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
     family = policy.families.get(family_name)
-    return {
-        (a[0], a[1], b[0], b[1]): _cell(policy, family, (a, b))
-        for a in _KEYS
-        for b in _KEYS
-    }
+    return {(a[0], a[1], b[0], b[1]): _cell(policy, family, (a, b)) for a in _KEYS for b in _KEYS}
 
 
 @cache
 def _promoted(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
-    return {
-        (a[0], a[1], b[0], b[1]): promote(policy, (a, b))
-        for a in _KEYS
-        for b in _KEYS
-    }
+    return {(a[0], a[1], b[0], b[1]): promote(policy, (a, b)) for a in _KEYS for b in _KEYS}
 
 
 def _check_int_value(policy: Policy, op: str, operands: Sequence[Operand], promoted: DType) -> None:
@@ -321,7 +316,9 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
             targets.append(default)
     for target in targets:
         trial = [Operand(target, Role.ND) if o.dtype is not None else o for o in operands]
-        if not isinstance(_cell(policy, policy.families.get(family), [(o.dtype, o.role) for o in trial]), Refusal):
+        if not isinstance(
+            _cell(policy, policy.families.get(family), [(o.dtype, o.role) for o in trial]), Refusal
+        ):
             casts = [f"xp.astype(x{i + 1}, xp.{target})" for i, o in arrays if o.dtype is not target]
             if casts:
                 return f"Fix: cast explicitly, e.g. {' and '.join(casts)}."

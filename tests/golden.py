@@ -21,7 +21,7 @@ def to_operand(token: str, op: str, left: str) -> Operand:
     head, role = token.split(":")
     if head == "py":
         value = (
-            _cells.INT_RANGES[left.split(":")[0]][1] + 1
+            _cells.INT_RANGES[left.split(":", maxsplit=1)[0]][1] + 1
             if op in _cells.OUT_OF_RANGE_OPS
             else _cells.SCALAR_VALUES[role]
         )

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-import promo_ns._dtypes as D
+import promo_ns._dtypes as D  # noqa: N812
 
 
 def test_names_and_identity() -> None:

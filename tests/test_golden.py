@@ -102,7 +102,9 @@ NOT_YET_MODELED = {
 
 
 @pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("op", _cells.BINARY_OPS + _cells.ARRAY_ONLY_OPS + _cells.UNARY_OPS + _cells.OUT_OF_RANGE_OPS)
+@pytest.mark.parametrize(
+    "op", _cells.BINARY_OPS + _cells.ARRAY_ONLY_OPS + _cells.UNARY_OPS + _cells.OUT_OF_RANGE_OPS
+)
 def test_golden_table(policy: str, op: str, request: pytest.FixtureRequest) -> None:
     reason = NOT_YET_MODELED.get((policy, op))
     if reason:

@@ -1,0 +1,1 @@
+"""One checker per framework, observing its own promotion decisions cell by cell."""

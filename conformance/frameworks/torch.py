@@ -92,7 +92,7 @@ def _call(op: str, args: list[Any]) -> Any:
 
 
 def _decided(op: str, args: list[Any]) -> Any:
-    """torch's decision for a cell the CPU cannot run: ``result_type``, then the op's kernel.
+    """Torch's decision for a cell the CPU cannot run: ``result_type``, then the op's kernel.
 
     The op then runs on operands already of the common dtype: on the CPU, or on
     ``meta`` where the CPU has no kernel for that dtype.
@@ -102,12 +102,13 @@ def _decided(op: str, args: list[Any]) -> Any:
     if common in _NO_CPU_KERNELS:
         # The meta kernel checks no dtype: the op must first run on the CPU for
         # int64, a dtype of the same category that has kernels.
-        stand_in = [torch.ones(x.shape, dtype=torch.int64) if isinstance(x, torch.Tensor) else x for x in args]
+        stand_in = [
+            torch.ones(x.shape, dtype=torch.int64) if isinstance(x, torch.Tensor) else x for x in args
+        ]
         _call(op, [x.to(torch.int64) if isinstance(x, torch.Tensor) else x for x in stand_in])
         device = "meta"
     same = [
-        torch.ones(x.shape if isinstance(x, torch.Tensor) else (), dtype=common, device=device)
-        for x in args
+        torch.ones(x.shape if isinstance(x, torch.Tensor) else (), dtype=common, device=device) for x in args
     ]
     if op == "iadd":
         if common != args[0].dtype and not torch.can_cast(common, args[0].dtype):
@@ -128,7 +129,7 @@ class Torch:
     """The :class:`~conformance.frameworks._cells.Framework` for PyTorch."""
 
     name = "torch"
-    version = torch.__version__
+    version = str(torch.__version__)
 
     def __init__(self) -> None:
         self.no_kernel: list[str] = []

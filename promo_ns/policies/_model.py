@@ -47,7 +47,12 @@ _PY_KIND: dict[Role, str] = {Role.BOOL: "b", Role.INT: "i", Role.FLOAT: "f", Rol
 ARRAY_ROLES: tuple[Role, ...] = (Role.ND, Role.ZERO_D, Role.NP_SCALAR)
 SCALAR_ROLES: tuple[Role, ...] = tuple(_PY_KIND)
 #: Column headers of a scalar grid, in order.
-SCALAR_COLUMNS: dict[str, Role] = {"bool": Role.BOOL, "int": Role.INT, "float": Role.FLOAT, "complex": Role.COMPLEX}
+SCALAR_COLUMNS: dict[str, Role] = {
+    "bool": Role.BOOL,
+    "int": Role.INT,
+    "float": Role.FLOAT,
+    "complex": Role.COMPLEX,
+}
 
 Grid = Mapping[tuple[DType, DType], DType]
 ScalarGrid = Mapping[tuple[DType, Role], DType]

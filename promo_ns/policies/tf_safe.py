@@ -78,7 +78,9 @@ POLICY = Policy(
         "bitwise": Family(kinds="iu", same_dtype=True),
         "shift": Family(kinds="iu", same_dtype=True),
         "float_only": Family(kinds="f", same_dtype=True),
-        "hypot": Family(kinds="iufc", result_map={**dict.fromkeys(_TRUE_DIVIDE, float32), DTYPES[10]: float32}),
+        "hypot": Family(
+            kinds="iufc", result_map={**dict.fromkeys(_TRUE_DIVIDE, float32), DTYPES[10]: float32}
+        ),
         "common": Family(same_dtype=True),
         "linalg": Family(),
     },
