@@ -34,6 +34,18 @@ def test_public_api() -> None:
 
 
 @pytest.mark.parametrize("policy", ["array-api", "pytorch", "paddle", "tf-safe", "numpy"])
+def test_register_a_custom_policy() -> None:
+    import dataclasses
+
+    strict = dataclasses.replace(promo_ns.get_policy("numpy"), name="numpy-no-inplace", inplace="same")
+    assert promo_ns.register(strict) is strict
+    assert promo_ns.get_policy("numpy-no-inplace") is strict
+    assert "numpy-no-inplace" in promo_ns.policies()
+    with pytest.raises(ValueError, match="already registered"):
+        promo_ns.register(strict)
+
+
+@pytest.mark.parametrize("policy", ["array-api", "pytorch", "paddle", "tf-safe", "numpy"])
 def test_cli_table(policy: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["table", policy, "--op", "divide"]) == 0
     out = capsys.readouterr().out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
@@ -241,7 +241,3 @@ class Policy:
 
     def __eq__(self, other: object) -> bool:
         return self is other
-
-    def derive(self, name: str, **changes: object) -> Policy:
-        """A new policy: this one with ``changes`` applied (not registered)."""
-        return replace(self, name=name, **changes)  # type: ignore[arg-type]
