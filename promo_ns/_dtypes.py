@@ -37,7 +37,7 @@ __all__ = [
 #: Kinds in category order: a kind's category is its index, unsigned and signed
 #: integers sharing one.
 KINDS: Final = "biufc"
-_CATEGORY: Final = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+CATEGORY: Final = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
 @final
@@ -59,7 +59,7 @@ class DType:
         self.name = name
         self.kind = kind
         self.bits = bits
-        self.category = _CATEGORY[kind]
+        self.category = CATEGORY[kind]
         self.short = short
 
     def __str__(self) -> str:

@@ -13,16 +13,15 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import NamedTuple
 
-from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_
+from promo_ns._dtypes import CATEGORY, DTYPES, INT_RANGE, DType, bool_
 from promo_ns._ops import family_of
-from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Policy, Role
+from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
 
 __all__ = ["Operand", "PromotionError", "accumulation_dtype", "operand", "resolve", "resolve_many"]
 
 Key = tuple[DType | None, Role]
 
 _KIND_ORDER = "buifc"
-_SCALAR_CATEGORY = {Role.BOOL: 0, Role.INT: 1, Role.FLOAT: 2, Role.COMPLEX: 3}
 _KIND_WORDS = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "floating-point", "c": "complex"}
 
 
@@ -71,13 +70,13 @@ class Refusal(NamedTuple):
 # --- promotion over the policy's roles -------------------------------------------------
 
 
-def _fold(grid: object, dtypes: Iterable[DType]) -> DType | Refusal | None:
+def _fold(grid: Grid, dtypes: Iterable[DType]) -> DType | Refusal | None:
     result: DType | None = None
     for d in dtypes:
         if result is None or result is d:
             result = d
             continue
-        found = grid.get((result, d))  # type: ignore[attr-defined]
+        found = grid.get((result, d))
         if found is None:
             return Refusal("promotion")
         result = found
@@ -136,14 +135,14 @@ def promote(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
     return _promote_weak(policy, keys)
 
 
-def _same_dtype(family: Family, keys: Sequence[Key]) -> DType | Refusal:
+def _same_dtype(keys: Sequence[Key]) -> DType | Refusal:
     arrays = {d for d, _ in keys if d is not None}
     if len(arrays) > 1:
         return Refusal("same_dtype")
     (dtype,) = arrays or (None,)
     if dtype is None:
         return Refusal("scalars")
-    if any(d is None and _SCALAR_CATEGORY[r] > dtype.category for d, r in keys):
+    if any(d is None and CATEGORY[r.kind] > dtype.category for d, r in keys):
         return Refusal("promotion")
     return dtype
 
@@ -155,7 +154,7 @@ def _cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> DType |
         keys = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
         if any(d is None for d, _ in keys):
             return Refusal("scalars")
-    result = _same_dtype(family, keys) if family.same_dtype else promote(policy, keys)
+    result = _same_dtype(keys) if family.same_dtype else promote(policy, keys)
     if isinstance(result, Refusal):
         return result
     if result in family.operand_map:
