@@ -8,17 +8,13 @@ regenerated with ``python -m conformance.frameworks.paddle`` /
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from pathlib import Path
 
 import pytest
 
 from conformance.frameworks import _cells
 from promo_ns import get_policy
 from tests.golden import diff, report
-
-REFERENCE = Path(__file__).parent / "reference"
 
 
 @cache
@@ -35,7 +31,7 @@ def observed(policy: str) -> dict[str, dict[str, str]]:
         from conformance.frameworks import array_api_strict
 
         return array_api_strict.probe()
-    data: dict[str, dict[str, str]] = json.loads((REFERENCE / f"{policy}.json").read_text())["ops"]
+    data: dict[str, dict[str, str]] = _cells.load(_cells.reference(policy))["ops"]
     return data
 
 

@@ -185,6 +185,11 @@ def write(fw: Framework, path: Path, command: str, extra: dict[str, object] | No
     path.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
 
 
+def reference(policy: str) -> Path:
+    """Where the stored observations for ``policy`` live: ``tests/reference/<policy>.json``."""
+    return Path(__file__).resolve().parents[2] / "tests" / "reference" / f"{policy}.json"
+
+
 def load(path: Path) -> dict[str, Any]:
     """Load stored observations."""
     data: dict[str, Any] = json.loads(path.read_text())

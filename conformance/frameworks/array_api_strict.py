@@ -10,7 +10,6 @@ undefined, and has no float16/bfloat16 (those cells are unsupported).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import array_api_strict as xp
@@ -63,7 +62,7 @@ def probe() -> dict[str, dict[str, str]]:
 
 def main() -> None:
     """Write ``tests/reference/array-api.json``."""
-    out = Path(__file__).resolve().parents[2] / "tests" / "reference" / "array-api.json"
+    out = _cells.reference("array-api")
     _cells.write(ArrayApiStrict(), out, "python -m conformance.frameworks.array_api_strict")
 
 

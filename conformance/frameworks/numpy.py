@@ -13,7 +13,6 @@ the test suite probes NumPy live instead of reading that file.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 from typing import Any
 
 import ml_dtypes
@@ -97,7 +96,7 @@ def probe() -> dict[str, dict[str, str]]:
 
 def main() -> None:
     """Write ``tests/reference/numpy.json``."""
-    out = Path(__file__).resolve().parents[2] / "tests" / "reference" / "numpy.json"
+    out = _cells.reference("numpy")
     _cells.write(NumPy(), out, "python -m conformance.frameworks.numpy")
 
 

@@ -47,7 +47,6 @@ import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("GLOG_minloglevel", "2")  # Paddle's C++ warnings
@@ -305,7 +304,7 @@ def main() -> None:
         "operator_disagreements": compare_forms(ops, PaddleFramework(array_form="operator"), False),
         "function_scalar_forms": compare_forms(ops, PaddleFramework(scalar_form="function"), True),
     }
-    path = Path(__file__).resolve().parents[2] / "tests" / "reference" / "paddle.json"
+    path = _cells.reference("paddle")
     _cells.write(PaddleFramework(), path, "python -m conformance.frameworks.paddle", extra)
     if _cells.load(path)["ops"] != ops:
         raise RuntimeError("paddle observations differ between two probes")

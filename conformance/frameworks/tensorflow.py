@@ -48,7 +48,6 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from conformance.frameworks import _cells
@@ -81,7 +80,7 @@ tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode="
 tnp = tf.experimental.numpy
 
 COMMAND = "python -m conformance.frameworks.tensorflow"
-OUT = Path(__file__).resolve().parents[2] / "tests" / "reference" / "tf-safe.json"
+OUT = _cells.reference("tf-safe")
 #: Ops whose result dtype is not the common (promoted) dtype.
 DTYPE_CHANGING = ("divide", "equal", "less", "logical_and", "hypot", "logaddexp")
 #: Ops that do not consult safe mode: they need equal dtypes (or bool, for logical_and).

@@ -14,7 +14,6 @@ the test suite probes torch live instead of reading that file.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 from typing import Any
 
 import torch
@@ -178,7 +177,7 @@ def probe() -> tuple[dict[str, dict[str, str]], list[str]]:
 
 def main() -> None:
     """Write ``tests/reference/pytorch.json``."""
-    out = Path(__file__).resolve().parents[2] / "tests" / "reference" / "pytorch.json"
+    out = _cells.reference("pytorch")
     fw = Torch()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
