@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["FAMILY", "family_of"]
+__all__ = ["FAMILY", "NATIVE", "family_of"]
 
 #: op name -> op family (see :data:`promo_ns.policies._model.FAMILIES`).
 FAMILY: Final[dict[str, str]] = {
@@ -19,8 +19,41 @@ FAMILY: Final[dict[str, str]] = {
     **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor"), "bitwise"),
     **dict.fromkeys(("bitwise_left_shift", "bitwise_right_shift"), "shift"),
     **dict.fromkeys(("atan2", "hypot", "copysign", "nextafter", "logaddexp"), "float_only"),
-    **dict.fromkeys(("where", "result_type", "concat", "stack"), "common"),
-    **dict.fromkeys(("matmul", "tensordot", "vecdot"), "linalg"),
+    "clip": "extrema",
+    **dict.fromkeys(("where", "result_type", "concat", "stack", "setitem"), "common"),
+    **dict.fromkeys(("matmul", "tensordot", "vecdot", "cross", "outer", "solve"), "linalg"),
+}
+
+#: binary elementwise op -> (NumPy/CuPy ufunc name, torch function name).
+NATIVE: Final[dict[str, tuple[str, str]]] = {
+    "add": ("add", "add"),
+    "subtract": ("subtract", "sub"),
+    "multiply": ("multiply", "mul"),
+    "divide": ("true_divide", "div"),
+    "floor_divide": ("floor_divide", "floor_divide"),
+    "remainder": ("remainder", "remainder"),
+    "pow": ("power", "pow"),
+    "maximum": ("maximum", "maximum"),
+    "minimum": ("minimum", "minimum"),
+    "equal": ("equal", "eq"),
+    "not_equal": ("not_equal", "ne"),
+    "less": ("less", "lt"),
+    "less_equal": ("less_equal", "le"),
+    "greater": ("greater", "gt"),
+    "greater_equal": ("greater_equal", "ge"),
+    "logical_and": ("logical_and", "logical_and"),
+    "logical_or": ("logical_or", "logical_or"),
+    "logical_xor": ("logical_xor", "logical_xor"),
+    "bitwise_and": ("bitwise_and", "bitwise_and"),
+    "bitwise_or": ("bitwise_or", "bitwise_or"),
+    "bitwise_xor": ("bitwise_xor", "bitwise_xor"),
+    "bitwise_left_shift": ("left_shift", "bitwise_left_shift"),
+    "bitwise_right_shift": ("right_shift", "bitwise_right_shift"),
+    "atan2": ("arctan2", "atan2"),
+    "hypot": ("hypot", "hypot"),
+    "copysign": ("copysign", "copysign"),
+    "nextafter": ("nextafter", "nextafter"),
+    "logaddexp": ("logaddexp", "logaddexp"),
 }
 
 

@@ -1,0 +1,539 @@
+"""The Array wrapper: a native array, its namespace, and one binary path for every operator.
+
+Every binary operator, reflected or in place, and every binary function of the
+namespace, goes through :func:`binary`: one list lookup in the plan compiled
+for ``(policy, op)`` gives the result dtype, the dtype the kernel computes in,
+and whether the backend's own kernel already computes in it; then the
+backend's native kernel runs on the operands' device.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import array_api_compat
+
+from promo_ns._context import _OVERRIDE
+from promo_ns._dtypes import DTYPES, INT_RANGE, DType
+from promo_ns._engine import Operand, PromotionError, Refusal, compute_table, resolve
+from promo_ns._ops import family_of
+from promo_ns.backends import Plan
+from promo_ns.policies import Policy, Role
+
+if TYPE_CHECKING:
+    from promo_ns._namespace import Namespace
+
+__all__ = ["Array", "binary", "code", "key", "unwrap", "wrap"]
+
+# --- operand codes: an int per (dtype, role), so a plan lookup is one list index ----------
+
+_N = len(DTYPES)
+_INDEX = {d: i for i, d in enumerate(DTYPES)}
+_SCALAR_CODE: dict[type, int] = {bool: 2 * _N, int: 2 * _N + 1, float: 2 * _N + 2, complex: 2 * _N + 3}
+_SCALAR_TYPES = tuple(_SCALAR_CODE)
+_NK = 2 * _N + 4
+#: code -> the engine's (dtype, role) key.
+_KEYS: tuple[tuple[DType | None, Role], ...] = tuple(
+    (d, role) for d in DTYPES for role in (Role.ND, Role.ZERO_D)
+) + tuple((None, r) for r in (Role.BOOL, Role.INT, Role.FLOAT, Role.COMPLEX))
+
+NORMAL, REFLECTED, INPLACE = 0, 1, 2
+
+
+def code(dtype: DType, zero_d: bool) -> int:
+    """The operand code of an array of ``dtype`` (0-d or not)."""
+    return 2 * _INDEX[dtype] + zero_d
+
+
+def key(c: int) -> tuple[DType | None, Role]:
+    """The engine's ``(dtype, role)`` key of operand code ``c``."""
+    return _KEYS[c]
+
+
+def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role]) -> bool:
+    try:
+        resolve(policy, op, Operand(*a), Operand(*b), inplace=True)
+    except (PromotionError, TypeError):
+        return False
+    return True
+
+
+@cache
+def plans(policy: Policy, native_policy: Policy, op: str) -> tuple[Plan | None, ...]:
+    """Every cell of ``op`` under ``policy`` on a backend promoting like ``native_policy``.
+
+    Indexed ``code1 * NK + code2``; ``None`` for a refused cell.
+    """
+    family = policy.op_families.get(op) or family_of(op)
+    table = compute_table(policy, family)
+    native = compute_table(native_policy, native_policy.op_families.get(op) or family_of(op))
+    out: list[Plan | None] = []
+    for a in _KEYS:
+        for b in _KEYS:
+            cell = table[(a[0], a[1], b[0], b[1])]
+            if isinstance(cell, Refusal):
+                out.append(None)
+                continue
+            result, compute = cell
+            mine = native[(a[0], a[1], b[0], b[1])]
+            direct = not isinstance(mine, Refusal) and mine[1] is compute
+            scalar = next((r for d, r in (a, b) if d is None), None)
+            fix = scalar is not None and (
+                (scalar is Role.INT and (policy.int_values != "wrap" or compute.kind in "iu"))
+                or "bifc".index(scalar.kind) > "bifc".index(_KIND[compute.kind])
+            )
+            out.append(
+                Plan(
+                    2 * _INDEX[result],
+                    compute,
+                    direct and not fix,
+                    result is not compute,
+                    fix,
+                    a[0] is not None and _inplace_ok(policy, op, a, b),
+                )
+            )
+    return tuple(out)
+
+
+_KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
+
+
+def _scalar_value(
+    policy: Policy, op: str, value: Any, compute: DType, operands: tuple[Operand, Operand]
+) -> Any:
+    """A Python scalar as the kernel should see it: range-checked, wrapped or converted."""
+    if type(value) is int and policy.int_values != "wrap":
+        resolve(policy, op, *operands)  # raises OverflowError / PromotionError when out of range
+    kind = compute.kind
+    if kind == "b":
+        return bool(value)
+    if kind in "iu":
+        v = int(value.real if isinstance(value, complex) else value)
+        lo, hi = INT_RANGE[compute]
+        return v if lo <= v <= hi else lo + (v - lo) % (hi - lo + 1)
+    if kind == "f" and isinstance(value, complex):
+        return value.real
+    return value
+
+
+# --- the wrapper ---------------------------------------------------------------------------
+
+
+class Array:
+    """An array of a promo_ns namespace: a native array plus the namespace whose policy it follows.
+
+    Created by the namespace's functions (``xp.asarray(...)``), never directly.
+    Binary operators follow the active policy: the innermost
+    ``promo_ns.policy(...)`` block's, else the namespace's.
+    """
+
+    __slots__ = ("_k", "_ns", "_x")
+
+    _x: Any
+    _ns: Namespace
+    _k: int
+
+    def __init__(self) -> None:
+        raise TypeError("create promo_ns arrays with a namespace: xp.asarray(obj)")
+
+    # -- attributes --
+    @property
+    def dtype(self) -> DType:
+        """The canonical dtype (``str(a.dtype) == "float32"``)."""
+        return DTYPES[self._k >> 1]
+
+    @property
+    def shape(self) -> tuple[int | None, ...]:
+        """The shape, as a tuple of ints."""
+        return tuple(self._x.shape)
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return int(self._x.ndim)
+
+    @property
+    def size(self) -> int | None:
+        """The number of elements."""
+        n = 1
+        for s in self._x.shape:
+            n *= s
+        return n
+
+    @property
+    def device(self) -> Any:
+        """The native device the data lives on."""
+        return array_api_compat.device(self._x)
+
+    @property
+    def T(self) -> Array:  # noqa: N802 - the standard's name
+        """The transpose of a 2-d array."""
+        return wrap(self._x.T, self._ns)
+
+    @property
+    def mT(self) -> Array:  # noqa: N802 - the standard's name
+        """The transpose of the last two axes."""
+        return wrap(self._ns._backend.compat.matrix_transpose(self._x), self._ns)
+
+    def to_device(self, device: Any, /, *, stream: int | Any | None = None) -> Array:
+        """A copy of the array on ``device`` (the array itself when already there)."""
+        return wrap(array_api_compat.to_device(self._x, device, stream=stream), self._ns)
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> Namespace:
+        if api_version not in (None, "2024.12", "2023.12", "2022.12", "2021.12"):
+            raise ValueError(f"promo_ns implements Array API 2024.12, not {api_version!r}")
+        return self._ns
+
+    # -- conversion --
+    def __bool__(self) -> bool:
+        return bool(self._x)
+
+    def __int__(self) -> int:
+        return int(self._x)
+
+    def __float__(self) -> float:
+        return float(self._x)
+
+    def __complex__(self) -> complex:
+        return complex(self._x)
+
+    def __index__(self) -> int:
+        return int(self._x.__index__())
+
+    def __dlpack__(self, /, **kwargs: Any) -> Any:
+        return self._x.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> tuple[Any, int]:
+        return self._x.__dlpack_device__()  # type: ignore[no-any-return]
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        np = sys.modules["numpy"]
+        if self._ns._backend.name == "numpy":
+            return np.asarray(self._x, dtype=dtype, copy=copy)
+        return self._x.__array__(dtype)
+
+    def __repr__(self) -> str:
+        return f"promo_ns.Array({self._x!r}, dtype={self.dtype}, policy={self._ns.policy.name!r})"
+
+    # -- indexing --
+    def __getitem__(self, key: Any, /) -> Array:
+        return wrap(self._x[_native_key(key)], self._ns)
+
+    def __setitem__(self, key: Any, value: Any, /) -> None:
+        _, _, y = _prepare(self, value, "setitem", INPLACE)
+        self._x[_native_key(key)] = y
+
+    # -- unary operators --
+    def __neg__(self) -> Array:
+        return wrap(-self._x, self._ns)
+
+    def __pos__(self) -> Array:
+        return wrap(+self._x, self._ns)
+
+    def __abs__(self) -> Array:
+        return wrap(abs(self._x), self._ns)
+
+    def __invert__(self) -> Array:
+        return wrap(~self._x, self._ns)
+
+    # -- binary operators: one path --
+    def __add__(self, other: Any, /) -> Any:
+        return binary(self, other, "add")
+
+    def __radd__(self, other: Any, /) -> Any:
+        return binary(self, other, "add", REFLECTED)
+
+    def __iadd__(self, other: Any, /) -> Any:
+        return binary(self, other, "add", INPLACE)
+
+    def __sub__(self, other: Any, /) -> Any:
+        return binary(self, other, "subtract")
+
+    def __rsub__(self, other: Any, /) -> Any:
+        return binary(self, other, "subtract", REFLECTED)
+
+    def __isub__(self, other: Any, /) -> Any:
+        return binary(self, other, "subtract", INPLACE)
+
+    def __mul__(self, other: Any, /) -> Any:
+        return binary(self, other, "multiply")
+
+    def __rmul__(self, other: Any, /) -> Any:
+        return binary(self, other, "multiply", REFLECTED)
+
+    def __imul__(self, other: Any, /) -> Any:
+        return binary(self, other, "multiply", INPLACE)
+
+    def __truediv__(self, other: Any, /) -> Any:
+        return binary(self, other, "divide")
+
+    def __rtruediv__(self, other: Any, /) -> Any:
+        return binary(self, other, "divide", REFLECTED)
+
+    def __itruediv__(self, other: Any, /) -> Any:
+        return binary(self, other, "divide", INPLACE)
+
+    def __floordiv__(self, other: Any, /) -> Any:
+        return binary(self, other, "floor_divide")
+
+    def __rfloordiv__(self, other: Any, /) -> Any:
+        return binary(self, other, "floor_divide", REFLECTED)
+
+    def __ifloordiv__(self, other: Any, /) -> Any:
+        return binary(self, other, "floor_divide", INPLACE)
+
+    def __mod__(self, other: Any, /) -> Any:
+        return binary(self, other, "remainder")
+
+    def __rmod__(self, other: Any, /) -> Any:
+        return binary(self, other, "remainder", REFLECTED)
+
+    def __imod__(self, other: Any, /) -> Any:
+        return binary(self, other, "remainder", INPLACE)
+
+    def __pow__(self, other: Any, /) -> Any:
+        return binary(self, other, "pow")
+
+    def __rpow__(self, other: Any, /) -> Any:
+        return binary(self, other, "pow", REFLECTED)
+
+    def __ipow__(self, other: Any, /) -> Any:
+        return binary(self, other, "pow", INPLACE)
+
+    def __and__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_and")
+
+    def __rand__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_and", REFLECTED)
+
+    def __iand__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_and", INPLACE)
+
+    def __or__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_or")
+
+    def __ror__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_or", REFLECTED)
+
+    def __ior__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_or", INPLACE)
+
+    def __xor__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_xor")
+
+    def __rxor__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_xor", REFLECTED)
+
+    def __ixor__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_xor", INPLACE)
+
+    def __lshift__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_left_shift")
+
+    def __rlshift__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_left_shift", REFLECTED)
+
+    def __ilshift__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_left_shift", INPLACE)
+
+    def __rshift__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_right_shift")
+
+    def __rrshift__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_right_shift", REFLECTED)
+
+    def __irshift__(self, other: Any, /) -> Any:
+        return binary(self, other, "bitwise_right_shift", INPLACE)
+
+    def __eq__(self, other: Any, /) -> Any:
+        return binary(self, other, "equal")
+
+    def __ne__(self, other: Any, /) -> Any:
+        return binary(self, other, "not_equal")
+
+    def __lt__(self, other: Any, /) -> Any:
+        return binary(self, other, "less")
+
+    def __le__(self, other: Any, /) -> Any:
+        return binary(self, other, "less_equal")
+
+    def __gt__(self, other: Any, /) -> Any:
+        return binary(self, other, "greater")
+
+    def __ge__(self, other: Any, /) -> Any:
+        return binary(self, other, "greater_equal")
+
+    def __matmul__(self, other: Any, /) -> Any:
+        return self._ns.matmul(self, other)
+
+    def __rmatmul__(self, other: Any, /) -> Any:
+        return self._ns.matmul(other, self)
+
+    def __imatmul__(self, other: Any, /) -> Any:
+        result = self._ns.matmul(self, other)
+        _prepare(self, result, "matmul", INPLACE)
+        if tuple(result._x.shape) != tuple(self._x.shape):
+            raise ValueError(f"in-place matmul would change the shape {self.shape} to {result.shape}")
+        self._x[...] = result._x
+        return self
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_new_array = object.__new__
+
+
+def wrap(x: Any, ns: Namespace) -> Array:
+    """Wrap native array ``x`` (zero-copy) as an Array of namespace ``ns``."""
+    backend = ns._backend
+    x = backend.to_array(x)
+    a: Array = _new_array(Array)
+    a._x = x
+    a._ns = ns
+    a._k = 2 * _INDEX[backend.dtype(x)] + (x.ndim == 0)
+    return a
+
+
+def unwrap(x: Any) -> Any:
+    """The native array inside a promo_ns Array (zero-copy); anything else is returned as is."""
+    return x._x if x.__class__ is Array else x
+
+
+def _native_key(key: Any) -> Any:
+    if key.__class__ is Array:
+        return key._x
+    if isinstance(key, tuple):
+        return tuple(k._x if k.__class__ is Array else k for k in key)
+    return key
+
+
+def _mixed(a: Array, b: Array) -> TypeError:
+    return TypeError(
+        f"cannot combine a {a._ns._backend.name} array with a {b._ns._backend.name} array; "
+        f"move one to the other's backend first, e.g. xp.asarray(np.from_dlpack(...)) or via the "
+        "other namespace's xp.from_dlpack(x)."
+    )
+
+
+def _device_error(a: Any, b: Any) -> ValueError:
+    return ValueError(
+        f"operands are on different devices ({a.device} and {b.device}); "
+        "move one with x.to_device(other.device) first."
+    )
+
+
+def _table(ns: Namespace, op: str) -> tuple[Plan | None, ...]:
+    policy = _OVERRIDE.get()
+    if policy is None:
+        found = ns._plans.get(op)
+        if found is None:
+            found = ns._plans[op] = plans(ns.policy, ns._backend.native_policy, op)
+        return found
+    return plans(policy, ns._backend.native_policy, op)
+
+
+def _scalar_code(x: Any) -> int | None:
+    found = _SCALAR_CODE.get(x.__class__)
+    if found is None and isinstance(x, _SCALAR_TYPES):  # bool/int/float/complex subclasses
+        found = next(v for t, v in _SCALAR_CODE.items() if isinstance(x, t))
+    return found
+
+
+def _engine_operand(x: Any) -> Operand:
+    if x.__class__ is Array:
+        return Operand(*_KEYS[x._k])
+    c = _scalar_code(x)
+    assert c is not None
+    return Operand(None, _KEYS[c][1], x)
+
+
+def _unsupported(other: Any, op: str) -> TypeError:
+    from promo_ns.backends import backend_of
+
+    if backend_of(other) is not None:
+        return TypeError(
+            f"{op!r} got a bare {type(other).__module__}.{type(other).__name__}; wrap it "
+            "first with xp.asarray(x) (zero-copy) so that the policy can see its dtype."
+        )
+    return TypeError(
+        f"{op!r} takes promo_ns arrays and Python bool/int/float/complex, not {type(other).__name__}"
+    )
+
+
+def _refuse(a: Array, other: Any, op: str, mode: int) -> PromotionError:
+    """The engine's error for a refused cell, with the operands in the op's order."""
+    policy = _OVERRIDE.get() or a._ns.policy
+    left, right = (other, a) if mode == REFLECTED else (a, other)
+    try:
+        resolve(policy, op, _engine_operand(left), _engine_operand(right), inplace=mode == INPLACE)
+    except PromotionError as e:
+        return e
+    raise AssertionError(f"compiled plan and engine disagree on {op}")  # pragma: no cover
+
+
+def _prepare(a: Array, other: Any, op: str, mode: int) -> tuple[Plan, Any, Any]:
+    """The plan of ``a op other`` and the native operands, in the op's order; raises if refused."""
+    ns = a._ns
+    backend = ns._backend
+    if other.__class__ is Array:
+        if other._ns._backend is not backend:
+            raise _mixed(a, other)
+        kb = other._k
+        y = other._x
+    else:
+        kb = _SCALAR_CODE.get(other.__class__) or _scalar_code(other)  # type: ignore[assignment]
+        if kb is None:
+            raise _unsupported(other, op)
+        y = other
+    x = a._x
+    ka = a._k
+    if mode == REFLECTED:
+        ka, kb, x, y = kb, ka, y, x
+    plan = _table(ns, op)[ka * _NK + kb]
+    if plan is None or (mode == INPLACE and not plan.inplace_ok):
+        raise _refuse(a, other, op, mode)
+    if plan.fix_scalar:
+        policy = _OVERRIDE.get() or ns.policy
+        operands = (_engine_operand(a), _engine_operand(other))
+        if mode == REFLECTED:
+            x = _scalar_value(policy, op, x, plan.compute, operands[::-1])
+        else:
+            y = _scalar_value(policy, op, y, plan.compute, operands)
+    elif (ka | kb) & 1 and kb < 2 * _N and ka < 2 * _N and not backend.same_device(x, y):
+        raise _device_error(x, y)
+    return plan, x, y
+
+
+def binary(a: Array, other: Any, op: str, mode: int = NORMAL) -> Any:
+    """``a op other`` under the active policy (``other op a`` if REFLECTED, ``a op= other`` if INPLACE)."""
+    plan, x, y = _prepare(a, other, op, mode)
+    ns = a._ns
+    if mode == INPLACE:
+        ns._backend.inplace(op, x, y, plan)
+        return a
+    out = ns._backend.binary(op, x, y, plan)
+    r: Array = _new_array(Array)
+    r._x = out
+    r._ns = ns
+    r._k = plan.result + (out.ndim == 0)
+    return r
+
+
+def function(op: str) -> Callable[[Any, Any], Any]:
+    """The namespace function of binary elementwise ``op``: ``xp.add(x1, x2)``."""
+
+    def f(x1: Any, x2: Any, /) -> Any:
+        if x1.__class__ is Array:
+            return binary(x1, x2, op)
+        if x2.__class__ is Array:
+            return binary(x2, x1, op, REFLECTED)
+        raise TypeError(
+            f"{op}() needs at least one promo_ns array, got {type(x1).__name__} and {type(x2).__name__}"
+        )
+
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = f"``{op}(x1, x2)`` of the Array API standard, with the result dtype of the active policy."
+    return f

@@ -1,0 +1,141 @@
+"""Backend adapters: one small object per array library, behind the :class:`Backend` Protocol.
+
+An adapter knows how to run one native kernel in a given compute dtype and how
+to move between native and canonical dtypes; everything about *which* dtype is
+decided by :mod:`promo_ns._engine`.  Adapters are created on first use, so a
+backend is imported only when a namespace for it is asked for.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cache
+from types import ModuleType
+from typing import Any, NamedTuple, Protocol
+
+from promo_ns._dtypes import DType
+from promo_ns.policies import Policy
+
+__all__ = ["BACKENDS", "Backend", "Plan", "backend_of", "get_backend"]
+
+
+class Plan(NamedTuple):
+    """How to run one cell (op, operand key, operand key): the engine's answer, ready to use."""
+
+    result: int  #: operand code of the result dtype (n-d)
+    compute: DType  #: the dtype the kernel computes in
+    direct: bool  #: the backend's own promotion already computes in ``compute``
+    to_bool: bool  #: the op returns bool (a comparison)
+    fix_scalar: bool  #: a Python scalar needs a value check or conversion first
+    inplace_ok: bool  #: the policy allows ``x op= y``
+
+
+#: backend name -> the module that must be importable for it.
+BACKENDS: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy"}
+
+
+class Backend(Protocol):
+    """What the Array wrapper and the namespace need from an array library."""
+
+    @property
+    def name(self) -> str:
+        """``"numpy"``, ``"torch"`` or ``"cupy"``."""
+        ...
+
+    @property
+    def module(self) -> ModuleType:
+        """The array library itself."""
+        ...
+
+    @property
+    def compat(self) -> ModuleType:
+        """``array_api_compat.<name>``: the standard's functions on native arrays."""
+        ...
+
+    @property
+    def native_policy(self) -> Policy:
+        """The library's own promotion: where it gives the policy's dtype, kernels run as they are."""
+        ...
+
+    @property
+    def array_type(self) -> type:
+        """The library's native array type."""
+        ...
+
+    def dtype(self, x: Any) -> DType:
+        """The canonical dtype of native array ``x``."""
+        ...
+
+    def native_dtype(self, dtype: DType) -> Any:
+        """The library's dtype for ``dtype``; a TypeError naming both if it has none."""
+        ...
+
+    def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
+        """``op(x, y)`` computed in ``plan.compute``.
+
+        ``x`` and ``y`` are native arrays or Python scalars already converted
+        to the compute dtype's kind.
+        """
+        ...
+
+    def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
+        """``x op= y`` computed in ``plan.compute`` and stored into ``x`` (its dtype unchanged)."""
+        ...
+
+    def astype(self, x: Any, dtype: DType) -> Any:
+        """``x`` as ``dtype``, without a copy when it already is."""
+        ...
+
+    def scalar(self, value: object, dtype: DType, like: Any) -> Any:
+        """A 0-d native array of ``value`` as ``dtype`` on ``like``'s device."""
+        ...
+
+    def same_device(self, x: Any, y: Any) -> bool:
+        """Whether two native arrays live on the same device."""
+        ...
+
+    def to_array(self, x: Any) -> Any:
+        """A native result as a native array (NumPy returns scalars from 0-d ops)."""
+        ...
+
+
+@cache
+def _load(name: str) -> Backend:
+    if name == "torch":
+        from promo_ns.backends.torch import TorchBackend
+
+        return TorchBackend()
+    from promo_ns.backends.numpylike import NumpyLike
+
+    return NumpyLike(name)
+
+
+def get_backend(backend: str | ModuleType) -> Backend:
+    """The adapter for ``backend``: a name (``"numpy"``, ``"torch"``, ``"cupy"``) or the module.
+
+    Raises
+    ------
+    ValueError
+        An unknown backend name.
+    ImportError
+        The backend's library is not installed; the message says how to install it.
+    """
+    name = backend.__name__ if isinstance(backend, ModuleType) else backend
+    name = {"array_api_compat.numpy": "numpy", "array_api_compat.torch": "torch"}.get(name, name)
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; promo_ns supports {', '.join(BACKENDS)}")
+    try:
+        return _load(name)
+    except ImportError as e:
+        raise ImportError(
+            f"the {name!r} backend needs {name} and array-api-compat installed: "
+            f"pip install 'promo_ns[{name}]' ({e})"
+        ) from e
+
+
+def backend_of(x: object) -> Backend | None:
+    """The adapter whose native array type ``x`` is, or None; imports nothing."""
+    for name, module in BACKENDS.items():
+        if module in sys.modules and isinstance(x, _load(name).array_type):
+            return _load(name)
+    return None

@@ -1,0 +1,85 @@
+"""The NumPy-like adapter, shared by NumPy and CuPy (one class, parameterized by module)."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from promo_ns._dtypes import DType, canonical, native
+from promo_ns._ops import NATIVE
+from promo_ns.backends import Plan
+from promo_ns.policies import get_policy
+
+__all__ = ["NumpyLike"]
+
+
+class NumpyLike:
+    """NumPy or CuPy: ufuncs cast inside the kernel through ``dtype=``, so no operand is copied."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.module = import_module(name)
+        self.compat = import_module(f"array_api_compat.{name}")
+        self.native_policy = get_policy("numpy")
+        self.array_type: type = self.module.ndarray
+        self._ufunc = {op: getattr(self.module, names[0]) for op, names in NATIVE.items()}
+        self._native: dict[DType, Any] = {}
+        self._canonical: dict[Any, DType] = {}
+        # NumPy picks a comparison's loop from signature=; CuPy has no such
+        # argument, so there operands are cast first.  NumPy has one device.
+        self._numpy = name == "numpy"
+
+    def dtype(self, x: Any) -> DType:
+        """The canonical dtype of native array ``x``."""
+        found = self._canonical.get(x.dtype)
+        if found is None:
+            found = self._canonical[x.dtype] = canonical(x.dtype)
+        return found
+
+    def native_dtype(self, dtype: DType) -> Any:
+        """The library's dtype for ``dtype``; a TypeError naming both if it has none."""
+        found = self._native.get(dtype)
+        if found is None:
+            found = self._native[dtype] = native(dtype, self.module)
+        return found
+
+    def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
+        """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc."""
+        ufunc = self._ufunc[op]
+        if plan.direct:
+            return self.to_array(ufunc(x, y))
+        c = self.native_dtype(plan.compute)
+        if not plan.to_bool:
+            return self.to_array(ufunc(x, y, dtype=c))
+        if self._numpy:
+            return self.to_array(ufunc(x, y, signature=(c, c, None)))
+        return self.to_array(ufunc(self._cast(x, plan.compute), self._cast(y, plan.compute)))
+
+    def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
+        """``x op= y`` computed in ``plan.compute`` and stored into ``x``."""
+        if plan.direct:
+            self._ufunc[op](x, y, out=x, casting="unsafe")
+        else:
+            self._ufunc[op](x, y, out=x, dtype=self.native_dtype(plan.compute), casting="unsafe")
+
+    def astype(self, x: Any, dtype: DType) -> Any:
+        """``x`` as ``dtype``, without a copy when it already is."""
+        return x.astype(self.native_dtype(dtype), copy=False)
+
+    def _cast(self, x: Any, dtype: DType) -> Any:
+        return self.astype(x, dtype) if isinstance(x, self.array_type) else x
+
+    def scalar(self, value: object, dtype: DType, like: Any) -> Any:
+        """A 0-d array of ``value`` as ``dtype`` on ``like``'s device."""
+        if self._numpy:
+            return self.module.asarray(value, dtype=self.native_dtype(dtype))
+        with like.device:
+            return self.module.asarray(value, dtype=self.native_dtype(dtype))
+
+    def same_device(self, x: Any, y: Any) -> bool:
+        """Whether two arrays live on the same device (always, for NumPy)."""
+        return self._numpy or bool(x.device == y.device)
+
+    def to_array(self, x: Any) -> Any:
+        """A native result as an array: 0-d ops give NumPy scalars."""
+        return x if x.__class__ is self.array_type else self.module.asarray(x)
