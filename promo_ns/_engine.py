@@ -10,6 +10,7 @@ so answering a binary op is one dict lookup.  The lookup holds either a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import NamedTuple
 
@@ -17,7 +18,15 @@ from promo_ns._dtypes import CATEGORY, DTYPES, INT_RANGE, DType, bool_
 from promo_ns._ops import family_of
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
 
-__all__ = ["Operand", "PromotionError", "accumulation_dtype", "operand", "resolve", "resolve_many"]
+__all__ = [
+    "Operand",
+    "PromotionError",
+    "accumulation_dtype",
+    "compute_table",
+    "operand",
+    "resolve",
+    "resolve_many",
+]
 
 Key = tuple[DType | None, Role]
 
@@ -83,11 +92,12 @@ def _fold(grid: Grid, dtypes: Iterable[DType]) -> DType | Refusal | None:
     return result
 
 
-def _promote_weak(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
+def _promote_weak(policy: Policy, keys: Sequence[Key], family: Family | None) -> DType | Refusal:
     arrays = [d for d, r in keys if d is not None]
     if not arrays:
         return Refusal("scalars")
-    result = _fold(policy.arrays, arrays)
+    grid = family.arrays if family is not None and family.arrays is not None else policy.arrays
+    result = _fold(grid, arrays)
     if not isinstance(result, DType):
         return result or Refusal("scalars")
     for d, role in keys:
@@ -99,10 +109,12 @@ def _promote_weak(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
     return result
 
 
-def _promote_priority(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
+def _promote_priority(policy: Policy, keys: Sequence[Key], family: Family | None) -> DType | Refusal:
     cross = policy.cross if policy.cross is not None else policy.arrays
     zero_d = policy.zero_d if policy.zero_d is not None else policy.arrays
-    nd = _fold(policy.arrays, [d for d, r in keys if r is Role.ND and d is not None])
+    grid = policy.arrays if family is None or family.arrays is None else family.arrays
+    zero_d_when: str = (family and family.zero_d_cross_when) or policy.cross_when
+    nd = _fold(grid, [d for d, r in keys if r is Role.ND and d is not None])
     mid = _fold(zero_d, [d for d, r in keys if r is not Role.ND and d is not None])
     low = _fold(zero_d, [policy.scalar_dtypes[r] for d, r in keys if d is None])
     for part in (nd, mid, low):
@@ -111,28 +123,31 @@ def _promote_priority(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
     if nd is None and mid is None:
         return Refusal("scalars")
 
-    def combine(high: DType | None, lower: DType | None) -> DType | Refusal | None:
+    def combine(high: DType | None, lower: DType | None, when: str) -> DType | Refusal | None:
         if high is None or lower is None:
             return high or lower
-        if lower.category == high.category or (
-            lower.category < high.category and policy.cross_when == "higher"
+        if when != "always" and (
+            lower.category == high.category or (lower.category < high.category and when == "higher")
         ):
             return high
         return cross.get((high, lower)) or Refusal("promotion")
 
-    below = combine(mid, low)  # type: ignore[arg-type]
+    below = combine(mid, low, policy.cross_when)  # type: ignore[arg-type]
     if isinstance(below, Refusal):
         return below
-    result = combine(nd, below)  # type: ignore[arg-type]
+    result = combine(nd, below, zero_d_when if mid is not None else policy.cross_when)  # type: ignore[arg-type]
     assert result is not None
     return result
 
 
-def promote(policy: Policy, keys: Sequence[Key]) -> DType | Refusal:
-    """The promoted dtype of operands under ``policy``'s roles, before any family rule."""
+def promote(policy: Policy, keys: Sequence[Key], *, family: Family | None = None) -> DType | Refusal:
+    """The promoted dtype of operands under ``policy``'s roles, before any family rule.
+
+    ``family`` contributes its ``arrays`` grid and ``zero_d_cross_when``, if set.
+    """
     if policy.roles == "priority":
-        return _promote_priority(policy, keys)
-    return _promote_weak(policy, keys)
+        return _promote_priority(policy, keys, family)
+    return _promote_weak(policy, keys, family)
 
 
 def _same_dtype(keys: Sequence[Key]) -> DType | Refusal:
@@ -147,25 +162,39 @@ def _same_dtype(keys: Sequence[Key]) -> DType | Refusal:
     return dtype
 
 
+def _scalar_cell(family: Family, keys: Sequence[Key]) -> DType | None:
+    """The family's own cell for one array with one Python scalar, if it has one."""
+    if len(keys) != 2:
+        return None
+    (d1, r1), (d2, r2) = keys
+    if d1 is not None and d2 is None:
+        return family.scalars.get((d1, r2))
+    if d1 is None and d2 is not None:
+        return family.scalars.get((d2, r1))
+    return None
+
+
 def _cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> DType | Refusal:
     if family is None or any(d is not None and d.kind not in family.kinds for d, _ in keys):
         return Refusal("kind")
-    if family.strong:
-        keys = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
-        if any(d is None for d, _ in keys):
-            return Refusal("scalars")
-    result = _same_dtype(keys) if family.same_dtype else promote(policy, keys)
+    result: DType | Refusal | None = _scalar_cell(family, keys) if family.scalars else None
+    if result is None:
+        if family.strong:
+            keys = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
+            if any(d is None for d, _ in keys):
+                return Refusal("scalars")
+        result = _same_dtype(keys) if family.same_dtype else promote(policy, keys, family=family)
     if isinstance(result, Refusal):
         return result
     if result in family.operand_map:
         # No loop for the promoted dtype: each operand (a Python scalar as the
         # promoted dtype) goes to the dtype the map gives it, then promotes again.
         mapped = [(family.operand_map.get(d or result, d or result), Role.ND) for d, _ in keys]
-        result = promote(policy, mapped)
+        result = promote(policy, mapped, family=family)
         if isinstance(result, Refusal):
             return result
     result = family.result_map.get(result, result)
-    if result.kind not in family.kinds:
+    if result.kind not in (family.kinds if family.result_kinds is None else family.result_kinds):
         return Refusal("kind")
     return bool_ if family.result == "bool" else result
 
@@ -188,6 +217,26 @@ def _table(
 @cache
 def _promoted(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
     return {(a[0], a[1], b[0], b[1]): promote(policy, (a, b)) for a in _KEYS for b in _KEYS}
+
+
+@cache
+def compute_table(
+    policy: Policy, family_name: str
+) -> dict[tuple[DType | None, Role, DType | None, Role], tuple[DType, DType] | Refusal]:
+    """Per operand-key pair: ``(result dtype, dtype the kernel computes in)``, or a refusal.
+
+    The two differ only for families returning ``bool`` (comparisons), which
+    compare in the promoted dtype.
+    """
+    table = _table(policy, family_name)
+    family = policy.families.get(family_name)
+    if family is None or family.result != "bool":
+        return {k: v if isinstance(v, Refusal) else (v, v) for k, v in table.items()}
+    as_promoted = replace(family, result="promoted")
+    return {
+        k: v if isinstance(v, Refusal) else (v, _cell(policy, as_promoted, ((k[0], k[1]), (k[2], k[3]))))  # type: ignore[misc]
+        for k, v in table.items()
+    }
 
 
 def _check_int_value(policy: Policy, op: str, operands: Sequence[Operand], promoted: DType) -> None:
@@ -233,11 +282,15 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
         A Python int does not fit the result dtype and the policy says so.
     """
     family = policy.op_families.get(op) or family_of(op)
-    result = _table(policy, family)[(a.dtype, a.role, b.dtype, b.role)]
+    ra, rb = a.role, b.role
+    if inplace and policy.inplace_as_nd:
+        ra = Role.ND if ra in policy.inplace_as_nd else ra
+        rb = Role.ND if rb in policy.inplace_as_nd else rb
+    result = _table(policy, family)[(a.dtype, ra, b.dtype, rb)]
     if isinstance(result, Refusal):
         raise _error(policy, op, family, (a, b), result)
     if policy.int_values != "wrap" and (a.role is Role.INT or b.role is Role.INT):
-        promoted = _promoted(policy)[(a.dtype, a.role, b.dtype, b.role)]
+        promoted = _promoted(policy)[(a.dtype, ra, b.dtype, rb)]
         assert isinstance(promoted, DType)
         _check_int_value(policy, op, (a, b), promoted)
     if inplace:
@@ -294,7 +347,7 @@ def accumulation_dtype(policy: Policy, op: str, dtype: DType) -> DType:
             f"policy {policy.name!r} refuses {op}(x: {dtype} array): it takes {allowed} arrays "
             f"({policy.reference}). Fix: cast explicitly first, e.g. {op}(xp.astype(x, xp.int64))."
         )
-    return policy.accumulate.get(dtype, dtype)
+    return policy.accumulate_ops.get(op, policy.accumulate).get(dtype, dtype)
 
 
 # --- messages ----------------------------------------------------------------------------

@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from promo_ns import PromotionError, get_policy, policies
-from promo_ns._dtypes import DTYPES, DType, float32, int8, int32, int64, uint8
+from promo_ns._dtypes import (
+    DTYPES,
+    DType,
+    bfloat16,
+    bool_,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+)
 from promo_ns._engine import Operand, accumulation_dtype, operand, resolve, resolve_many
 from promo_ns._ops import FAMILY
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Role
@@ -33,11 +49,28 @@ def test_builtin_policies_are_registered() -> None:
         get_policy("jax")
 
 
+def asymmetric(policy: str, op: str) -> bool:
+    """Whether ``op``'s family has an array grid of its own that is not symmetric."""
+    p = get_policy(policy)
+    family = p.families.get(p.op_families.get(op) or FAMILY[op])
+    grid = family.arrays if family is not None else None
+    return grid is not None and any(grid.get((y, x)) is not d for (x, y), d in grid.items())
+
+
 @pytest.mark.parametrize("policy", BUILTIN)
 @given(a=arrays, b=operands, op=st.sampled_from(sorted(FAMILY)))
 def test_commutative(policy: str, a: Operand, b: Operand, op: str) -> None:
-    # Every reference framework's promotion is commutative in its operands.
+    # Every reference framework's promotion is commutative in its operands, except
+    # where a family's own grid says otherwise (Paddle's matmul).
+    assume(not asymmetric(policy, op))
     assert outcome(policy, op, a, b) == outcome(policy, op, b, a)
+
+
+def test_only_paddle_matmul_is_asymmetric() -> None:
+    assert [(p, op) for p in BUILTIN for op in sorted(FAMILY) if asymmetric(p, op)] == [("paddle", "matmul")]
+    nd = [Operand(float32, Role.ND), Operand(int32, Role.ND)]
+    assert outcome("paddle", "matmul", *nd) == "float32"
+    assert outcome("paddle", "matmul", *reversed(nd)) == "refused"
 
 
 @pytest.mark.parametrize("policy", BUILTIN)
@@ -142,6 +175,82 @@ def test_accumulation() -> None:
     assert accumulation_dtype(get_policy("pytorch"), "sum", uint8) is int64
     with pytest.raises(PromotionError, match="sum"):
         accumulation_dtype(get_policy("array-api"), "sum", DTYPES[0])
+
+
+@pytest.mark.parametrize(
+    ("op", "dtype", "expected"),
+    [
+        ("sum", int32, int64),
+        ("sum", int8, int8),
+        ("prod", int32, int32),
+        ("cumulative_sum", int8, int64),
+        ("cumulative_sum", uint8, int64),
+        ("cumulative_sum", float32, float32),
+        ("cumulative_prod", int32, int32),
+    ],
+)
+def test_per_op_accumulation(op: str, dtype: DType, expected: DType) -> None:
+    # Paddle: sum widens bool/int32, prod keeps, cumsum widens int8/16/32 and uint8.
+    assert accumulation_dtype(get_policy("paddle"), op, dtype) is expected
+
+
+def test_inplace_as_nd_uses_the_nd_rule_for_0d_arrays() -> None:
+    # Paddle's Tensor.add_ refuses int8 += 0-d int16 (the n-d rule), while int8 + 0-d
+    # int16 is int8 (the 0-d tensor gives way); a Python scalar keeps its own rule.
+    paddle = get_policy("paddle")
+    x, y = Operand(int8, Role.ND), Operand(int16, Role.ZERO_D)
+    assert resolve(paddle, "add", x, y) is int8
+    with pytest.raises(PromotionError, match=r"x1 is unchanged|no promotion"):
+        resolve(paddle, "add", x, y, inplace=True)
+    assert resolve(paddle, "add", x, operand(1), inplace=True) is int8
+    with pytest.raises(PromotionError, match="x1 is unchanged"):
+        resolve(paddle, "add", Operand(float16, Role.ND), Operand(float32, Role.ZERO_D), inplace=True)
+
+
+@pytest.mark.parametrize(
+    ("op", "a", "b", "expected"),
+    [
+        # floor_divide: a 0-d tensor meets an n-d one through the lattice.
+        ("floor_divide", Operand(int8, Role.ND), Operand(int16, Role.ZERO_D), "int16"),
+        ("floor_divide", Operand(float32, Role.ND), Operand(float64, Role.ZERO_D), "float64"),
+        ("remainder", Operand(int8, Role.ND), Operand(int16, Role.ZERO_D), "int8"),
+        # nextafter/logaddexp/maximum: 0-d tensors are n-d tensors.
+        ("nextafter", Operand(float16, Role.ND), Operand(float32, Role.ZERO_D), "float32"),
+        ("logaddexp", Operand(int8, Role.ND), Operand(int16, Role.ZERO_D), "refused"),
+        ("logaddexp", Operand(int32, Role.ND), Operand(int32, Role.ZERO_D), "float32"),
+        ("maximum", Operand(float64, Role.ND), Operand(complex64, Role.ND), "complex128"),
+        # The family's own array-with-scalar cells.
+        ("copysign", Operand(int8, Role.ND), operand(1.5), "int8"),
+        ("copysign", operand(True), Operand(uint16, Role.ND), "uint16"),
+        ("pow", Operand(uint16, Role.ND), operand(1.5), "uint16"),
+        ("pow", Operand(int8, Role.ND), operand(1.5), "float32"),
+        ("bitwise_and", operand(2), Operand(bool_, Role.ND), "bool"),
+        ("bitwise_and", Operand(bool_, Role.ND), operand(2), "bool"),
+        # True division keeps uint16/32/64, outside Paddle's lattice.
+        ("divide", Operand(uint16, Role.ND), Operand(uint16, Role.ND), "uint16"),
+        ("divide", Operand(int8, Role.ND), Operand(int8, Role.ND), "float32"),
+        ("divide", Operand(float64, Role.ZERO_D), operand(1j), "complex128"),
+    ],
+)
+def test_paddle_families(op: str, a: Operand, b: Operand, expected: str) -> None:
+    assert outcome("paddle", op, a, b) == expected
+
+
+@pytest.mark.parametrize(
+    ("op", "a", "b", "expected"),
+    [
+        ("divide", Operand(bool_, Role.ND), Operand(int8, Role.ND), "float32"),
+        ("divide", Operand(bool_, Role.ND), operand(1), "float64"),
+        ("divide", Operand(bool_, Role.ND), Operand(bool_, Role.ND), "refused"),
+        ("logaddexp", Operand(int8, Role.ND), Operand(int8, Role.ND), "float32"),
+        ("logaddexp", Operand(int32, Role.ND), Operand(int32, Role.ND), "refused"),
+        ("logaddexp", Operand(int32, Role.ND), Operand(float64, Role.ND), "float64"),
+        ("logaddexp", Operand(bfloat16, Role.ND), operand(1.5), "float64"),
+        ("logaddexp", Operand(complex128, Role.ND), Operand(complex128, Role.ND), "refused"),
+    ],
+)
+def test_tf_safe_families(op: str, a: Operand, b: Operand, expected: str) -> None:
+    assert outcome("tf-safe", op, a, b) == expected
 
 
 def test_unknown_op() -> None:

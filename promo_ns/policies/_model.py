@@ -127,6 +127,22 @@ class Family:
     strong
         0-d arrays and Python scalars (as the policy's ``scalar_dtypes``)
         promote exactly like n-d arrays.
+    result_kinds
+        Kinds the (mapped) result may have; ``None``: ``kinds``.  (TF's true
+        division takes bool operands but has no bool result.)
+    arrays
+        Array-with-array grid of this family, in place of the policy's
+        ``arrays``; it may be asymmetric (Paddle's ``matmul`` casts some right
+        operands to the left's dtype but not the other way round).
+    scalars
+        Array-with-Python-scalar cells this family decides itself, keyed by
+        (array dtype, scalar role) whichever side the scalar is on: the cell's
+        dtype replaces the promoted one (the framework converts the scalar to
+        the array's dtype, e.g. Paddle's ``copysign``).
+    zero_d_cross_when
+        For ``roles="priority"``: when a 0-d array counts against n-d arrays,
+        in place of the policy's ``cross_when``; ``"always"``: whatever the
+        categories, through ``cross`` (Paddle's ``floor_divide``).
     """
 
     kinds: str = "biufc"
@@ -135,6 +151,10 @@ class Family:
     result_map: Mapping[DType, DType] = field(default_factory=dict)
     same_dtype: bool = False
     strong: bool = False
+    result_kinds: str | None = None
+    arrays: Grid | None = None
+    scalars: ScalarGrid = field(default_factory=dict)
+    zero_d_cross_when: Literal["higher", "different", "always"] | None = None
 
 
 #: Op families every policy describes (see :mod:`promo_ns._ops` for the ops in each).
@@ -200,6 +220,9 @@ class Policy:
     accumulate
         The dtype ``sum``/``prod``/``cumulative_*`` accumulate in, per input
         dtype; a dtype missing here accumulates in itself.
+    accumulate_ops
+        Per op (``"prod"``, ``"cumulative_sum"``, ...), a map used in place of
+        ``accumulate`` for that op.
     accumulate_kinds
         Kinds those reductions accept.
     int_values
@@ -211,6 +234,10 @@ class Policy:
         promoted dtype is ``x1``'s), ``"category"`` (the promoted dtype's
         category, bool < int < float < complex, is not above ``x1``'s: PyTorch's
         ``can_cast``) or ``"same_kind"`` (NumPy's: kinds ordered b < u < i < f < c).
+    inplace_as_nd
+        Array roles (0-d arrays, NumPy scalars) that take part in in-place ops
+        as n-d arrays (Paddle's ``Tensor.add_`` and the other in-place methods
+        apply the n-d rule to 0-d tensors).
     defaults
         Default dtypes: keys ``"bool"``, ``"int"``, ``"float"``, ``"complex"``, ``"index"``.
     deviations
@@ -231,9 +258,11 @@ class Policy:
     cross: Grid | None = None
     cross_when: Literal["higher", "different"] = "higher"
     accumulate: Mapping[DType, DType] = field(default_factory=dict)
+    accumulate_ops: Mapping[str, Mapping[DType, DType]] = field(default_factory=dict)
     accumulate_kinds: str = "biufc"
     int_values: Literal["wrap", "overflow", "refuse"] = "wrap"
     inplace: Literal["same", "category", "same_kind"] = "same"
+    inplace_as_nd: frozenset[Role] = frozenset()
     deviations: tuple[str, ...] = ()
 
     def __hash__(self) -> int:

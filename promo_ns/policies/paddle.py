@@ -7,6 +7,11 @@ complex64 and meets the tensor through Paddle's full promotion lattice.  A 0-d
 tensor gives way to an n-d tensor of its own category; across categories its
 own dtype counts (lattice), and two 0-d tensors always use the lattice.
 ``int / int`` gives float32.  Bitwise ops do not promote tensor with tensor.
+Several ops have rules of their own (families below, ``docs/policies.md``):
+``floor_divide`` lets a 0-d tensor meet an n-d one through the lattice; the
+other float functions and every in-place op treat 0-d tensors as n-d ones;
+``pow``/``copysign``/``&`` convert some Python scalars to the tensor's dtype;
+``matmul`` is asymmetric; ``prod`` keeps the dtype, ``cumsum`` widens ints.
 
 Measured on Paddle 3.3.1 (``python -m conformance.frameworks.paddle``).  Where
 Paddle 2.6's documentation tables differ (0-d tensors are not covered there;
@@ -15,7 +20,7 @@ uint16/32/64 are absent there and promote with nothing here), 3.3.1 is followed.
 
 from __future__ import annotations
 
-from promo_ns._dtypes import DTYPES, bool_, complex64, float32, float64, int64
+from promo_ns._dtypes import DTYPES, bool_, complex64, float32, float64, int8, int16, int32, int64, uint8
 from promo_ns.policies._model import Family, Policy, Role, grid
 
 ARRAYS = grid("""
@@ -57,7 +62,33 @@ LATTICE = grid("""
  c128 c128 c128 c128 c128 c128 c128    -    -    - c128 c128 c128 c128 c128 c128
 """)
 
+# matmul: no promotion, but its kernel casts some operands: f32 @ int32/int64 (not the
+# other way round) and complex with some reals.  Cells Paddle cannot run (no CPU kernel,
+# or a cast it has not implemented) are refused, except same-dtype ones.
+MATMUL = grid("""
+         b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
+    b    b    -    -    -    -    -    -    -    -    -    -    -    -    -    -
+   i8    -   i8    -    -    -    -    -    -    -    -    -    -    -    -    -
+  i16    -    -  i16    -    -    -    -    -    -    -    -    -    -  c64 c128
+  i32    -    -    -  i32    -    -    -    -    -    -    -    -    -    -    -
+  i64    -    -    -    -  i64    -    -    -    -    -    -    -    -    -    -
+   u8    -    -    -    -    -   u8    -    -    -    -    -    -    -  c64 c128
+  u16    -    -    -    -    -    -  u16    -    -    -    -    -    -    -    -
+  u32    -    -    -    -    -    -    -  u32    -    -    -    -    -    -    -
+  u64    -    -    -    -    -    -    -    -  u64    -    -    -    -    -    -
+  f16    -    -    -    -    -    -    -    -    -  f16    -    -    -  c64 c128
+ bf16    -    -    -    -    -    -    -    -    -    - bf16    -    -  c64 c128
+  f32    -    -    -  f32  f32    -    -    -    -    -    -  f32    -  c64 c128
+  f64    -    -    -    -    -    -    -    -    -    -    -    -  f64    - c128
+  c64    -    -  c64    -    -  c64    -    -    -  c64  c64  c64    -  c64    -
+ c128    -    - c128    -    - c128    -    -    - c128 c128 c128 c128    - c128
+""")
+
 _INTS_TO_F32 = {d: float32 for d in DTYPES if d.kind in "iu"}
+# True division maps the lattice's integers to float32; uint16/32/64 (outside the
+# lattice) keep their dtype, as Paddle's kernel key shows.
+_DIVIDE = {d: float32 for d in DTYPES if d.kind in "iu" and (d, bool_) in LATTICE}
+_UINT16_UP = [d for d in DTYPES if d.kind == "u" and (d, bool_) not in LATTICE]
 
 POLICY = Policy(
     name="paddle",
@@ -71,24 +102,53 @@ POLICY = Policy(
     scalar_dtypes={Role.BOOL: bool_, Role.INT: int64, Role.FLOAT: float32, Role.COMPLEX: complex64},
     families={
         "arithmetic": Family(),
-        "power": Family(),
+        # ``x ** 1.5`` with a uint16/32/64 tensor (no promotion for them) runs the
+        # scalar-exponent kernel, which keeps the tensor's dtype.
+        "power": Family(scalars={(d, Role.FLOAT): d for d in _UINT16_UP}),
         "real_arithmetic": Family(),
-        "extrema": Family(kinds="biuf", strong=True),
-        "true_divide": Family(result_map=_INTS_TO_F32),
+        # A 0-d tensor meets an n-d one through the lattice, even of the same category.
+        "floor_divide": Family(zero_d_cross_when="always"),
+        "extrema": Family(strong=True),
+        "true_divide": Family(result_map=_DIVIDE),
         "comparison": Family(result="bool"),
         "ordering": Family(result="bool"),
         "logical": Family(result="bool", strong=True),
-        "bitwise": Family(kinds="biu", same_dtype=True),
+        # ``1 & bool_tensor`` converts the Python int to the tensor's dtype.
+        "bitwise": Family(kinds="biu", same_dtype=True, scalars={(bool_, Role.INT): bool_}),
         "shift": Family(kinds="biu", same_dtype=True),
         "float_only": Family(result_map=_INTS_TO_F32),
         "atan2": Family(result_map={d: float64 for d in DTYPES if d.kind in "iu"}, strong=True),
-        "copysign": Family(),
+        # ``copysign(x, scalar)`` converts the scalar to x's dtype.
+        "copysign": Family(scalars={(d, r): d for d in DTYPES for r in (Role.BOOL, Role.INT, Role.FLOAT)}),
+        "nextafter": Family(strong=True),
+        "logaddexp": Family(result_map=_INTS_TO_F32, strong=True),
         "common": Family(strong=True),
         "linalg": Family(same_dtype=True),
+        "matmul": Family(arrays=MATMUL),
     },
-    op_families={"atan2": "atan2", "copysign": "copysign"},
-    accumulate={bool_: int64, DTYPES[3]: int64},
+    op_families={
+        "floor_divide": "floor_divide",
+        "atan2": "atan2",
+        "copysign": "copysign",
+        "nextafter": "nextafter",
+        "logaddexp": "logaddexp",
+        "matmul": "matmul",
+    },
+    accumulate={bool_: int64, int32: int64},
+    accumulate_ops={
+        "prod": {},
+        "cumulative_prod": {},
+        # int8/int16/int32/uint8 -> int64 (``paddle.cumsum``); bool has no cumsum kernel
+        # in Paddle and accumulates in int64 here, as in ``sum``.
+        "cumulative_sum": {d: int64 for d in (bool_, int8, int16, int32, uint8)},
+    },
     int_values="wrap",
     inplace="same",
+    inplace_as_nd=frozenset({Role.ZERO_D}),
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
+    deviations=(
+        "x / c, x % c and x ** c with a 0-d tensor x and a Python complex c give a shape-[1] "
+        "complex64 tensor in Paddle 3.3.1 (it rebuilds x, dropping complex128 precision); "
+        "the policy keeps its promotion: complex128 for a float64 or complex128 x.",
+    ),
 )

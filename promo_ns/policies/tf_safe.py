@@ -6,7 +6,9 @@ when the result is one of them and the other converts to it without loss
 (u8 + i8 and i32 + f32 are refused; i8 + f16 is allowed).  0-d tensors are
 tensors.  Python int, float and complex are weak int32, float32 and complex128;
 a Python bool is bool.  True division: 8/16-bit integers to float32, 32/64-bit
-to float64.  Comparisons other than ``==``/``!=``, logical, bitwise, ``where``
+to float64 (bool operands promote first; ``bool / bool`` is refused).
+``logaddexp`` is ``tf.experimental.numpy``'s composite, with a rule of its own.
+Comparisons other than ``==``/``!=``, logical, bitwise, ``where``
 and ``atan2`` do not promote: their operands must share a dtype.
 
 Deviation, following RFC 431 rather than TF 2.21: a Python int outside the
@@ -16,8 +18,8 @@ result dtype's range raises ``PromotionError``; TF 2.21 wraps it silently
 
 from __future__ import annotations
 
-from promo_ns._dtypes import DTYPES, bool_, complex128, float32, float64, int32, int64
-from promo_ns.policies._model import Family, Policy, grid, scalar_grid
+from promo_ns._dtypes import DTYPES, bfloat16, bool_, complex128, float32, float64, int32, int64
+from promo_ns.policies._model import Family, Policy, Role, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -71,20 +73,28 @@ POLICY = Policy(
         "power": Family(),
         "real_arithmetic": Family(),
         "extrema": Family(kinds="biuf"),
-        "true_divide": Family(kinds="iufc", result_map=_TRUE_DIVIDE),
+        "true_divide": Family(result_map=_TRUE_DIVIDE, result_kinds="fc"),
         "comparison": Family(result="bool"),
         "ordering": Family(kinds="iuf", result="bool", same_dtype=True),
         "logical": Family(kinds="b", result="bool", same_dtype=True),
         "bitwise": Family(kinds="iu", same_dtype=True),
         "shift": Family(kinds="iu", same_dtype=True),
         "float_only": Family(kinds="f", same_dtype=True),
-        "hypot": Family(
-            kinds="iufc", result_map={**dict.fromkeys(_TRUE_DIVIDE, float32), DTYPES[10]: float32}
+        "hypot": Family(kinds="iufc", result_map={**dict.fromkeys(_TRUE_DIVIDE, float32), bfloat16: float32}),
+        # tnp.logaddexp composes maximum (NumPy promotion), subtract and add (safe
+        # mode) and log1p/exp (ints and bfloat16 to float32): safe promotion, then
+        # small ints and bfloat16 to float32; bool and bfloat16 with a Python float
+        # give float64; no other integer result.
+        "logaddexp": Family(
+            kinds="biuf",
+            result_map={**{d: float32 for d in _TRUE_DIVIDE if d.bits <= 16}, bfloat16: float32},
+            result_kinds="f",
+            scalars={(bool_, Role.FLOAT): float64, (bfloat16, Role.FLOAT): float64},
         ),
         "common": Family(same_dtype=True),
         "linalg": Family(),
     },
-    op_families={"hypot": "hypot"},
+    op_families={"hypot": "hypot", "logaddexp": "logaddexp"},
     accumulate_kinds="iufc",
     int_values="refuse",
     inplace="same",
