@@ -18,7 +18,7 @@ import array_api_compat
 
 from promo_ns._context import _OVERRIDE
 from promo_ns._dtypes import DTYPES, INT_RANGE, DType
-from promo_ns._engine import Operand, PromotionError, Refusal, compute_table, resolve
+from promo_ns._engine import Operand, PromotionError, Refusal, compute_table, promoted_table, resolve
 from promo_ns._ops import family_of
 from promo_ns.backends import Plan
 from promo_ns.policies import Policy, Role
@@ -62,14 +62,21 @@ def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[
 
 
 @cache
-def plans(policy: Policy, native_policy: Policy, op: str) -> tuple[Plan | None, ...]:
+def plans(
+    policy: Policy, native_policy: Policy, not_native: frozenset[tuple[str | None, DType, DType]], op: str
+) -> tuple[Plan | None, ...]:
     """Every cell of ``op`` under ``policy`` on a backend promoting like ``native_policy``.
 
+    A cell runs the native kernel on the operands as they are (``direct``) only
+    where ``native_policy`` gives the same result and compute dtypes, plain
+    promotion already reaches the compute dtype (no kernel maps int to float on
+    its own), and ``not_native`` (the backend's exceptions) does not list it.
     Indexed ``code1 * NK + code2``; ``None`` for a refused cell.
     """
     family = policy.op_families.get(op) or family_of(op)
     table = compute_table(policy, family)
     native = compute_table(native_policy, native_policy.op_families.get(op) or family_of(op))
+    native_promoted = promoted_table(native_policy)
     out: list[Plan | None] = []
     for a in _KEYS:
         for b in _KEYS:
@@ -78,8 +85,12 @@ def plans(policy: Policy, native_policy: Policy, op: str) -> tuple[Plan | None, 
                 out.append(None)
                 continue
             result, compute = cell
-            mine = native[(a[0], a[1], b[0], b[1])]
-            direct = not isinstance(mine, Refusal) and mine[1] is compute
+            k = (a[0], a[1], b[0], b[1])
+            direct = (
+                native_promoted[k] is compute
+                and native[k] == cell
+                and not any((o, d, compute) in not_native for o in (op, None) for d in (a[0], b[0]))
+            )
             scalar = next((r for d, r in (a, b) if d is None), None)
             fix = scalar is not None and (
                 (scalar is Role.INT and (policy.int_values != "wrap" or compute.kind in "iu"))
@@ -381,6 +392,8 @@ class Array:
         return self
 
     __hash__ = None  # type: ignore[assignment]
+    # NumPy defers its binary operators to ours: np.float32(1) + a follows the policy.
+    __array_ufunc__ = None
 
 
 _new_array = object.__new__
@@ -430,9 +443,9 @@ def _table(ns: Namespace, op: str) -> tuple[Plan | None, ...]:
     if policy is None:
         found = ns._plans.get(op)
         if found is None:
-            found = ns._plans[op] = plans(ns.policy, ns._backend.native_policy, op)
+            found = ns._plans[op] = plans(ns.policy, ns._backend.native_policy, ns._backend.not_native, op)
         return found
-    return plans(policy, ns._backend.native_policy, op)
+    return plans(policy, ns._backend.native_policy, ns._backend.not_native, op)
 
 
 def _scalar_code(x: Any) -> int | None:
@@ -440,6 +453,19 @@ def _scalar_code(x: Any) -> int | None:
     if found is None and isinstance(x, _SCALAR_TYPES):  # bool/int/float/complex subclasses
         found = next(v for t, v in _SCALAR_CODE.items() if isinstance(x, t))
     return found
+
+
+def _other_operand(ns: Namespace, x: Any, op: str) -> Any:
+    """A NumPy/CuPy scalar as the 0-d array it is (strong, as in NEP 50).
+
+    A subclass of a Python scalar type becomes that Python scalar; anything else raises.
+    """
+    if type(x).__module__ in ("numpy", "cupy") and getattr(x, "ndim", None) == 0:
+        return ns.asarray(x)
+    for t in _SCALAR_TYPES:
+        if isinstance(x, t):
+            return t(x)
+    raise _unsupported(x, op)
 
 
 def _engine_operand(x: Any) -> Operand:
@@ -484,9 +510,10 @@ def _prepare(a: Array, other: Any, op: str, mode: int) -> tuple[Plan, Any, Any]:
         kb = other._k
         y = other._x
     else:
-        kb = _SCALAR_CODE.get(other.__class__) or _scalar_code(other)  # type: ignore[assignment]
+        kb = _SCALAR_CODE.get(other.__class__)  # type: ignore[assignment]
         if kb is None:
-            raise _unsupported(other, op)
+            other = _other_operand(ns, other, op)
+            return _prepare(a, other, op, mode)
         y = other
     x = a._x
     ka = a._k
@@ -507,6 +534,14 @@ def _prepare(a: Array, other: Any, op: str, mode: int) -> tuple[Plan, Any, Any]:
     return plan, x, y
 
 
+def _no_kernel(ns: Namespace, op: str, plan: Plan, out: Any) -> TypeError:
+    return TypeError(
+        f"{ns._backend.name} has no {op!r} kernel that computes in {plan.compute} and returns "
+        f"{DTYPES[plan.result >> 1]} (its kernel returned {ns._backend.dtype(out)}); the policy's "
+        f"dtype cannot be produced on this backend. Cast the operands explicitly first."
+    )
+
+
 def binary(a: Array, other: Any, op: str, mode: int = NORMAL) -> Any:
     """``a op other`` under the active policy (``other op a`` if REFLECTED, ``a op= other`` if INPLACE)."""
     plan, x, y = _prepare(a, other, op, mode)
@@ -515,6 +550,8 @@ def binary(a: Array, other: Any, op: str, mode: int = NORMAL) -> Any:
         ns._backend.inplace(op, x, y, plan)
         return a
     out = ns._backend.binary(op, x, y, plan)
+    if not plan.direct and ns._backend.dtype(out) is not DTYPES[plan.result >> 1]:
+        raise _no_kernel(ns, op, plan, out)
     r: Array = _new_array(Array)
     r._x = out
     r._ns = ns

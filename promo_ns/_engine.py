@@ -24,6 +24,7 @@ __all__ = [
     "accumulation_dtype",
     "compute_table",
     "operand",
+    "promoted_table",
     "resolve",
     "resolve_many",
 ]
@@ -215,7 +216,8 @@ def _table(
 
 
 @cache
-def _promoted(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
+def promoted_table(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
+    """Per operand-key pair: the dtype plain promotion gives, before any op family's rule."""
     return {(a[0], a[1], b[0], b[1]): promote(policy, (a, b)) for a in _KEYS for b in _KEYS}
 
 
@@ -290,7 +292,7 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
     if isinstance(result, Refusal):
         raise _error(policy, op, family, (a, b), result)
     if policy.int_values != "wrap" and (a.role is Role.INT or b.role is Role.INT):
-        promoted = _promoted(policy)[(a.dtype, ra, b.dtype, rb)]
+        promoted = promoted_table(policy)[(a.dtype, ra, b.dtype, rb)]
         assert isinstance(promoted, DType)
         _check_int_value(policy, op, (a, b), promoted)
     if inplace:

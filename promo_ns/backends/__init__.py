@@ -58,6 +58,14 @@ class Backend(Protocol):
         ...
 
     @property
+    def not_native(self) -> frozenset[tuple[str | None, DType, DType]]:
+        """Where the library's own kernels differ from ``native_policy``: operands are cast first.
+
+        Entries are ``(op, or None for every op; operand dtype; compute dtype)``.
+        """
+        ...
+
+    @property
     def array_type(self) -> type:
         """The library's native array type."""
         ...

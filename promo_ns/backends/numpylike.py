@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from promo_ns._dtypes import DType, canonical, native
+from promo_ns._dtypes import DType, bfloat16, canonical, native
 from promo_ns._ops import NATIVE
 from promo_ns.backends import Plan
 from promo_ns.policies import get_policy
@@ -21,13 +21,15 @@ class NumpyLike:
         self.module = import_module(name)
         self.compat = import_module(f"array_api_compat.{name}")
         self.native_policy = get_policy("numpy")
+        self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset()
         self.array_type: type = self.module.ndarray
         self._ufunc = {op: getattr(self.module, names[0]) for op, names in NATIVE.items()}
         self._native: dict[DType, Any] = {}
         self._canonical: dict[Any, DType] = {}
-        # NumPy picks a comparison's loop from signature=; CuPy has no such
-        # argument, so there operands are cast first.  NumPy has one device.
         self._numpy = name == "numpy"
+        # ml_dtypes' bfloat16 loops cast only from bool/int8/uint8: other
+        # operands are cast before the ufunc runs.
+        self._cast_first = frozenset((bfloat16,))
 
     def dtype(self, x: Any) -> DType:
         """The canonical dtype of native array ``x``."""
@@ -49,11 +51,18 @@ class NumpyLike:
         if plan.direct:
             return self.to_array(ufunc(x, y))
         c = self.native_dtype(plan.compute)
+        # A Python scalar goes in as a 0-d array of the compute dtype: ufuncs
+        # refuse some scalar casts (bfloat16) and range-check others (NEP 50).
+        if not isinstance(x, self.array_type):
+            x = self.module.asarray(x, dtype=c)
+        if not isinstance(y, self.array_type):
+            y = self.module.asarray(y, dtype=c)
+        # CuPy has no signature= to pick a comparison's loop: cast first there too.
+        if plan.compute in self._cast_first or (plan.to_bool and not self._numpy):
+            return self.to_array(ufunc(self.astype(x, plan.compute), self.astype(y, plan.compute)))
         if not plan.to_bool:
-            return self.to_array(ufunc(x, y, dtype=c))
-        if self._numpy:
-            return self.to_array(ufunc(x, y, signature=(c, c, None)))
-        return self.to_array(ufunc(self._cast(x, plan.compute), self._cast(y, plan.compute)))
+            return self.to_array(ufunc(x, y, dtype=c, casting="unsafe"))
+        return self.to_array(ufunc(x, y, signature=(c, c, None), casting="unsafe"))
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x``."""
@@ -65,9 +74,6 @@ class NumpyLike:
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``, without a copy when it already is."""
         return x.astype(self.native_dtype(dtype), copy=False)
-
-    def _cast(self, x: Any, dtype: DType) -> Any:
-        return self.astype(x, dtype) if isinstance(x, self.array_type) else x
 
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d array of ``value`` as ``dtype`` on ``like``'s device."""

@@ -7,7 +7,7 @@ from typing import Any
 import array_api_compat.torch as compat
 import torch
 
-from promo_ns._dtypes import DType, canonical
+from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex64, float16
 from promo_ns._ops import NATIVE
 from promo_ns.backends import Plan
 from promo_ns.policies import get_policy
@@ -41,6 +41,11 @@ class TorchBackend:
         self.compat = compat
         self.array_type: type = torch.Tensor
         self.native_policy = get_policy("pytorch")
+        # The pytorch policy gives complex64 where torch makes complex32, and
+        # torch refuses bool tensors in subtraction whatever the other operand.
+        self.not_native = frozenset(
+            {(None, float16, complex64)} | {("subtract", bool_, d) for d in DTYPES if d is not bool_}
+        )
         self._fn = {op: getattr(torch, names[1]) for op, names in NATIVE.items()}
         self._native: dict[DType, Any] = {}
         self._canonical: dict[Any, DType] = {}
@@ -62,21 +67,22 @@ class TorchBackend:
     def _operands(self, op: str, x: Any, y: Any, plan: Plan) -> tuple[Any, Any]:
         """Tensors in the compute dtype, Python scalars as the torch function takes them.
 
-        A tensor is cast unless torch computes in that dtype already; a scalar
-        becomes a 0-d tensor on the device where the function takes no scalar.
+        A tensor is cast unless torch computes in that dtype already.  Where the
+        function takes no scalar, the scalar becomes a 0-d tensor of the compute
+        dtype on the other operand's device, and that operand is cast too.
         """
         c = self.native_dtype(plan.compute)
-        if isinstance(x, torch.Tensor):
-            if not plan.direct:
-                x = x.to(c)
-        elif op not in _SCALAR_FIRST:
-            x = torch.scalar_tensor(x, dtype=c, device=y.device)
-        if isinstance(y, torch.Tensor):
-            if not plan.direct:
-                y = y.to(c)
-        elif op not in _SCALAR_SECOND:
-            y = torch.scalar_tensor(y, dtype=c, device=x.device)
-        return x, y
+        if op == "subtract":  # torch refuses bools in subtraction, Python bools too
+            x, y = (int(v) if v.__class__ is bool else v for v in (x, y))
+        if not isinstance(x, torch.Tensor):
+            if op in _SCALAR_FIRST:
+                return (x, y) if plan.direct else (x, y.to(c))
+            return torch.scalar_tensor(x, dtype=c, device=y.device), y.to(c)
+        if not isinstance(y, torch.Tensor):
+            if op in _SCALAR_SECOND:
+                return (x, y) if plan.direct else (x.to(c), y)
+            return x.to(c), torch.scalar_tensor(y, dtype=c, device=x.device)
+        return (x, y) if plan.direct else (x.to(c), y.to(c))
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``."""
