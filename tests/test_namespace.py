@@ -1,0 +1,364 @@
+"""The namespace and the Array wrapper: seeds, devices, threads, in-place refusals, errors, the contract."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import promo_ns
+from promo_ns import PromotionError, get_policy
+from promo_ns._dtypes import BY_NAME, DTYPES
+from promo_ns._engine import Operand, resolve
+from promo_ns.policies import Role
+from tests.backends import BACKENDS, POLICIES, to_numpy
+from tests.test_seeds import SEEDS
+
+NATIVE_BACKENDS = ["numpy", "torch"]
+
+
+def _operand(xp: Any, token: object) -> Any:
+    if not isinstance(token, str):
+        return token
+    name, role = token.split(":")
+    if role == "np":
+        return np.dtype(name).type(1)
+    return xp.asarray([1, 1] if role == "nd" else 1, dtype=BY_NAME[name])
+
+
+@pytest.mark.parametrize("case", SEEDS, ids=lambda c: "-".join(map(str, c)))
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_seed_examples_through_the_namespace(
+    backend: str, case: tuple[str, str, object, object, str]
+) -> None:
+    policy, op, left, right, expected = case
+    xp = promo_ns.namespace(backend, policy=policy)
+    try:
+        got = getattr(xp, op)(_operand(xp, left), _operand(xp, right)).dtype.name
+    except PromotionError:
+        got = "refused"
+    except OverflowError:
+        got = "overflow"
+    assert got == expected, (
+        f"{policy} on {backend}: {op}({left!r}, {right!r}) gave {got}, the seed says {expected}"
+    )
+
+
+# --- devices ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_meta_tensors_stay_on_meta_through_every_op(policy: str) -> None:
+    xp = promo_ns.namespace("torch", policy=policy, device="meta")
+    f = xp.ones((3, 3), dtype=xp.float32)
+    g = xp.ones((3, 3), dtype=xp.float64)
+    assert f.device == torch.device("meta")
+    ops: list[Callable[[], Any]] = [
+        lambda: f + g,
+        lambda: f * 2.0,
+        lambda: 2.0 - f,
+        lambda: f / f,
+        lambda: f < g,
+        lambda: f**2,
+        lambda: -f,
+        lambda: abs(f),
+        lambda: f[0],
+        lambda: f.mT,
+        lambda: xp.where(f > 1.0, f, g),
+        lambda: xp.concat([f, g]),
+        lambda: xp.stack([f, f]),
+        lambda: xp.matmul(f, f),
+        lambda: f @ f,
+        lambda: xp.sum(f),
+        lambda: xp.cumulative_sum(f, axis=0),
+        lambda: xp.clip(f, 0.0, 1.0),
+        lambda: xp.astype(f, xp.float16),
+        lambda: xp.asarray([1.0, 2.0]),
+        lambda: xp.arange(4),
+        lambda: xp.exp(f),
+        lambda: xp.linalg.vecdot(f, f),
+        lambda: xp.maximum(f, 1.0),
+        lambda: xp.atan2(f, 1.0),
+    ]
+    ran = 0
+    for op in ops:
+        try:
+            r = op()
+        except PromotionError:
+            continue
+        ran += 1
+        assert r.device == torch.device("meta"), r
+    assert ran >= 20
+    f += 1.0
+    assert f.device == torch.device("meta")
+
+
+def test_mixing_devices_raises_a_clear_error() -> None:
+    xp = promo_ns.torch
+    meta = xp.asarray(torch.ones(3, device="meta"))
+    cpu_0d = xp.asarray(1.0)
+    with pytest.raises(ValueError, match="different devices"):
+        meta + cpu_0d
+    with pytest.raises((ValueError, RuntimeError), match="device"):
+        meta + xp.ones(3)
+
+
+def test_mixing_backends_raises_a_clear_error() -> None:
+    a, b = promo_ns.numpy.ones(3), promo_ns.torch.ones(3)
+    with pytest.raises(TypeError, match="numpy array with a torch array"):
+        a + b
+    with pytest.raises(TypeError, match="torch array"):
+        promo_ns.numpy.concat([a, b])
+
+
+@pytest.mark.parametrize("backend", NATIVE_BACKENDS)
+def test_bare_native_arrays_and_unknown_types_are_refused(backend: str) -> None:
+    xp = promo_ns.namespace(backend)
+    a = xp.ones(3)
+    with pytest.raises(TypeError, match=r"wrap it first with xp\.asarray"):
+        a + promo_ns.unwrap(xp.ones(3))
+    with pytest.raises(TypeError, match="str"):
+        a + "1"
+
+
+def test_dtypes_no_policy_knows_are_refused() -> None:
+    import ml_dtypes
+
+    with pytest.raises(TypeError, match="no canonical promo_ns dtype"):
+        promo_ns.numpy.asarray(np.array(["a", "b"]))
+    with pytest.raises(TypeError, match="no canonical promo_ns dtype"):
+        promo_ns.numpy.asarray(np.zeros(2, dtype=ml_dtypes.float8_e4m3fn))
+    with (
+        pytest.warns(UserWarning, match="ComplexHalf"),
+        pytest.raises(TypeError, match="no canonical promo_ns dtype"),
+    ):
+        promo_ns.torch.asarray(torch.zeros(2, dtype=torch.complex32))
+
+
+# --- the policy context manager -------------------------------------------------------------
+
+
+def _int8_plus_float(xp: Any) -> str:
+    try:
+        return str((xp.asarray([1], dtype=xp.int8) + 1.5).dtype)
+    except PromotionError:
+        return "refused"
+
+
+EXPECTED_INT8_PLUS_FLOAT = {
+    "array-api": "refused",
+    "pytorch": "float32",
+    "numpy": "float64",
+    "paddle": "float32",
+    "tf-safe": "refused",
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_policy_block_overrides_nests_and_restores(backend: str) -> None:
+    xp = promo_ns.namespace(backend)
+    assert _int8_plus_float(xp) == "refused"
+    with promo_ns.policy("pytorch"):
+        assert _int8_plus_float(xp) == "float32"
+        with promo_ns.policy("numpy"):
+            assert _int8_plus_float(xp) == "float64"
+        assert _int8_plus_float(xp) == "float32"
+        with pytest.raises(ZeroDivisionError), promo_ns.policy("paddle"):
+            raise ZeroDivisionError
+        assert _int8_plus_float(xp) == "float32"
+    assert _int8_plus_float(xp) == "refused"
+
+
+def test_sixteen_threads_never_see_each_others_policy() -> None:
+    xp = promo_ns.numpy
+    a = xp.asarray([1, 2], dtype=xp.int8)
+    b = xp.asarray([1.0, 2.0], dtype=xp.float16)
+    names = list(EXPECTED_INT8_PLUS_FLOAT)
+    expected = {}
+    for name in names:
+        with promo_ns.policy(name):
+            expected[name] = [_outcome(lambda: a + 1.5), _outcome(lambda: a + b), _outcome(lambda: a < b)]
+    errors: list[str] = []
+    barrier = threading.Barrier(16)
+
+    def work(i: int) -> None:
+        name = names[i % len(names)]
+        with promo_ns.policy(name):
+            barrier.wait()
+            for _ in range(10_000 // 3 + 1):
+                got = [_outcome(lambda: a + 1.5), _outcome(lambda: a + b), _outcome(lambda: a < b)]
+                if got != expected[name]:
+                    errors.append(f"thread {i} under {name}: {got} != {expected[name]}")
+                    return
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors[:5]
+
+
+def _outcome(f: Any) -> str:
+    try:
+        return str(f().dtype)
+    except PromotionError:
+        return "refused"
+
+
+def test_policy_blocks_are_task_local() -> None:
+    xp = promo_ns.numpy
+
+    async def task(name: str) -> str:
+        with promo_ns.policy(name):
+            await asyncio.sleep(0)
+            return _int8_plus_float(xp)
+
+    async def main() -> list[str]:
+        return await asyncio.gather(*(task(n) for n in EXPECTED_INT8_PLUS_FLOAT))
+
+    assert asyncio.run(main()) == list(EXPECTED_INT8_PLUS_FLOAT.values())
+
+
+# --- in-place ops ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_refused_inplace_ops_leave_the_left_operand_unchanged(backend: str, policy: str) -> None:
+    xp = promo_ns.namespace(backend, policy=policy)
+    pol = get_policy(policy)
+    refused = 0
+    for left in DTYPES:
+        for right in DTYPES:
+            try:
+                a = xp.asarray([1, 0, 1], dtype=left)
+                b = xp.asarray([1, 1, 1], dtype=right)
+            except TypeError:  # no such dtype on this backend
+                continue
+            native, before = promo_ns.unwrap(a), to_numpy(a).copy()
+            for op, attempt, role in (("add", _iadd, Role.ND), ("setitem", _setitem, Role.ZERO_D)):
+                try:
+                    resolve(pol, op, Operand(left, Role.ND), Operand(right, role), inplace=True)
+                    continue
+                except PromotionError:
+                    refused += 1
+                with pytest.raises(PromotionError):
+                    attempt(a, b)
+            assert promo_ns.unwrap(a) is native
+            assert a.dtype is left
+            np.testing.assert_array_equal(to_numpy(a), before)
+    assert refused
+
+
+def _iadd(a: Any, b: Any) -> None:
+    a += b
+
+
+def _setitem(a: Any, b: Any) -> None:
+    a[0] = b[0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_allowed_inplace_ops_keep_the_left_dtype_and_object(backend: str) -> None:
+    xp = promo_ns.namespace(backend, policy="pytorch")
+    a = xp.asarray([1, 2, 3], dtype=xp.int16)
+    native = promo_ns.unwrap(a)
+    a += xp.asarray([1, 1, 1], dtype=xp.int32)
+    a *= 2
+    a -= True
+    a[0] = 100
+    assert promo_ns.unwrap(a) is native
+    assert a.dtype is xp.int16
+    assert to_numpy(a).tolist() == [100, 5, 7]
+
+
+# --- the public contract ---------------------------------------------------------------------
+
+# The 2024.12 names; array-api-strict also lists 2025.12 additions, which promo_ns leaves out.
+_NEWER = {"broadcast_shapes", "isin", "eig", "eigvals"}
+
+
+@pytest.mark.parametrize("backend", NATIVE_BACKENDS)
+def test_the_namespace_has_the_whole_standard(backend: str) -> None:
+    import array_api_strict as strict
+
+    xp = promo_ns.namespace(backend)
+    for module, mine in ((strict, xp), (strict.linalg, xp.linalg), (strict.fft, xp.fft)):
+        public = {
+            n
+            for n in getattr(module, "__all__", ())
+            if n.islower() and "flags" not in n and not n.startswith("_")
+        } - _NEWER
+        missing = sorted(n for n in public if not hasattr(mine, n))
+        assert not missing, f"{mine.__name__} lacks {missing}"
+    assert xp.__array_api_version__ == "2024.12"
+    assert str(xp.float32) == "float32" and xp.bool is BY_NAME["bool"]
+
+
+def test_ready_namespaces_are_importable_modules() -> None:
+    for name in ("numpy", "torch"):
+        xp = importlib.import_module(f"promo_ns.{name}")
+        assert xp is getattr(promo_ns, name)
+        assert xp.__name__ == f"promo_ns.{name}"
+        assert xp.policy is get_policy("array-api")
+
+
+@pytest.mark.parametrize("backend", NATIVE_BACKENDS)
+def test_wrapping_is_zero_copy_and_native_interop_works(backend: str) -> None:
+    xp = promo_ns.namespace(backend)
+    native = promo_ns.unwrap(xp.arange(6, dtype=xp.float32))
+    a = xp.asarray(native)
+    assert promo_ns.unwrap(a) is native
+    assert a.__array_namespace__() is xp
+    assert np.asarray(a).tolist() == [0, 1, 2, 3, 4, 5]
+    assert np.from_dlpack(a).tolist() == [0, 1, 2, 3, 4, 5]
+    assert torch.utils.dlpack.from_dlpack(a).tolist() == [0, 1, 2, 3, 4, 5]
+    assert (a.shape, a.ndim, a.size, str(a.dtype)) == ((6,), 1, 6, "float32")
+    m = xp.reshape(a, (2, 3))
+    assert m.T.shape == (3, 2) and m.mT.shape == (3, 2)
+    assert (int(a[1]), float(a[2]), complex(a[3]), bool(a[4])) == (1, 2.0, 3, True)
+    assert [10, 11, 12][xp.asarray(2, dtype=xp.int64)] == 12
+
+
+# --- a backend-agnostic example (the README's) --------------------------------------------------
+
+
+def _readme_example() -> Any:
+    text = (Path(__file__).parent.parent / "README.md").read_text()
+    section = text.split("## Backend-agnostic code", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code, "README has no python block under '## Backend-agnostic code'"
+    scope: dict[str, Any] = {}
+    exec(code.group(1), scope)
+    return scope["standardize_and_score"]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_backend_agnostic_example_gives_identical_dtypes_on_every_backend(policy: str) -> None:
+    example = _readme_example()
+    data = [[1.0, 2.0, 3.0], [4.0, 5.0, 7.0]]
+    dtypes: dict[str, tuple[str, str]] = {}
+    scores: dict[str, np.ndarray[Any, Any]] = {}
+    for backend in NATIVE_BACKENDS:
+        xp = promo_ns.namespace(backend, policy=policy)
+        try:
+            z, score = example(xp.asarray(data, dtype=xp.float32), xp.asarray([1, 2, 3]))
+        except PromotionError as e:
+            dtypes[backend] = ("refused", str(e).split(":")[0])
+            continue
+        dtypes[backend] = (str(z.dtype), str(score.dtype))
+        scores[backend] = to_numpy(score)
+    assert dtypes["numpy"] == dtypes["torch"]
+    if scores:
+        np.testing.assert_allclose(scores["numpy"], scores["torch"], rtol=1e-4)
+    expected = {"pytorch": "float32", "numpy": "float64"}.get(policy, "refused")
+    assert dtypes["numpy"][1 if expected != "refused" else 0] == expected
