@@ -26,7 +26,7 @@ from promo_ns.policies import Policy, Role
 if TYPE_CHECKING:
     from promo_ns._namespace import Namespace
 
-__all__ = ["Array", "binary", "code", "key", "unwrap", "wrap"]
+__all__ = ["Array", "binary", "function", "key", "plans", "unwrap", "wrap"]
 
 # --- operand codes: an int per (dtype, role), so a plan lookup is one list index ----------
 
@@ -41,11 +41,6 @@ _KEYS: tuple[tuple[DType | None, Role], ...] = tuple(
 ) + tuple((None, r) for r in (Role.BOOL, Role.INT, Role.FLOAT, Role.COMPLEX))
 
 NORMAL, REFLECTED, INPLACE = 0, 1, 2
-
-
-def code(dtype: DType, zero_d: bool) -> int:
-    """The operand code of an array of ``dtype`` (0-d or not)."""
-    return 2 * _INDEX[dtype] + zero_d
 
 
 def key(c: int) -> tuple[DType | None, Role]:
