@@ -26,7 +26,7 @@ from promo_ns.policies import Policy, Role
 if TYPE_CHECKING:
     from promo_ns._namespace import Namespace
 
-__all__ = ["Array", "binary", "function", "key", "plans", "unwrap", "wrap"]
+__all__ = ["Array", "binary", "fit", "function", "key", "plans", "unwrap", "wrap"]
 
 # --- operand codes: an int per (dtype, role), so a plan lookup is one list index ----------
 
@@ -113,12 +113,17 @@ def _scalar_value(
     """A Python scalar as the kernel should see it: range-checked, wrapped or converted."""
     if type(value) is int and policy.int_values != "wrap":
         resolve(policy, op, *operands)  # raises OverflowError / PromotionError when out of range
-    kind = compute.kind
+    return fit(value, compute)
+
+
+def fit(value: Any, dtype: DType) -> Any:
+    """Python scalar ``value`` converted to ``dtype``'s kind as a cast would: ints wrap into range."""
+    kind = dtype.kind
     if kind == "b":
         return bool(value)
     if kind in "iu":
         v = int(value.real if isinstance(value, complex) else value)
-        lo, hi = INT_RANGE[compute]
+        lo, hi = INT_RANGE[dtype]
         return v if lo <= v <= hi else lo + (v - lo) % (hi - lo + 1)
     if kind == "f" and isinstance(value, complex):
         return value.real
