@@ -519,7 +519,8 @@ def _prepare(a: Array, other: Any, op: str, mode: int) -> tuple[Plan, Any, Any]:
     ka = a._k
     if mode == REFLECTED:
         ka, kb, x, y = kb, ka, y, x
-    plan = _table(ns, op)[ka * _NK + kb]
+    table = None if _OVERRIDE.get() else ns._plans.get(op)
+    plan = (table or _table(ns, op))[ka * _NK + kb]
     if plan is None or (mode == INPLACE and not plan.inplace_ok):
         raise _refuse(a, other, op, mode)
     if plan.fix_scalar:
