@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from promo_ns import _array
 from promo_ns._array import Array, function, unwrap
 from promo_ns._context import active
-from promo_ns._dtypes import DTYPES, DType, bool_, canonical
+from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, canonical
 from promo_ns._engine import Operand, PromotionError, accumulation_dtype, operand, resolve, resolve_many
 from promo_ns._ops import NATIVE
 from promo_ns.backends import Backend, Plan, get_backend
@@ -312,10 +312,54 @@ class Namespace(ModuleType):
         raise TypeError(f"expected a promo_ns array, a dtype or a Python scalar, got {type(x).__name__}")
 
     def cast(self, x: Any, dtype: DType, like: Any = None) -> Any:
-        """Native ``x`` as ``dtype``; a Python scalar becomes a 0-d array on ``like``'s device."""
+        """Native ``x`` as ``dtype``; a Python scalar becomes a 0-d array on ``like``'s device.
+
+        The engine has already checked a Python int's range where the policy
+        checks it; where the policy wraps (``int_values="wrap"``), the value
+        wraps into ``dtype`` here, as the framework would.
+        """
         if x.__class__ is Array:
             return self._backend.astype(x._x, dtype)
-        return self._backend.scalar(x, dtype, like)
+        return self._backend.scalar(_fit(x, dtype), dtype, like)
+
+    def wrap_result(self, op: str, out: Any, dtype: DType) -> Array:
+        """Wrap the native result of ``op`` as a promo_ns array of the policy's ``dtype``.
+
+        Parameters
+        ----------
+        op
+            The namespace function that produced ``out`` (for the message).
+        out
+            Its native result.
+        dtype
+            The dtype the active policy gives the result.
+
+        Returns
+        -------
+        Array
+            ``out``, rounded to ``dtype`` where the backend computed a float
+            dtype in a wider one (NumPy's bfloat16 ``matmul`` returns float32).
+
+        Raises
+        ------
+        TypeError
+            The backend returned another kind (NumPy's integer ``solve`` returns
+            float64): it has no kernel for ``dtype``, and a result in a dtype the
+            policy did not give would be wrong.
+        """
+        backend = self._backend
+        out = backend.to_array(out)
+        got = backend.dtype(out)
+        if got is not dtype:
+            if got.kind == dtype.kind and got.kind in "fc" and got.bits > dtype.bits:
+                out = backend.astype(out, dtype)
+            else:
+                raise TypeError(
+                    f"{backend.name} has no {op!r} kernel that returns {dtype}, the dtype policy "
+                    f"{self.policy_now().name!r} gives (its kernel returned {got}). Cast the "
+                    "operands explicitly to a dtype the backend supports first."
+                )
+        return _array.wrap(out, self)
 
     def default_dtype(self, kind: str) -> DType:
         """The active policy's default dtype of kind ``"bool"``/``"int"``/``"float"``/``"complex"``."""
@@ -331,6 +375,20 @@ class Namespace(ModuleType):
         if kwargs.get("device") is None and self._device is not None:
             kwargs["device"] = self._device
         return kwargs
+
+
+def _fit(value: Any, dtype: DType) -> Any:
+    """Python scalar ``value`` converted to ``dtype``'s kind as a cast would: ints wrap into range."""
+    kind = dtype.kind
+    if kind == "b":
+        return bool(value)
+    if kind in "iu":
+        v = int(value.real if isinstance(value, complex) else value)
+        lo, hi = INT_RANGE[dtype]
+        return v if lo <= v <= hi else lo + (v - lo) % (hi - lo + 1)
+    if kind == "f" and isinstance(value, complex):
+        return value.real
+    return value
 
 
 def _is_native_scalar(x: Any) -> bool:
@@ -455,23 +513,26 @@ def result_type(ns: Namespace, *arrays_and_dtypes: Any) -> DType:
     """The dtype the active policy gives to combining the arguments (arrays, dtypes, Python scalars)."""
     if not arrays_and_dtypes:
         raise ValueError("result_type() needs at least one array or dtype")
-    operands = [ns.operand(a) for a in arrays_and_dtypes]
-    if len(operands) == 1:
-        if operands[0].dtype is None:
-            raise PromotionError("result_type() needs at least one array or dtype besides Python scalars")
-        return operands[0].dtype
-    return resolve_many(ns.policy_now(), "result_type", operands)
+    # One operand too goes to the engine: it decides whether Python scalars alone
+    # have a dtype (they do where the policy types them strongly).
+    return resolve_many(ns.policy_now(), "result_type", [ns.operand(a) for a in arrays_and_dtypes])
 
 
 def can_cast(ns: Namespace, from_: DType | Array, to: DType, /) -> bool:
-    """Whether the active policy promotes ``from_`` to ``to`` (``result_type(from_, to) == to``)."""
-    f = ns.operand(from_)
+    """Whether the active policy promotes ``from_`` to ``to`` (``result_type(from_, to) == to``).
+
+    ``from_`` counts as its dtype (an n-d array of it), whatever the array's shape.
+    """
+    dtype = from_.dtype if from_.__class__ is Array else None
+    if dtype is None:
+        if isinstance(from_, (bool, int, float, complex)):
+            raise TypeError(f"can_cast() takes a dtype or an array, not a Python {type(from_).__name__}")
+        dtype = canonical(from_)
+    target = canonical(to)
     try:
         return (
-            resolve(
-                ns.policy_now(), "result_type", Operand(f.dtype, Role.ND), Operand(canonical(to), Role.ND)
-            )
-            is to
+            resolve(ns.policy_now(), "result_type", Operand(dtype, Role.ND), Operand(target, Role.ND))
+            is target
         )
     except PromotionError:
         return False
@@ -526,10 +587,10 @@ def iinfo(ns: Namespace, type: DType | Array, /) -> iinfo_object:
 
 def _reduction(name: str) -> Callable[..., Array]:
     def reduce(ns: Namespace, x: Array, /, *, dtype: DType | None = None, **kwargs: Any) -> Array:
-        if dtype is None:
-            dtype = accumulation_dtype(ns.policy_now(), name, x.dtype)
+        dtype = accumulation_dtype(ns.policy_now(), name, x.dtype) if dtype is None else canonical(dtype)
         fn = getattr(ns._backend.compat, name)
-        return _array.wrap(fn(ns.unwrap_all(x), dtype=ns.unwrap_all(canonical(dtype)), **kwargs), ns)
+        out = fn(ns.unwrap_all(x), dtype=ns._backend.native_dtype(dtype), **kwargs)
+        return ns.wrap_result(name, out, dtype)
 
     reduce.__name__ = reduce.__qualname__ = name
     reduce.__doc__ = f"``{name}`` of the Array API standard, accumulating in the active policy's dtype."
@@ -548,9 +609,9 @@ def _promoted(ns: Namespace, op: str, xs: Sequence[Any], like: Any = None) -> tu
 
 def _combining(name: str, op: str, module: str | None = None) -> Callable[..., Array]:
     def combine(ns: Namespace, x1: Any, x2: Any, /, **kwargs: Any) -> Array:
-        _, (a, b) = _promoted(ns, op, (x1, x2))
+        dtype, (a, b) = _promoted(ns, op, (x1, x2))
         owner = ns._backend.compat if module is None else getattr(ns._backend.compat, module)
-        return _array.wrap(getattr(owner, name)(a, b, **kwargs), ns)
+        return ns.wrap_result(name, getattr(owner, name)(a, b, **kwargs), dtype)
 
     combine.__name__ = combine.__qualname__ = name
     combine.__doc__ = f"``{name}(x1, x2)`` of the Array API standard, in the active policy's result dtype."
@@ -561,8 +622,8 @@ def _joining(name: str) -> Callable[..., Array]:
     def join(ns: Namespace, arrays: Sequence[Array], /, *, axis: int | None = 0) -> Array:
         if not arrays:
             raise ValueError(f"{name}() needs at least one array")
-        _, natives = _promoted(ns, name, list(arrays))
-        return _array.wrap(getattr(ns._backend.compat, name)(natives, axis=axis), ns)
+        dtype, natives = _promoted(ns, name, list(arrays))
+        return ns.wrap_result(name, getattr(ns._backend.compat, name)(natives, axis=axis), dtype)
 
     join.__name__ = join.__qualname__ = name
     join.__doc__ = f"``{name}`` of the Array API standard; the arrays are promoted under the active policy."
@@ -573,8 +634,8 @@ def where(ns: Namespace, condition: Array, x1: Any, x2: Any, /) -> Array:
     """Elements of ``x1`` where ``condition`` is true, else of ``x2``, in the policy's result dtype."""
     if condition.__class__ is not Array or condition.dtype is not bool_:
         raise TypeError("where() needs a bool promo_ns array as its condition")
-    _, (a, b) = _promoted(ns, "where", (x1, x2), like=condition._x)
-    return _array.wrap(ns._backend.compat.where(condition._x, a, b), ns)
+    dtype, (a, b) = _promoted(ns, "where", (x1, x2), like=condition._x)
+    return ns.wrap_result("where", ns._backend.compat.where(condition._x, a, b), dtype)
 
 
 def clip(ns: Namespace, x: Array, /, min: Any = None, max: Any = None) -> Array:
@@ -582,10 +643,10 @@ def clip(ns: Namespace, x: Array, /, min: Any = None, max: Any = None) -> Array:
     bounds = [b for b in (min, max) if b is not None]
     if not bounds:
         return _array.wrap(ns._backend.compat.clip(x._x), ns)
-    _, natives = _promoted(ns, "clip", [x, *bounds])
+    dtype, natives = _promoted(ns, "clip", [x, *bounds])
     lo = natives[1] if min is not None else None
     hi = natives[-1] if max is not None else None
-    return _array.wrap(ns._backend.compat.clip(natives[0], lo, hi), ns)
+    return ns.wrap_result("clip", ns._backend.compat.clip(natives[0], lo, hi), dtype)
 
 
 _OWN: dict[str, Callable[..., Any]] = {
