@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from promo_ns import _array
 from promo_ns._array import Array, function, unwrap
 from promo_ns._context import active
-from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, canonical
+from promo_ns._dtypes import DTYPES, DType, bool_, canonical
 from promo_ns._engine import Operand, PromotionError, accumulation_dtype, operand, resolve, resolve_many
 from promo_ns._ops import NATIVE
 from promo_ns.backends import Backend, Plan, get_backend
@@ -320,7 +320,7 @@ class Namespace(ModuleType):
         """
         if x.__class__ is Array:
             return self._backend.astype(x._x, dtype)
-        return self._backend.scalar(_fit(x, dtype), dtype, like)
+        return self._backend.scalar(_array.fit(x, dtype), dtype, like)
 
     def wrap_result(self, op: str, out: Any, dtype: DType) -> Array:
         """Wrap the native result of ``op`` as a promo_ns array of the policy's ``dtype``.
@@ -375,20 +375,6 @@ class Namespace(ModuleType):
         if kwargs.get("device") is None and self._device is not None:
             kwargs["device"] = self._device
         return kwargs
-
-
-def _fit(value: Any, dtype: DType) -> Any:
-    """Python scalar ``value`` converted to ``dtype``'s kind as a cast would: ints wrap into range."""
-    kind = dtype.kind
-    if kind == "b":
-        return bool(value)
-    if kind in "iu":
-        v = int(value.real if isinstance(value, complex) else value)
-        lo, hi = INT_RANGE[dtype]
-        return v if lo <= v <= hi else lo + (v - lo) % (hi - lo + 1)
-    if kind == "f" and isinstance(value, complex):
-        return value.real
-    return value
 
 
 def _is_native_scalar(x: Any) -> bool:

@@ -10,6 +10,7 @@ import pytest
 
 import promo_ns
 from promo_ns import policies
+from promo_ns._dtypes import DType, native
 
 
 def _cuda() -> bool:
@@ -43,3 +44,14 @@ def to_numpy(x: Any) -> np.ndarray[Any, Any]:
     if type(x).__module__.startswith("cupy"):
         return np.asarray(x.get())
     return np.asarray(x)
+
+
+def close(got: np.ndarray[Any, Any], want: np.ndarray[Any, Any], result: DType) -> bool:
+    """Whether ``got`` equals reference ``want``: exactly, or within a few ulps of ``result``."""
+    if got.shape != want.shape:
+        return False
+    if result.kind in "fc":
+        eps = 2.0**-7 if result.name == "bfloat16" else float(np.finfo(native(result, np)).eps)
+        a, b = got.astype(np.complex128), want.astype(np.complex128)
+        return bool(np.allclose(a, b, rtol=4 * eps, atol=4 * eps, equal_nan=True))
+    return bool(np.array_equal(got, want))

@@ -32,7 +32,7 @@ from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import DTYPES, DType, canonical, native
 from promo_ns._engine import Operand, accumulation_dtype, operand, resolve, resolve_many
 from promo_ns.policies import Policy, Role
-from tests.backends import BACKENDS, POLICIES, to_numpy
+from tests.backends import BACKENDS, POLICIES, close, to_numpy
 
 VALUES: dict[str, list[Any]] = {
     "b": [True, False, True],
@@ -126,20 +126,6 @@ def _native(xp: Any, x: Any, result: DType) -> Any:
     return promo_ns.unwrap(xp.asarray(_narrow(x, result).tolist(), dtype=result))
 
 
-def _close(got: np.ndarray[Any, Any], want: np.ndarray[Any, Any], result: DType) -> bool:
-    if got.shape != want.shape:
-        return False
-    if result.kind in "fc":
-        eps = (
-            float(np.finfo(np.float16).eps) if result.bits == 16 else float(np.finfo(native(result, np)).eps)
-        )
-        if result.name == "bfloat16":
-            eps = 2.0**-7
-        a, b = got.astype(np.complex128), want.astype(np.complex128)
-        return bool(np.allclose(a, b, rtol=4 * eps, atol=4 * eps, equal_nan=True))
-    return bool(np.array_equal(got, want))
-
-
 @dataclass
 class Tally:
     """Cells checked, refused as expected, without a backend kernel, and wrong ones."""
@@ -196,7 +182,7 @@ class Tally:
             return
         got = to_numpy(out)
         ref = _narrow(reference(want, *args), want)
-        if not _close(got, ref, want):
+        if not close(got, ref, want):
             self.wrong.append(f"{label} -> {want}: values {got.tolist()} != reference {ref.tolist()}")
 
     @staticmethod
@@ -612,7 +598,7 @@ def _defaults_cells(xp: Any, defaults: dict[str, DType]) -> list[str]:
             continue
         if out.dtype is not want:
             wrong.append(f"{label}: expected {want}, got {out.dtype}")
-        elif values is not None and not _close(to_numpy(out), _narrow(values, want), want):
+        elif values is not None and not close(to_numpy(out), _narrow(values, want), want):
             wrong.append(f"{label}: values {to_numpy(out).tolist()} != {values}")
     info = xp.__array_namespace_info__().default_dtypes()
     expected_info = {"real floating": f, "complex floating": c, "integral": i, "indexing": defaults["index"]}

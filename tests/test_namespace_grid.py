@@ -18,7 +18,7 @@ from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import DTYPES, DType, canonical, native
 from promo_ns._engine import Refusal, compute_table
 from promo_ns._ops import NATIVE, family_of
-from tests.backends import BACKENDS, POLICIES, to_numpy
+from tests.backends import BACKENDS, POLICIES, close, to_numpy
 
 VALUES: dict[str, list[Any]] = {
     "b": [True, True, True],
@@ -64,20 +64,6 @@ def _reference(op: str, x: Any, y: Any, compute: DType, result: DType) -> np.nda
     with np.errstate(all="ignore"):
         value = getattr(np, NATIVE[op][0])(*args)
     return np.asarray(value).astype(native(result, np))
-
-
-def _close(got: np.ndarray[Any, Any], want: np.ndarray[Any, Any], result: DType) -> bool:
-    if got.shape != want.shape:
-        return False
-    if result.kind in "fc":
-        eps = (
-            float(np.finfo(np.float16).eps) if result.bits == 16 else float(np.finfo(native(result, np)).eps)
-        )
-        if result.name == "bfloat16":
-            eps = 2.0**-7
-        a, b = got.astype(np.complex128), want.astype(np.complex128)
-        return bool(np.allclose(a, b, rtol=4 * eps, atol=4 * eps, equal_nan=True))
-    return bool(np.array_equal(got, want))
 
 
 def _no_kernel(xp: Any, op: str, x: Any, y: Any, compute: DType, result: DType) -> bool:
@@ -145,7 +131,7 @@ def test_binary_op_grid(backend: str, policy: str, op: str) -> None:
             except TypeError:  # NumPy has no wide kernel either (complex logaddexp)
                 continue
             got = to_numpy(out)
-            if not _close(got, want, result):
+            if not close(got, want, result):
                 wrong.append(f"{cell} -> {result}: values {got.tolist()} != reference {want.tolist()}")
     assert not wrong, f"{len(wrong)} wrong cells of {op} under {policy} on {backend}:\n" + "\n".join(
         wrong[:60]

@@ -13,10 +13,10 @@ from functools import cache
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
 
-from promo_ns._dtypes import DType
+from promo_ns._dtypes import DType, canonical, native
 from promo_ns.policies import Policy
 
-__all__ = ["BACKENDS", "Backend", "Plan", "backend_of", "get_backend"]
+__all__ = ["BACKENDS", "Backend", "DTypeMaps", "Plan", "backend_of", "get_backend"]
 
 
 class Plan(NamedTuple):
@@ -105,6 +105,30 @@ class Backend(Protocol):
     def to_array(self, x: Any) -> Any:
         """A native result as a native array (NumPy returns scalars from 0-d ops)."""
         ...
+
+
+class DTypeMaps:
+    """Cached maps between a library's dtypes and the canonical ones, shared by every adapter."""
+
+    module: ModuleType
+
+    def __init__(self) -> None:
+        self._native: dict[DType, Any] = {}
+        self._canonical: dict[Any, DType] = {}
+
+    def dtype(self, x: Any) -> DType:
+        """The canonical dtype of native array ``x``."""
+        found = self._canonical.get(x.dtype)
+        if found is None:
+            found = self._canonical[x.dtype] = canonical(x.dtype)
+        return found
+
+    def native_dtype(self, dtype: DType) -> Any:
+        """The library's dtype for ``dtype``; a TypeError naming both if it has none."""
+        found = self._native.get(dtype)
+        if found is None:
+            found = self._native[dtype] = native(dtype, self.module)
+        return found
 
 
 @cache

@@ -5,18 +5,19 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from promo_ns._dtypes import DType, bfloat16, canonical, native
+from promo_ns._dtypes import DType, bfloat16
 from promo_ns._ops import NATIVE
-from promo_ns.backends import Plan
+from promo_ns.backends import DTypeMaps, Plan
 from promo_ns.policies import get_policy
 
 __all__ = ["NumpyLike"]
 
 
-class NumpyLike:
+class NumpyLike(DTypeMaps):
     """NumPy or CuPy: ufuncs cast inside the kernel through ``dtype=``, so no operand is copied."""
 
     def __init__(self, name: str) -> None:
+        super().__init__()
         self.name = name
         self.module = import_module(name)
         self.compat = import_module(f"array_api_compat.{name}")
@@ -24,26 +25,10 @@ class NumpyLike:
         self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset()
         self.array_type: type = self.module.ndarray
         self._ufunc = {op: getattr(self.module, names[0]) for op, names in NATIVE.items()}
-        self._native: dict[DType, Any] = {}
-        self._canonical: dict[Any, DType] = {}
         self._numpy = name == "numpy"
         # ml_dtypes' bfloat16 loops cast only from bool/int8/uint8: other
         # operands are cast before the ufunc runs.
         self._cast_first = frozenset((bfloat16,))
-
-    def dtype(self, x: Any) -> DType:
-        """The canonical dtype of native array ``x``."""
-        found = self._canonical.get(x.dtype)
-        if found is None:
-            found = self._canonical[x.dtype] = canonical(x.dtype)
-        return found
-
-    def native_dtype(self, dtype: DType) -> Any:
-        """The library's dtype for ``dtype``; a TypeError naming both if it has none."""
-        found = self._native.get(dtype)
-        if found is None:
-            found = self._native[dtype] = native(dtype, self.module)
-        return found
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc."""

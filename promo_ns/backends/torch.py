@@ -7,9 +7,9 @@ from typing import Any
 import array_api_compat.torch as compat
 import torch
 
-from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex64, float16
+from promo_ns._dtypes import DTYPES, DType, bool_, complex64, float16
 from promo_ns._ops import NATIVE
-from promo_ns.backends import Plan
+from promo_ns.backends import DTypeMaps, Plan
 from promo_ns.policies import get_policy
 
 __all__ = ["TorchBackend"]
@@ -32,10 +32,11 @@ _SCALAR_SECOND = _SCALAR_FIRST | {
 }
 
 
-class TorchBackend:
+class TorchBackend(DTypeMaps):
     """PyTorch: TensorIterator casts on the fly where torch's own promotion gives the policy's dtype."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.name = "torch"
         self.module = torch
         self.compat = compat
@@ -47,22 +48,6 @@ class TorchBackend:
             {(None, float16, complex64)} | {("subtract", bool_, d) for d in DTYPES if d is not bool_}
         )
         self._fn = {op: getattr(torch, names[1]) for op, names in NATIVE.items()}
-        self._native: dict[DType, Any] = {}
-        self._canonical: dict[Any, DType] = {}
-
-    def dtype(self, x: Any) -> DType:
-        """The canonical dtype of tensor ``x``."""
-        found = self._canonical.get(x.dtype)
-        if found is None:
-            found = self._canonical[x.dtype] = canonical(x.dtype)
-        return found
-
-    def native_dtype(self, dtype: DType) -> Any:
-        """The torch dtype of ``dtype``."""
-        found = self._native.get(dtype)
-        if found is None:
-            found = self._native[dtype] = getattr(torch, dtype.name)
-        return found
 
     def _operands(self, op: str, x: Any, y: Any, plan: Plan) -> tuple[Any, Any]:
         """Tensors in the compute dtype, Python scalars as the torch function takes them.
