@@ -383,11 +383,35 @@ def _is_native_scalar(x: Any) -> bool:
 
 
 def _bind(fn: Callable[..., Any], ns: Namespace) -> Callable[..., Any]:
-    """``fn`` with the namespace as its first argument, named and documented like ``fn``."""
+    """``fn`` with the namespace as its first argument, named, documented and signed like the standard's."""
     bound = functools.update_wrapper(functools.partial(fn, ns), fn)
-    sig = inspect.signature(fn)
-    bound.__signature__ = sig.replace(parameters=list(sig.parameters.values())[1:])  # type: ignore[attr-defined]
+    template = _SIGNATURES.get(fn.__name__)
+    if template is not None:
+        sig = inspect.signature(template)
+    else:
+        sig = inspect.signature(fn)
+        sig = sig.replace(parameters=list(sig.parameters.values())[1:])
+    bound.__signature__ = sig  # type: ignore[attr-defined]
     return bound
+
+
+# The standard's signatures of the functions built by the factories below (which take **kwargs).
+_SIGNATURES: dict[str, Callable[..., None]] = {
+    "empty": lambda shape, *, dtype=None, device=None: None,
+    "ones": lambda shape, *, dtype=None, device=None: None,
+    "zeros": lambda shape, *, dtype=None, device=None: None,
+    "eye": lambda n_rows, n_cols=None, /, *, k=0, dtype=None, device=None: None,
+    "sum": lambda x, /, *, axis=None, dtype=None, keepdims=False: None,
+    "prod": lambda x, /, *, axis=None, dtype=None, keepdims=False: None,
+    "cumulative_sum": lambda x, /, *, axis=None, dtype=None, include_initial=False: None,
+    "cumulative_prod": lambda x, /, *, axis=None, dtype=None, include_initial=False: None,
+    "matmul": lambda x1, x2, /: None,
+    "tensordot": lambda x1, x2, /, *, axes=2: None,
+    "vecdot": lambda x1, x2, /, *, axis=-1: None,
+    "cross": lambda x1, x2, /, *, axis=-1: None,
+    "outer": lambda x1, x2, /: None,
+    "solve": lambda x1, x2, /: None,
+}
 
 
 # --- functions that decide dtypes --------------------------------------------------------------

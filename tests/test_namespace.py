@@ -363,3 +363,29 @@ def test_backend_agnostic_example_gives_identical_dtypes_on_every_backend(policy
         np.testing.assert_allclose(scores["numpy"], scores["torch"], rtol=1e-4)
     expected = {"pytorch": "float32", "numpy": "float64"}.get(policy, "refused")
     assert dtypes["numpy"][1 if expected != "refused" else 0] == expected
+
+
+@pytest.mark.parametrize("backend", NATIVE_BACKENDS)
+def test_promoting_functions_have_the_standards_signatures(backend: str) -> None:
+    import inspect
+
+    import array_api_strict as strict
+
+    xp = promo_ns.namespace(backend)
+    for mine, theirs in ((xp, strict), (xp.linalg, strict.linalg)):
+        for name in (
+            "sum",
+            "prod",
+            "cumulative_sum",
+            "cumulative_prod",
+            "ones",
+            "eye",
+            "tensordot",
+            "vecdot",
+            "cross",
+        ):
+            if not hasattr(theirs, name):
+                continue
+            got = [(p.name, p.kind) for p in inspect.signature(getattr(mine, name)).parameters.values()]
+            want = [(p.name, p.kind) for p in inspect.signature(getattr(theirs, name)).parameters.values()]
+            assert got == want, f"{name}: {got} != {want}"
