@@ -86,10 +86,6 @@ DEVIATIONS = {
 
 POLICIES = ["array-api", "pytorch", "numpy", "paddle", "tf-safe"]
 
-#: Per-op quirks of Paddle and TensorFlow the policies do not model yet (issue
-#: "policy fidelity"); each diff is still printed when the test runs.
-NOT_YET_MODELED: dict[tuple[str, str], str] = {}
-
 
 def in_place_contract(cells: dict[str, str]) -> dict[str, str]:
     """In-place observations as promo_ns's in-place contract reads them.
@@ -108,10 +104,7 @@ def in_place_contract(cells: dict[str, str]) -> dict[str, str]:
 @pytest.mark.parametrize(
     "op", _cells.BINARY_OPS + _cells.ARRAY_ONLY_OPS + _cells.UNARY_OPS + _cells.OUT_OF_RANGE_OPS
 )
-def test_golden_table(policy: str, op: str, request: pytest.FixtureRequest) -> None:
-    reason = NOT_YET_MODELED.get((policy, op))
-    if reason:
-        request.applymarker(pytest.mark.xfail(reason=f"not yet modeled: {reason}", strict=False))
+def test_golden_table(policy: str, op: str) -> None:
     cells = observed(policy)
     if op not in cells:
         pytest.skip(f"no observations of {op} for {policy}")
