@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import importlib.util
 import re
 import threading
 import warnings
@@ -389,3 +390,11 @@ def test_promoting_functions_have_the_standards_signatures(backend: str) -> None
             got = [(p.name, p.kind) for p in inspect.signature(getattr(mine, name)).parameters.values()]
             want = [(p.name, p.kind) for p in inspect.signature(getattr(theirs, name)).parameters.values()]
             assert got == want, f"{name}: {got} != {want}"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("cupy") is not None, reason="CuPy is installed here")
+def test_a_missing_backend_says_how_to_install_it() -> None:
+    with pytest.raises(ImportError, match=r"pip install 'promo_ns\[cupy\]'"):
+        promo_ns.namespace("cupy")
+    with pytest.raises(ValueError, match="unknown backend 'jax'"):
+        promo_ns.namespace("jax")
