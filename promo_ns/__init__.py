@@ -15,8 +15,8 @@ from promo_ns._engine import PromotionError
 from promo_ns.policies import Policy, get_policy, policies, register
 
 if TYPE_CHECKING:
-    from promo_ns._array import Array
-    from promo_ns._namespace import Namespace
+    from promo_ns._array import Array, unwrap
+    from promo_ns._namespace import Namespace, namespace
 
 __all__ = [
     "Array",
@@ -47,20 +47,3 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'promo_ns' has no attribute {name!r}")
-
-
-def namespace(backend: Any, *, policy: str | Policy = "array-api", device: Any = None) -> Namespace:
-    """An Array API namespace over ``backend`` that promotes dtypes by ``policy``.
-
-    See :func:`promo_ns._namespace.namespace`.
-    """
-    from promo_ns._namespace import namespace as make
-
-    return make(backend, policy=policy, device=device)
-
-
-def unwrap(x: Any) -> Any:
-    """The native array inside a promo_ns Array (zero-copy); anything else is returned as is."""
-    from promo_ns._array import unwrap as native
-
-    return native(x)

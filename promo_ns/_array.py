@@ -9,7 +9,6 @@ backend's native kernel runs on the operands' device.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -26,7 +25,7 @@ from promo_ns.policies import Policy, Role
 if TYPE_CHECKING:
     from promo_ns._namespace import Namespace
 
-__all__ = ["Array", "binary", "fit", "function", "key", "plans", "unwrap", "wrap"]
+__all__ = ["Array", "binary", "fit", "function", "is_numpy_like", "key", "plans", "unwrap", "wrap"]
 
 # --- operand codes: an int per (dtype, role), so a plan lookup is one list index ----------
 
@@ -75,12 +74,12 @@ def plans(
     out: list[Plan | None] = []
     for a in _KEYS:
         for b in _KEYS:
-            cell = table[(a[0], a[1], b[0], b[1])]
+            k = (a[0], a[1], b[0], b[1])
+            cell = table[k]
             if isinstance(cell, Refusal):
                 out.append(None)
                 continue
             result, compute = cell
-            k = (a[0], a[1], b[0], b[1])
             direct = (
                 native_promoted[k] is compute
                 and native[k] == cell
@@ -221,9 +220,9 @@ class Array:
         return self._x.__dlpack_device__()  # type: ignore[no-any-return]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
-        np = sys.modules["numpy"]
-        if self._ns._backend.name == "numpy":
-            return np.asarray(self._x, dtype=dtype, copy=copy)
+        backend = self._ns._backend
+        if backend.name == "numpy":
+            return backend.module.asarray(self._x, dtype=dtype, copy=copy)
         return self._x.__array__(dtype)
 
     def __repr__(self) -> str:
@@ -448,11 +447,9 @@ def _table(ns: Namespace, op: str) -> tuple[Plan | None, ...]:
     return plans(policy, ns._backend.native_policy, ns._backend.not_native, op)
 
 
-def _scalar_code(x: Any) -> int | None:
-    found = _SCALAR_CODE.get(x.__class__)
-    if found is None and isinstance(x, _SCALAR_TYPES):  # bool/int/float/complex subclasses
-        found = next(v for t, v in _SCALAR_CODE.items() if isinstance(x, t))
-    return found
+def is_numpy_like(x: Any) -> bool:
+    """Whether ``x`` is a NumPy or CuPy array or scalar (a NumPy scalar is a 0-d array to promo_ns)."""
+    return type(x).__module__ in ("numpy", "cupy") and hasattr(x, "dtype") and hasattr(x, "ndim")
 
 
 def _other_operand(ns: Namespace, x: Any, op: str) -> Any:
@@ -460,7 +457,7 @@ def _other_operand(ns: Namespace, x: Any, op: str) -> Any:
 
     A subclass of a Python scalar type becomes that Python scalar; anything else raises.
     """
-    if type(x).__module__ in ("numpy", "cupy") and getattr(x, "ndim", None) == 0:
+    if is_numpy_like(x) and x.ndim == 0:
         return ns.asarray(x)
     for t in _SCALAR_TYPES:
         if isinstance(x, t):
@@ -471,9 +468,7 @@ def _other_operand(ns: Namespace, x: Any, op: str) -> Any:
 def _engine_operand(x: Any) -> Operand:
     if x.__class__ is Array:
         return Operand(*_KEYS[x._k])
-    c = _scalar_code(x)
-    assert c is not None
-    return Operand(None, _KEYS[c][1], x)
+    return Operand(None, _KEYS[_SCALAR_CODE[x.__class__]][1], x)
 
 
 def _unsupported(other: Any, op: str) -> TypeError:

@@ -250,7 +250,7 @@ class Namespace(ModuleType):
     # -- wrapping ---------------------------------------------------------------------------
     def wrap(self, x: Any) -> Any:
         """Wrap a native result (array, or tuple/namedtuple/list of arrays) into promo_ns arrays."""
-        if isinstance(x, self._backend.array_type) or _is_native_scalar(x):
+        if isinstance(x, self._backend.array_type) or _array.is_numpy_like(x):
             return _array.wrap(x, self)
         if isinstance(x, tuple):
             items = [self.wrap(v) for v in x]
@@ -274,7 +274,7 @@ class Namespace(ModuleType):
             return type(x)(self.unwrap_all(v) for v in x)
         return x
 
-    def _delegate(self, fn: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
+    def _delegate(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         unwrap_all, wrap = self.unwrap_all, self.wrap
 
         @functools.wraps(fn)
@@ -283,8 +283,6 @@ class Namespace(ModuleType):
             kwargs = {k: unwrap_all(v) for k, v in kwargs.items()}
             return wrap(fn(*args, **kwargs))
 
-        if name is not None:
-            delegated.__name__ = delegated.__qualname__ = name
         return delegated
 
     def _extension(
@@ -377,11 +375,6 @@ class Namespace(ModuleType):
         return kwargs
 
 
-def _is_native_scalar(x: Any) -> bool:
-    module = type(x).__module__
-    return module in ("numpy", "cupy") and hasattr(x, "dtype") and hasattr(x, "ndim")
-
-
 def _bind(fn: Callable[..., Any], ns: Namespace) -> Callable[..., Any]:
     """``fn`` with the namespace as its first argument, named, documented and signed like the standard's."""
     bound = functools.update_wrapper(functools.partial(fn, ns), fn)
@@ -438,7 +431,7 @@ def asarray(
         obj = _unwrap_nested(obj)
     kwargs = ns.creation_kwargs({"dtype": dtype, "device": device}, None)
     x = backend.compat.asarray(obj, copy=copy, **kwargs)
-    if dtype is None and not isinstance(obj, backend.array_type) and not _is_native_scalar(obj):
+    if dtype is None and not isinstance(obj, backend.array_type) and not _array.is_numpy_like(obj):
         have = backend.dtype(x)
         kind = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}[have.kind]
         want = ns.default_dtype(kind)
