@@ -213,8 +213,17 @@ class Array:
     def __index__(self) -> int:
         return int(self._x.__index__())
 
-    def __dlpack__(self, /, **kwargs: Any) -> Any:
-        return self._x.__dlpack__(**kwargs)
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[Any, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        given = {"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy}
+        return self._x.__dlpack__(**{k: v for k, v in given.items() if v is not None})
 
     def __dlpack_device__(self) -> tuple[Any, int]:
         return self._x.__dlpack_device__()  # type: ignore[no-any-return]

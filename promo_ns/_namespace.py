@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from promo_ns import _array
 from promo_ns._array import Array, function, unwrap
 from promo_ns._context import active
-from promo_ns._dtypes import DTYPES, DType, bool_, canonical
+from promo_ns._dtypes import BY_NAME, DTYPES, DType, bool_, canonical
 from promo_ns._engine import Operand, PromotionError, accumulation_dtype, operand, resolve, resolve_many
 from promo_ns._ops import NATIVE
 from promo_ns.backends import Backend, Plan, get_backend
@@ -69,14 +69,12 @@ DELEGATED = (
     "empty_like",
     "from_dlpack",
     "full_like",
-    "meshgrid",
     "ones_like",
     "tril",
     "triu",
     "zeros_like",
     "take",
     "take_along_axis",
-    "broadcast_arrays",
     "broadcast_to",
     "expand_dims",
     "flip",
@@ -404,6 +402,8 @@ _SIGNATURES: dict[str, Callable[..., None]] = {
     "cross": lambda x1, x2, /, *, axis=-1: None,
     "outer": lambda x1, x2, /: None,
     "solve": lambda x1, x2, /: None,
+    "meshgrid": lambda *arrays, indexing="xy": None,
+    "broadcast_arrays": lambda *arrays: None,
 }
 
 
@@ -576,9 +576,8 @@ def finfo(ns: Namespace, type: DType | Array, /) -> finfo_object:
         f = ml_dtypes.finfo(native)  # type: ignore[no-untyped-call]
     else:
         f = ns._backend.compat.finfo(native)
-    return finfo_object(
-        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dtype
-    )
+    real = BY_NAME[f"float{dtype.bits // 2}"] if dtype.kind == "c" else dtype
+    return finfo_object(int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real)
 
 
 def iinfo(ns: Namespace, type: DType | Array, /) -> iinfo_object:
@@ -641,6 +640,16 @@ def where(ns: Namespace, condition: Array, x1: Any, x2: Any, /) -> Array:
     return ns.wrap_result("where", ns._backend.compat.where(condition._x, a, b), dtype)
 
 
+def _listing(name: str) -> Callable[..., list[Array]]:
+    def listing(ns: Namespace, *arrays: Array, **kwargs: Any) -> list[Array]:
+        out = getattr(ns._backend.compat, name)(*(ns.unwrap_all(x) for x in arrays), **kwargs)
+        return [_array.wrap(x, ns) for x in out]
+
+    listing.__name__ = listing.__qualname__ = name
+    listing.__doc__ = f"``{name}`` of the Array API standard 2024.12, which returns a list of arrays."
+    return listing
+
+
 def clip(ns: Namespace, x: Array, /, min: Any = None, max: Any = None) -> Array:
     """``x`` limited to ``[min, max]``; bounds promote with ``x`` under the active policy."""
     bounds = [b for b in (min, max) if b is not None]
@@ -670,6 +679,8 @@ _OWN: dict[str, Callable[..., Any]] = {
     "stack": _joining("stack"),
     "where": where,
     "clip": clip,
+    "meshgrid": _listing("meshgrid"),
+    "broadcast_arrays": _listing("broadcast_arrays"),
 }
 _LINALG_OWN: dict[str, Callable[..., Any]] = {
     name: _combining(name, name, "linalg")

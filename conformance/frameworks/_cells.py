@@ -7,12 +7,14 @@ A *cell* is one op applied to operands described by tokens:
 * ``"py:bool"``, ``"py:int"``, ``"py:float"``, ``"py:complex"`` -- a Python scalar.
 
 A binary cell's key is ``"LEFT|RIGHT"``, a unary cell's key is the operand's token.
-Its observed value is a canonical dtype name, ``"refused"`` when the framework
+Its observation is a canonical dtype name, ``"refused"`` when the framework
 rejects the dtype combination (its promotion decision), or ``"unsupported: ..."``
 when the framework cannot run the op for a reason that is not a promotion
 decision (a missing kernel, say).  For the ``*_out_of_range`` ops the right
 operand is a Python int just past the range of the left array's dtype, and
-``"overflow"`` records an ``OverflowError``.
+``"overflow"`` records an ``OverflowError``.  Array operands are ones; the
+first element of each result is recorded as its value (``None`` where the
+framework decided the dtype without computing, for want of a kernel).
 
 This module imports no framework: each checker supplies a :class:`Framework`.
 """
@@ -139,6 +141,9 @@ class Framework(Protocol):
     def classify(self, exc: BaseException) -> str:
         """``"refused"`` for a promotion refusal, else ``"unsupported: <reason>"``."""
 
+    def value(self, result: Any) -> Any:
+        """The result's first element as a NumPy-convertible scalar, or ``None`` when not computed."""
+
 
 def operand(fw: Framework, token: str, op: str, left: str | None = None) -> Any:
     """Materialize an operand token for ``op`` (``left`` is the other operand's token)."""
@@ -150,37 +155,75 @@ def operand(fw: Framework, token: str, op: str, left: str | None = None) -> Any:
     return fw.array(head, role, 2 if op in ARRAY_ONLY_OPS else 1)
 
 
-def observe(fw: Framework, op: str, key: str) -> str:
-    """The observed value of one cell (see the module docstring)."""
+def json_value(x: Any) -> bool | int | float | list[float] | None:
+    """A scalar as JSON: ``bool``, ``int``, ``float``, ``[real, imag]`` for a complex; ``None`` stays."""
+    if x is None:
+        return None
+    import numpy as np
+
+    v = np.asarray(x).reshape(-1)[0]
+    kind = v.dtype.kind
+    if kind == "b":
+        return bool(v)
+    if kind in "iu":
+        return int(v)
+    if kind == "c":
+        c = complex(v)
+        return [c.real, c.imag]
+    return float(v)
+
+
+def observe_value(fw: Framework, op: str, key: str) -> tuple[str, Any]:
+    """The observation of one cell and its value (see the module docstring)."""
     tokens = key.split("|")
     try:
         args = [operand(fw, t, op, tokens[0]) for t in tokens]
     except LookupError as exc:
-        return f"unsupported: {exc}"
+        return f"unsupported: {exc}", None
     try:
         result = fw.run(op, args)
     except OverflowError:
-        return "overflow"
+        return "overflow", None
     except Exception as exc:
-        return fw.classify(exc)
-    return fw.dtype_name(result)
+        return fw.classify(exc), None
+    return fw.dtype_name(result), json_value(fw.value(result))
 
 
-def probe(fw: Framework, ops: tuple[str, ...] | None = None) -> dict[str, dict[str, str]]:
-    """Observe every cell of every op (default: all ops)."""
+def observe(fw: Framework, op: str, key: str) -> str:
+    """The observation of one cell (see the module docstring)."""
+    return observe_value(fw, op, key)[0]
+
+
+def probe(
+    fw: Framework,
+    ops: tuple[str, ...] | None = None,
+    values: dict[str, dict[str, Any]] | None = None,
+) -> dict[str, dict[str, str]]:
+    """Observe every cell of every op (default: all ops); fill ``values``, if given, with the values."""
     ops = ops or BINARY_OPS + ARRAY_ONLY_OPS + UNARY_OPS + OUT_OF_RANGE_OPS
-    return {op: {key: observe(fw, op, key) for key in cells(op)} for op in ops}
+    out: dict[str, dict[str, str]] = {}
+    for op in ops:
+        seen = out[op] = {}
+        got = {}
+        for key in cells(op):
+            seen[key], got[key] = observe_value(fw, op, key)
+        if values is not None:
+            values[op] = got
+    return out
 
 
 def write(fw: Framework, path: Path, command: str, extra: dict[str, object] | None = None) -> None:
-    """Probe ``fw`` and store the observations as JSON at ``path``."""
+    """Probe ``fw`` and store the observations and values as JSON at ``path``."""
+    values: dict[str, dict[str, Any]] = {}
+    ops = probe(fw, values=values)
     data = {
         "framework": fw.name,
         "version": fw.version,
         "python": sys.version.split()[0],
         "command": command,
         **(extra or {}),
-        "ops": probe(fw),
+        "ops": ops,
+        "values": values,
     }
     path.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import array_api_strict as xp
 
-from conformance.frameworks import _cells
+from conformance.frameworks import _cells, _fidelity
 
 xp.set_array_api_strict_flags(api_version="2024.12")
 
@@ -54,16 +54,27 @@ class ArrayApiStrict:
             return "refused"
         return f"unsupported: {type(exc).__name__}: {str(exc)[:120]}"
 
+    def value(self, result: Any) -> Any:
+        """The result as a NumPy array, through DLPack."""
+        import numpy as np
 
-def probe() -> dict[str, dict[str, str]]:
-    """Observe every cell."""
-    return _cells.probe(ArrayApiStrict())
+        return np.from_dlpack(result)
+
+
+NAME, VERSION = ArrayApiStrict.name, ArrayApiStrict.version
+
+
+def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
+    """Observe every cell: the observations and the values."""
+    values: dict[str, dict[str, Any]] = {}
+    return _cells.probe(ArrayApiStrict(), values=values), values
 
 
 def main() -> None:
-    """Write ``tests/reference/array-api.json``."""
+    """Write ``tests/reference/array-api.json`` and ``docs/conformance/array-api.md``."""
     out = _cells.reference("array-api")
     _cells.write(ArrayApiStrict(), out, "python -m conformance.frameworks.array_api_strict")
+    _fidelity.write_report("array-api", _cells.load(out), f"array-api-strict {VERSION}, probed live")
 
 
 if __name__ == "__main__":

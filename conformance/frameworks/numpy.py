@@ -18,7 +18,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from conformance.frameworks import _cells
+from conformance.frameworks import _cells, _fidelity
 
 _FUNCS: dict[str, Any] = {
     "add": np.add,
@@ -88,16 +88,25 @@ class NumPy:
             return "refused"
         return f"unsupported: {type(exc).__name__}: {msg[:120]}"
 
+    def value(self, result: Any) -> Any:
+        """The result itself (:func:`_cells.json_value` takes its first element)."""
+        return result
 
-def probe() -> dict[str, dict[str, str]]:
-    """Observe every cell."""
-    return _cells.probe(NumPy())
+
+NAME, VERSION = NumPy.name, NumPy.version
+
+
+def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
+    """Observe every cell: the observations and the values."""
+    values: dict[str, dict[str, Any]] = {}
+    return _cells.probe(NumPy(), values=values), values
 
 
 def main() -> None:
-    """Write ``tests/reference/numpy.json``."""
+    """Write ``tests/reference/numpy.json`` and ``docs/conformance/numpy.md``."""
     out = _cells.reference("numpy")
     _cells.write(NumPy(), out, "python -m conformance.frameworks.numpy")
+    _fidelity.write_report("numpy", _cells.load(out), f"NumPy {np.__version__}, probed live")
 
 
 if __name__ == "__main__":

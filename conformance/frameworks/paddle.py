@@ -54,7 +54,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import paddle
 
-from conformance.frameworks import _cells
+from conformance.frameworks import _cells, _fidelity
 
 #: Canonical dtype name -> Paddle dtype (Paddle has all fifteen).
 DTYPES: dict[str, Any] = {name: getattr(paddle, name) for name in _cells.DTYPES}
@@ -259,6 +259,14 @@ class PaddleFramework:
         first = message.strip().splitlines()[0] if message.strip() else ""
         return f"unsupported: {type(exc).__name__}: {first[:80]}"
 
+    def value(self, result: Any) -> Any:
+        """The first element (via float32 for bfloat16), ``None`` for a cell decided without a kernel."""
+        if isinstance(result, Decided):
+            return None
+        if self.dtype_name(result) == "bfloat16":
+            result = result.astype("float32")
+        return result.numpy().reshape(-1)[0]
+
 
 def compare_forms(
     base: dict[str, dict[str, str]], other: PaddleFramework, scalar_cells: bool
@@ -309,6 +317,7 @@ def main() -> None:
     if _cells.load(path)["ops"] != ops:
         raise RuntimeError("paddle observations differ between two probes")
     print(f"wrote {path}", file=sys.stderr)
+    _fidelity.write_report("paddle", _cells.load(path), f"Paddle {paddle.__version__}, probed live")
 
 
 if __name__ == "__main__":

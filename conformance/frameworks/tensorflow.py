@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from conformance.frameworks import _cells
+from conformance.frameworks import _cells, _fidelity
 
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 
@@ -204,6 +204,7 @@ class TensorFlow:
         self.no_broadcast: list[str] = []
         self._op = ""
         self._dtypes: list[str] = []  # the tensor operands' dtypes, for classify
+        self.computed = True  # whether the last run computed its result (else it was traced)
 
     def array(self, dtype: str, role: str, ndim: int) -> Any:
         """A CPU tensor of ones; see :meth:`_cells.Framework.array`."""
@@ -218,6 +219,7 @@ class TensorFlow:
         fn = self.funcs[op][0]
         key = f"{op} {'|'.join(map(_token, args))}"
         self._op = op
+        self.computed = True
         self._dtypes = sorted({x.dtype.name for x in args if isinstance(x, tf.Tensor)})
         try:
             return self._run_or_trace(key, fn, args)
@@ -239,7 +241,12 @@ class TensorFlow:
         except Exception:  # report the eager failure, not the trace's
             raise failure from None
         self.no_kernel.append(key)
+        self.computed = False
         return result
+
+    def value(self, result: Any) -> Any:
+        """The first element, ``None`` for a traced cell."""
+        return result.numpy() if self.computed else None
 
     def dtype_name(self, result: Any) -> str:
         """Canonical name of a tensor's (or Variable's) dtype."""
@@ -356,6 +363,7 @@ def main() -> None:
         raise SystemExit("two probes disagree: the observations are not deterministic")
     for op, diff in result_type_mismatches(observed, table).items():
         print(f"{op}: {sum(diff.values())} cells differ from result_type: {dict(diff)}")
+    _fidelity.write_report("tf-safe", _cells.load(OUT), f"TensorFlow {tf.__version__}, probed live")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from typing import Any
 
 import torch
 
-from conformance.frameworks import _cells
+from conformance.frameworks import _cells, _fidelity
 
 _FUNCS: dict[str, Any] = {
     "add": torch.add,
@@ -132,6 +132,7 @@ class Torch:
 
     def __init__(self) -> None:
         self.no_kernel: list[str] = []
+        self.computed = True  # whether the last run computed its result
 
     def array(self, dtype: str, role: str, ndim: int) -> Any:
         """A CPU tensor of ones; see :meth:`_cells.Framework.array`."""
@@ -140,11 +141,13 @@ class Torch:
 
     def run(self, op: str, args: list[Any]) -> Any:
         """Run ``op`` on the CPU; fall back to torch's own decision where it cannot."""
+        self.computed = True
         try:
             return _call(op, args)
         except (NotImplementedError, TypeError) as exc:
             if not _no_kernel(exc):
                 raise
+            self.computed = False
             result = _decided(op, args)
             self.no_kernel.append(f"{op} {'|'.join(map(_token, args))}")
             return result
@@ -160,6 +163,13 @@ class Torch:
             return "refused"
         return f"unsupported: {type(exc).__name__}: {msg[:120]}"
 
+    def value(self, result: Any) -> Any:
+        """The first element (float32 for bfloat16), ``None`` for a cell decided without a kernel."""
+        if not self.computed:
+            return None
+        first = result.reshape(-1)[0]
+        return first.float().item() if first.dtype == torch.bfloat16 else first.item()
+
 
 def _token(x: Any) -> str:
     if isinstance(x, torch.Tensor):
@@ -167,21 +177,25 @@ def _token(x: Any) -> str:
     return f"py:{type(x).__name__}"
 
 
-def probe() -> tuple[dict[str, dict[str, str]], list[str]]:
-    """Observe every cell; also return the cells decided without a CPU kernel."""
-    fw = Torch()
+NAME, VERSION = Torch.name, Torch.version
+
+
+def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
+    """Observe every cell: the observations and the values."""
+    values: dict[str, dict[str, Any]] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return _cells.probe(fw), fw.no_kernel
+        return _cells.probe(Torch(), values=values), values
 
 
 def main() -> None:
-    """Write ``tests/reference/pytorch.json``."""
+    """Write ``tests/reference/pytorch.json`` and ``docs/conformance/pytorch.md``."""
     out = _cells.reference("pytorch")
     fw = Torch()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         _cells.write(fw, out, "python -m conformance.frameworks.torch", {"no_kernel": fw.no_kernel})
+    _fidelity.write_report("pytorch", _cells.load(out), f"torch {VERSION}, probed live")
 
 
 if __name__ == "__main__":

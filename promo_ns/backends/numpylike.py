@@ -51,10 +51,17 @@ class NumpyLike(DTypeMaps):
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x``."""
+        ufunc = self._ufunc[op]
         if plan.direct:
-            self._ufunc[op](x, y, out=x, casting="unsafe")
+            ufunc(x, y, out=x, casting="unsafe")
+            return
+        c = self.native_dtype(plan.compute)
+        if not isinstance(y, self.array_type):
+            y = self.module.asarray(y, dtype=c)
+        if plan.compute in self._cast_first:
+            ufunc(self.astype(x, plan.compute), self.astype(y, plan.compute), out=x, casting="unsafe")
         else:
-            self._ufunc[op](x, y, out=x, dtype=self.native_dtype(plan.compute), casting="unsafe")
+            ufunc(x, y, out=x, dtype=c, casting="unsafe")
 
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``, without a copy when it already is."""

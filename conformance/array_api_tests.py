@@ -1,0 +1,321 @@
+"""Run the official array-api-tests suite against a promo_ns namespace and summarize it.
+
+The suite is not a package on the registry and is never committed here. Get it with::
+
+    git clone https://github.com/data-apis/array-api-tests ~/array-api-tests
+    cd ~/array-api-tests && git checkout 55fcc601 && git submodule update --init
+    pip install -r requirements.txt
+
+then run::
+
+    python -m conformance.array_api_tests --suite ~/array-api-tests --backend numpy
+
+(or set ``ARRAY_API_TESTS_SUITE`` instead of ``--suite``). It runs the suite
+against ``promo_ns.<backend>`` (policy ``array-api``) with fixed hypothesis
+settings, marks the tests listed in ``conformance/xfails/<backend>.txt`` as
+expected failures and writes ``docs/conformance/array-api-tests-<backend>.md``
+and ``.json``. ``--module compat`` or ``--module strict`` runs the same suite
+against ``array_api_compat.<backend>`` or ``array_api_strict`` with the same
+settings (no xfails), for comparison. The exit status is 0 when every failure
+is an expected one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: The suite commit (and its ``array-api`` submodule commit) these xfails were made on.
+SUITE_COMMIT = "55fcc6015d82e1adc7a7a2ea4ff4ab4a97b2c0cd"
+SPEC_COMMIT = "5f847a3858875c682ae901aa22b0413bf24be9da"
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = {
+    "promo_ns": "promo_ns.{backend}",
+    "compat": "array_api_compat.{backend}",
+    "strict": "array_api_strict",
+}
+HOW_TO_GET = f"""\
+Get the suite (it is not on the package registry) with:
+    git clone https://github.com/data-apis/array-api-tests PATH
+    cd PATH && git checkout {SUITE_COMMIT[:8]} && git submodule update --init
+    pip install -r requirements.txt
+and pass --suite PATH or set ARRAY_API_TESTS_SUITE=PATH."""
+
+
+class SuiteMissing(SystemExit):
+    """The suite path is not given or is not an array-api-tests checkout."""
+
+
+def find_suite(path: str | None) -> Path:
+    """The suite checkout from ``--suite`` or ``ARRAY_API_TESTS_SUITE``.
+
+    Raises
+    ------
+    SuiteMissing
+        Neither is set, or the path holds no ``array_api_tests`` package or no
+        ``array-api`` submodule checkout; the message says how to get the suite.
+    """
+    given = path or os.environ.get("ARRAY_API_TESTS_SUITE")
+    if not given:
+        raise SuiteMissing(f"no array-api-tests suite given.\n{HOW_TO_GET}")
+    suite = Path(given).expanduser().resolve()
+    if not (suite / "array_api_tests").is_dir():
+        raise SuiteMissing(f"{suite} is not an array-api-tests checkout.\n{HOW_TO_GET}")
+    if not (suite / "array-api" / "spec").is_dir():
+        raise SuiteMissing(
+            f"{suite} has no array-api submodule checked out; run "
+            f"`git submodule update --init` in it.\n{HOW_TO_GET}"
+        )
+    return suite
+
+
+@dataclass(frozen=True)
+class Xfail:
+    """One expected failure: a test id (or id prefix) and why it fails."""
+
+    test: str
+    reason: str
+
+
+def read_xfails(path: Path) -> list[Xfail]:
+    """Parse an xfails file: ``<test id>  # <reason>`` per line; blank lines and ``#`` lines skipped.
+
+    Raises
+    ------
+    ValueError
+        A line has no reason.
+    """
+    if not path.exists():
+        return []
+    out = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        test, sep, reason = line.partition("  # ")
+        if not sep or not reason.strip():
+            raise ValueError(f"{path}:{n}: every expected failure needs a reason: '<test id>  # <reason>'")
+        out.append(Xfail(test.strip(), reason.strip()))
+    return out
+
+
+@dataclass
+class Summary:
+    """Outcomes of one run, per test file."""
+
+    module: str
+    backend: str
+    settings: dict[str, Any]
+    versions: dict[str, str]
+    per_file: dict[str, Counter[str]] = field(default_factory=dict)
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    xfailed: list[tuple[str, str]] = field(default_factory=list)
+    xpassed: list[str] = field(default_factory=list)
+
+    @property
+    def totals(self) -> Counter[str]:
+        """Outcome counts over every file."""
+        total: Counter[str] = Counter()
+        for c in self.per_file.values():
+            total.update(c)
+        return total
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON-ready data."""
+        return {
+            "module": self.module,
+            "backend": self.backend,
+            "settings": self.settings,
+            "versions": self.versions,
+            "totals": dict(self.totals),
+            "per_file": {f: dict(c) for f, c in sorted(self.per_file.items())},
+            "failures": [{"test": t, "message": m} for t, m in self.failures],
+            "xfailed": [{"test": t, "reason": r} for t, r in self.xfailed],
+            "xpassed": self.xpassed,
+        }
+
+    def to_markdown(self) -> str:
+        """The summary as a Markdown page."""
+        outcomes = ("passed", "failed", "xfailed", "xpassed", "skipped", "error")
+        lines = [
+            f"# array-api-tests: `{self.module}`",
+            "",
+            "Generated by `python -m conformance.array_api_tests`; do not edit by hand.",
+            "",
+            *(f"- {k}: `{v}`" for k, v in {**self.settings, **self.versions}.items()),
+            "",
+            "| test file | " + " | ".join(outcomes) + " |",
+            "|---|" + "---:|" * len(outcomes),
+        ]
+        rows = [*sorted(self.per_file.items()), ("**total**", self.totals)]
+        lines += [f"| {f} | " + " | ".join(str(c.get(o, 0)) for o in outcomes) + " |" for f, c in rows]
+        if self.failures:
+            lines += ["", "## Unexpected failures", ""]
+            lines += [f"- `{t}`: {m}" for t, m in self.failures]
+        if self.xfailed:
+            lines += ["", "## Expected failures", ""]
+            lines += [f"- `{t}`: {r}" for t, r in self.xfailed]
+        if self.xpassed:
+            lines += ["", "## Expected failures that passed", ""]
+            lines += [f"- `{t}`" for t in self.xpassed]
+        return "\n".join(lines) + "\n"
+
+
+def _match(test: str, xfails: Iterable[Xfail]) -> Xfail | None:
+    """The xfail entry covering ``test`` (an exact id, a file, or an id without parameters)."""
+    for x in xfails:
+        if test == x.test or test.split("[", 1)[0] == x.test or test.split("::", 1)[0] == x.test:
+            return x
+    return None
+
+
+def summarize(
+    report: dict[str, Any],
+    xfails: Sequence[Xfail],
+    *,
+    module: str,
+    backend: str,
+    settings: dict[str, Any],
+    versions: dict[str, str],
+) -> Summary:
+    """Turn a pytest-json-report document into a :class:`Summary`."""
+    summary = Summary(module, backend, settings, versions)
+    for test in report.get("tests", []):
+        nodeid: str = test["nodeid"]
+        outcome: str = test["outcome"]
+        expected = _match(nodeid, xfails)
+        if outcome == "xfailed" and expected is not None:
+            summary.xfailed.append((nodeid, expected.reason))
+        elif outcome == "xpassed":
+            summary.xpassed.append(nodeid)
+        elif outcome in ("failed", "error"):
+            summary.failures.append((nodeid, _message(test)))
+        file = nodeid.split("::", 1)[0].removeprefix("array_api_tests/")
+        summary.per_file.setdefault(file, Counter())[outcome] += 1
+    return summary
+
+
+def _message(test: dict[str, Any]) -> str:
+    for stage in ("call", "setup", "teardown"):
+        crash = test.get(stage, {}).get("crash")
+        if crash:
+            text = str(crash.get("message", "")).strip().splitlines()
+            return text[0][:200] if text else "failed"
+    return "failed"
+
+
+def _git_head(path: Path) -> str:
+    out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=path, capture_output=True, text=True, check=False)
+    return out.stdout.strip() or "unknown"
+
+
+def _versions(module: str, backend: str) -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    names = {"promo_ns": "promo_ns", "compat": "array-api-compat", "strict": "array-api-strict"}
+    out = {"python": platform.python_version()}
+    for dist in dict.fromkeys([names[module], backend, "hypothesis"]):
+        try:
+            out[dist] = version(dist)
+        except PackageNotFoundError:
+            out[dist] = "not installed"
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the suite as ``args`` say, write the summary, and return the exit status."""
+    suite = find_suite(args.suite)
+    module = MODULES[args.module].format(backend=args.backend)
+    xfails = read_xfails(ROOT / "conformance" / "xfails" / f"{args.backend}.txt") if args.module == "promo_ns" else []
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"array-api-tests-{args.backend}" + ("" if args.module == "promo_ns" else f"-{args.module}")
+    settings = {
+        "suite commit": _git_head(suite),
+        "array-api commit": _git_head(suite / "array-api"),
+        "max examples": args.max_examples,
+        "derandomize": True,
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        ids = Path(tmp, "xfails.txt")
+        ids.write_text("".join(f"{x.test}\n" for x in xfails))
+        report = Path(tmp, "report.json")
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "array_api_tests",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--max-examples={args.max_examples}",
+            "--derandomize",
+            f"--xfails-file={ids}",
+            "--json-report",
+            f"--json-report-file={report}",
+            *(["-n", str(args.jobs)] if args.jobs > 1 else []),
+            *args.pytest_args,
+        ]
+        env = {**os.environ, "ARRAY_API_TESTS_MODULE": module}
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        print(f"ARRAY_API_TESTS_MODULE={module} {' '.join(command)}  (in {suite})", flush=True)
+        subprocess.run(command, cwd=suite, env=env, check=False)
+        if not report.exists():
+            print("the suite wrote no report; see its output above", file=sys.stderr)
+            return 2
+        data = json.loads(report.read_text())
+    summary = summarize(
+        data, xfails, module=module, backend=args.backend, settings=settings, versions=_versions(args.module, args.backend)
+    )
+    (out_dir / f"{stem}.json").write_text(json.dumps(summary.to_json(), indent=1) + "\n")
+    (out_dir / f"{stem}.md").write_text(summary.to_markdown())
+    t = summary.totals
+    print(
+        f"{module}: {t['passed']} passed, {t['failed'] + t['error']} failed "
+        f"({len(summary.failures)} unexpected), {t['xfailed']} xfailed, {t['xpassed']} xpassed, "
+        f"{t['skipped']} skipped; summary in {out_dir / stem}.md"
+    )
+    return 1 if summary.failures else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    """The command-line interface."""
+    p = argparse.ArgumentParser(
+        prog="python -m conformance.array_api_tests",
+        description="Run array-api-tests against promo_ns (policy array-api) and summarize the outcome.",
+        epilog=HOW_TO_GET,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--suite", help="array-api-tests checkout (default: $ARRAY_API_TESTS_SUITE)")
+    p.add_argument("--backend", choices=("numpy", "torch", "cupy"), required=True)
+    p.add_argument(
+        "--module",
+        choices=tuple(MODULES),
+        default="promo_ns",
+        help="what to test: promo_ns (default), or array_api_compat / array_api_strict for comparison",
+    )
+    p.add_argument("--max-examples", type=int, default=20, help="hypothesis max_examples (default 20)")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="pytest-xdist workers (default 1)")
+    p.add_argument(
+        "--out", default=str(ROOT / "docs" / "conformance"), help="where the .md/.json summary goes"
+    )
+    p.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m conformance.array_api_tests``."""
+    return run(parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
