@@ -317,7 +317,7 @@ def main() -> None:
     if _cells.load(path)["ops"] != ops:
         raise RuntimeError("paddle observations differ between two probes")
     print(f"wrote {path}", file=sys.stderr)
-    _fidelity.write_report("paddle", _cells.load(path), f"Paddle {paddle.__version__}, probed live")
+    _fidelity.write_report("paddle")
 
 
 if __name__ == "__main__":

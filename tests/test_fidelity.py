@@ -1,0 +1,104 @@
+"""Each policy against its real framework, cell by cell, through promo_ns on every backend.
+
+The observations (dtype or refusal, and value, of every cell) are stored in
+``tests/reference/<policy>.json``; torch's, NumPy's and array-api-strict's are
+also probed live here to show that the stored ones are current.  The reports in
+``docs/conformance/<policy>.md`` must match what the stored observations give.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+from conformance.frameworks import _cells, _fidelity
+from tests.backends import BACKENDS
+
+POLICIES = list(_fidelity.CHECKERS)
+LIVE = [p for p, (_, live) in _fidelity.CHECKERS.items() if live]
+
+
+@cache
+def stored(policy: str) -> dict[str, Any]:
+    return _cells.load(_cells.reference(policy))
+
+
+def _listing(f: _fidelity.Fidelity, limit: int = 60) -> str:
+    rows = [f"{b:<6} {op:<20} {key:<30} framework={s}  promo_ns={g}" for b, op, key, s, g in f.disagreements]
+    more = [f"... and {len(rows) - limit} more"] if len(rows) > limit else []
+    return "\n".join([f"{len(rows)} cells where promo_ns ({f.policy}) disagrees with {f.framework}:", *rows[:limit], *more])
+
+
+@pytest.mark.parametrize("policy", LIVE)
+def test_stored_observations_are_current(policy: str) -> None:
+    live = _fidelity.observations(policy)
+    data = stored(policy)
+    assert live["version"] == data["version"], f"regenerate with {data['command']}"
+    for part in ("ops", "values"):
+        changed = [
+            f"{op} {key}: stored {value!r}, now {live[part][op][key]!r}"
+            for op, cells in data[part].items()
+            for key, value in cells.items()
+            if live[part][op][key] != value and value == value  # NaN values compare by kind below
+        ]
+        assert not changed, f"{len(changed)} cells changed; regenerate with {data['command']}:\n" + "\n".join(
+            changed[:40]
+        )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_policy_agrees_with_its_framework(backend: str, policy: str) -> None:
+    f = _fidelity.compare(policy, stored(policy), (backend,))
+    assert not f.disagreements, _listing(f)
+    counts = f.counts[backend]
+    assert counts["agree"] > 10_000, counts
+    # Deviations are only the documented ones, and each documented one is still needed.
+    assert set(f.deviations) == {d.reason for d in _fidelity.DEVIATIONS.get(policy, ())}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_report_is_current(policy: str) -> None:
+    f = _fidelity.compare(policy, stored(policy))
+    page = (_fidelity.DOCS / f"{policy}.md").read_text()
+    assert page == _fidelity.markdown(f), f"docs/conformance/{policy}.md is stale: run python -m conformance.frameworks {policy}"
+
+
+def test_same_value_tolerates_ulps_not_more() -> None:
+    assert _fidelity.same_value(1.0 + 2.0**-12, 1.0, "float16")
+    assert not _fidelity.same_value(1.01, 1.0, "float16")
+    assert _fidelity.same_value([1.0, float("nan")], [1.0, float("nan")], "complex64")
+    assert not _fidelity.same_value(float("nan"), 1.0, "float64")
+    assert not _fidelity.same_value(2, 3, "int8")
+    assert _fidelity.same_value(None, 3, "int8")
+
+
+def test_a_disagreement_is_reported_with_both_answers() -> None:
+    data = {
+        "framework": "fake",
+        "version": "0",
+        "ops": {"add": {"int8:nd|int8:nd": "int16", "int8:nd|py:int": "int8", "uint16:nd|py:int": "unsupported: x"}},
+        "values": {"add": {"int8:nd|int8:nd": 2, "int8:nd|py:int": 3, "uint16:nd|py:int": None}},
+    }
+    f = _fidelity.compare("array-api", data, ("numpy",))
+    assert f.disagreements == [
+        ("numpy", "add", "int8:nd|int8:nd", "int16", "int8"),
+        ("numpy", "add", "int8:nd|py:int", "int8 = 3", "int8 = 2"),
+    ]
+    assert f.counts["numpy"]["framework cannot run"] == 1
+    page = _fidelity.markdown(f)
+    assert "| numpy | add | `int8:nd|int8:nd` | int16 | int8 |" in page
+    assert "0.00%" in page
+
+
+def test_in_place_contract_reads_a_dtype_change_as_a_refusal() -> None:
+    assert _fidelity.in_place_contract("iadd", "int8:nd|float32:nd", "float32") == "refused"
+    assert _fidelity.in_place_contract("iadd", "float32:nd|int8:nd", "float32") == "float32"
+    assert _fidelity.in_place_contract("add", "int8:nd|float32:nd", "float32") == "float32"
+
+
+def test_report_command_rejects_an_unknown_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _fidelity.main(["jax-ish"]) == 2
+    assert "unknown policy 'jax-ish'" in capsys.readouterr().err
