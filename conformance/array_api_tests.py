@@ -235,7 +235,11 @@ def run(args: argparse.Namespace) -> int:
     """Run the suite as ``args`` say, write the summary, and return the exit status."""
     suite = find_suite(args.suite)
     module = MODULES[args.module].format(backend=args.backend)
-    xfails = read_xfails(ROOT / "conformance" / "xfails" / f"{args.backend}.txt") if args.module == "promo_ns" else []
+    xfails = (
+        read_xfails(ROOT / "conformance" / "xfails" / f"{args.backend}.txt")
+        if args.module == "promo_ns"
+        else []
+    )
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"array-api-tests-{args.backend}" + ("" if args.module == "promo_ns" else f"-{args.module}")
@@ -274,7 +278,12 @@ def run(args: argparse.Namespace) -> int:
             return 2
         data = json.loads(report.read_text())
     summary = summarize(
-        data, xfails, module=module, backend=args.backend, settings=settings, versions=_versions(args.module, args.backend)
+        data,
+        xfails,
+        module=module,
+        backend=args.backend,
+        settings=settings,
+        versions=_versions(args.module, args.backend),
     )
     (out_dir / f"{stem}.json").write_text(json.dumps(summary.to_json(), indent=1) + "\n")
     (out_dir / f"{stem}.md").write_text(summary.to_markdown())

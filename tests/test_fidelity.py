@@ -28,7 +28,9 @@ def stored(policy: str) -> dict[str, Any]:
 def _listing(f: _fidelity.Fidelity, limit: int = 60) -> str:
     rows = [f"{b:<6} {op:<20} {key:<30} framework={s}  promo_ns={g}" for b, op, key, s, g in f.disagreements]
     more = [f"... and {len(rows) - limit} more"] if len(rows) > limit else []
-    return "\n".join([f"{len(rows)} cells where promo_ns ({f.policy}) disagrees with {f.framework}:", *rows[:limit], *more])
+    return "\n".join(
+        [f"{len(rows)} cells where promo_ns ({f.policy}) disagrees with {f.framework}:", *rows[:limit], *more]
+    )
 
 
 @pytest.mark.parametrize("policy", LIVE)
@@ -63,7 +65,9 @@ def test_policy_agrees_with_its_framework(backend: str, policy: str) -> None:
 def test_report_is_current(policy: str) -> None:
     f = _fidelity.compare(policy, stored(policy))
     page = (_fidelity.DOCS / f"{policy}.md").read_text()
-    assert page == _fidelity.markdown(f), f"docs/conformance/{policy}.md is stale: run python -m conformance.frameworks {policy}"
+    assert page == _fidelity.markdown(f), (
+        f"docs/conformance/{policy}.md is stale: run python -m conformance.frameworks {policy}"
+    )
 
 
 def test_same_value_tolerates_ulps_not_more() -> None:
@@ -79,7 +83,13 @@ def test_a_disagreement_is_reported_with_both_answers() -> None:
     data = {
         "framework": "fake",
         "version": "0",
-        "ops": {"add": {"int8:nd|int8:nd": "int16", "int8:nd|py:int": "int8", "uint16:nd|py:int": "unsupported: x"}},
+        "ops": {
+            "add": {
+                "int8:nd|int8:nd": "int16",
+                "int8:nd|py:int": "int8",
+                "uint16:nd|py:int": "unsupported: x",
+            }
+        },
         "values": {"add": {"int8:nd|int8:nd": 2, "int8:nd|py:int": 3, "uint16:nd|py:int": None}},
     }
     f = _fidelity.compare("array-api", data, ("numpy",))

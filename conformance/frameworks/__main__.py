@@ -1,4 +1,4 @@
-"""``python -m conformance.frameworks [POLICY ...]``: write docs/conformance/<policy>.md from stored observations."""
+"""``python -m conformance.frameworks [POLICY ...]``: the reports from the stored observations."""
 
 from __future__ import annotations
 

@@ -1,0 +1,118 @@
+"""The array-api-tests runner: finding the suite, expected failures, the summary.
+
+The suite itself is not a dependency: the end-to-end test runs only where
+``ARRAY_API_TESTS_SUITE`` points at a checkout (see conformance/array_api_tests.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conformance import array_api_tests as runner
+
+XFAILS = sorted((runner.ROOT / "conformance" / "xfails").glob("*.txt"))
+
+
+def test_a_missing_suite_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("ARRAY_API_TESTS_SUITE", raising=False)
+    with pytest.raises(runner.SuiteMissing, match=r"git clone https://github\.com/data-apis/array-api-tests"):
+        runner.find_suite(None)
+    with pytest.raises(runner.SuiteMissing, match="is not an array-api-tests checkout"):
+        runner.find_suite(str(tmp_path))
+    (tmp_path / "array_api_tests").mkdir()
+    with pytest.raises(runner.SuiteMissing, match="git submodule update --init"):
+        runner.find_suite(str(tmp_path))
+    (tmp_path / "array-api" / "spec").mkdir(parents=True)
+    monkeypatch.setenv("ARRAY_API_TESTS_SUITE", str(tmp_path))
+    assert runner.find_suite(None) == tmp_path.resolve()
+
+
+def test_the_command_exits_with_the_message_when_the_suite_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ARRAY_API_TESTS_SUITE", raising=False)
+    with pytest.raises(SystemExit) as exc:
+        runner.main(["--backend", "numpy"])
+    assert "no array-api-tests suite given" in str(exc.value.code)
+
+
+def test_every_expected_failure_has_a_reason(tmp_path: Path) -> None:
+    bad = tmp_path / "x.txt"
+    bad.write_text("# comment\n\narray_api_tests/test_a.py::test_b\n")
+    with pytest.raises(ValueError, match=r"x.txt:3: every expected failure needs a reason"):
+        runner.read_xfails(bad)
+    assert runner.read_xfails(tmp_path / "absent.txt") == []
+
+
+@pytest.mark.parametrize("path", XFAILS, ids=[p.stem for p in XFAILS])
+def test_shipped_xfails_parse_and_name_suite_tests(path: Path) -> None:
+    xfails = runner.read_xfails(path)
+    assert xfails, f"{path} lists nothing"
+    assert all(x.test.startswith("array_api_tests/test_") for x in xfails)
+    assert len({x.test for x in xfails}) == len(xfails), "duplicate lines"
+    # None of them may be about promotion or operators' dtypes: those are promo_ns's job.
+    assert not [x for x in xfails if "promot" in x.reason.lower() or "dtype" in x.reason.lower()]
+
+
+def _report() -> dict[str, object]:
+    def test(nodeid: str, outcome: str, message: str = "") -> dict[str, object]:
+        return {
+            "nodeid": nodeid,
+            "outcome": outcome,
+            "call": {"crash": {"message": message}} if message else {},
+        }
+
+    return {
+        "tests": [
+            test("array_api_tests/test_a.py::test_x", "passed"),
+            test("array_api_tests/test_a.py::test_y[1]", "failed", "AssertionError: 1 != 2\nmore"),
+            test("array_api_tests/test_b.py::test_z[p]", "xfailed"),
+            test("array_api_tests/test_b.py::test_w", "xpassed"),
+            test("array_api_tests/test_b.py::test_s", "skipped"),
+        ]
+    }
+
+
+def test_summary_counts_per_file_and_lists_failures() -> None:
+    xfails = [runner.Xfail("array_api_tests/test_b.py::test_z", "NumPy numerics")]
+    s = runner.summarize(
+        _report(), xfails, module="m", backend="numpy", settings={"max examples": 20}, versions={}
+    )
+    assert s.per_file["test_a.py"] == {"passed": 1, "failed": 1}
+    assert s.totals == {"passed": 1, "failed": 1, "xfailed": 1, "xpassed": 1, "skipped": 1}
+    assert s.failures == [("array_api_tests/test_a.py::test_y[1]", "AssertionError: 1 != 2")]
+    assert s.xfailed == [("array_api_tests/test_b.py::test_z[p]", "NumPy numerics")]
+    assert s.xpassed == ["array_api_tests/test_b.py::test_w"]
+    page = s.to_markdown()
+    assert "| test_a.py | 1 | 1 | 0 | 0 | 0 | 0 |" in page
+    assert "| **total** | 1 | 1 | 1 | 1 | 1 | 0 |" in page
+    assert "## Unexpected failures" in page and "NumPy numerics" in page
+    data = json.loads(json.dumps(s.to_json()))
+    assert data["totals"]["failed"] == 1 and data["settings"] == {"max examples": 20}
+
+
+@pytest.mark.skipif(
+    not os.environ.get("ARRAY_API_TESTS_SUITE"),
+    reason="no array-api-tests checkout: set ARRAY_API_TESTS_SUITE (see conformance/array_api_tests.py)",
+)
+def test_runs_the_suite_on_a_slice(tmp_path: Path) -> None:
+    code = runner.main(
+        [
+            "--backend",
+            "numpy",
+            "--out",
+            str(tmp_path),
+            "--max-examples",
+            "5",
+            "--",
+            "-k",
+            "test_add or test_result_type",
+        ]
+    )
+    data = json.loads((tmp_path / "array-api-tests-numpy.json").read_text())
+    assert code == 0, data["failures"]
+    assert data["totals"]["passed"] > 5
