@@ -123,7 +123,6 @@ LINALG_DELEGATED = (
     "slogdet",
     "svd",
     "svdvals",
-    "trace",
     "vector_norm",
 )
 FFT_DELEGATED = (
@@ -137,8 +136,6 @@ FFT_DELEGATED = (
     "irfftn",
     "hfft",
     "ihfft",
-    "fftfreq",
-    "rfftfreq",
     "fftshift",
     "ifftshift",
 )
@@ -229,7 +226,7 @@ class Namespace(ModuleType):
         for fname, fn in _OWN.items():
             setattr(self, fname, _bind(fn, self))
         self.linalg = self._extension("linalg", LINALG_DELEGATED, _LINALG_OWN)
-        self.fft = self._extension("fft", FFT_DELEGATED, {})
+        self.fft = self._extension("fft", FFT_DELEGATED, _FFT_OWN)
 
     def __repr__(self) -> str:
         return f"<promo_ns namespace {self.__name__!r}: {self._backend.name}, policy {self.policy.name!r}>"
@@ -252,7 +249,9 @@ class Namespace(ModuleType):
             return _array.wrap(x, self)
         if isinstance(x, tuple):
             items = [self.wrap(v) for v in x]
-            return type(x)(*items) if hasattr(x, "_fields") else tuple(items)
+            if hasattr(x, "_fields"):
+                return type(x)(*items)
+            return type(x)(items)  # a tuple, or a struct sequence (torch.return_types)
         if isinstance(x, list):
             return [self.wrap(v) for v in x]
         return x
@@ -403,6 +402,9 @@ _SIGNATURES: dict[str, Callable[..., None]] = {
     "outer": lambda x1, x2, /: None,
     "solve": lambda x1, x2, /: None,
     "meshgrid": lambda *arrays, indexing="xy": None,
+    "trace": lambda x, /, *, offset=0, dtype=None: None,
+    "fftfreq": lambda n, /, *, d=1.0, dtype=None, device=None: None,
+    "rfftfreq": lambda n, /, *, d=1.0, dtype=None, device=None: None,
     "broadcast_arrays": lambda *arrays: None,
 }
 
@@ -451,11 +453,15 @@ def _unwrap_nested(obj: Any) -> Any:
 
 
 def _creation(name: str, kind: str | None) -> Callable[..., Array]:
+    """``name`` (``"ones"``, ``"fft.fftfreq"``) with the policy's default ``kind`` dtype."""
+    owner, _, short = name.rpartition(".")
+
     def create(ns: Namespace, *args: Any, **kwargs: Any) -> Array:
-        fn = getattr(ns._backend.compat, name)
+        compat = ns._backend.compat
+        fn = getattr(getattr(compat, owner) if owner else compat, short)
         return _array.wrap(fn(*args, **ns.creation_kwargs(kwargs, kind)), ns)
 
-    create.__name__ = create.__qualname__ = name
+    create.__name__ = create.__qualname__ = short
     create.__doc__ = (
         f"``{name}`` of the Array API standard; without ``dtype``, the policy's default {kind} dtype."
     )
@@ -587,14 +593,17 @@ def iinfo(ns: Namespace, type: DType | Array, /) -> iinfo_object:
     return iinfo_object(int(i.bits), int(i.max), int(i.min), dtype)
 
 
-def _reduction(name: str) -> Callable[..., Array]:
-    def reduce(ns: Namespace, x: Array, /, *, dtype: DType | None = None, **kwargs: Any) -> Array:
-        dtype = accumulation_dtype(ns.policy_now(), name, x.dtype) if dtype is None else canonical(dtype)
-        fn = getattr(ns._backend.compat, name)
-        out = fn(ns.unwrap_all(x), dtype=ns._backend.native_dtype(dtype), **kwargs)
-        return ns.wrap_result(name, out, dtype)
+def _reduction(name: str, rule: str | None = None) -> Callable[..., Array]:
+    """``name`` (``"sum"``, ``"linalg.trace"``), accumulating as the policy does for op ``rule``."""
+    short = name.rpartition(".")[2]
 
-    reduce.__name__ = reduce.__qualname__ = name
+    def reduce(ns: Namespace, x: Array, /, *, dtype: DType | None = None, **kwargs: Any) -> Array:
+        policy = ns.policy_now()
+        dtype = accumulation_dtype(policy, rule or short, x.dtype) if dtype is None else canonical(dtype)
+        out = ns._backend.accumulate(name, ns.unwrap_all(x), dtype, **kwargs)
+        return ns.wrap_result(short, out, dtype)
+
+    reduce.__name__ = reduce.__qualname__ = short
     reduce.__doc__ = f"``{name}`` of the Array API standard, accumulating in the active policy's dtype."
     return reduce
 
@@ -683,8 +692,14 @@ _OWN: dict[str, Callable[..., Any]] = {
     "broadcast_arrays": _listing("broadcast_arrays"),
 }
 _LINALG_OWN: dict[str, Callable[..., Any]] = {
-    name: _combining(name, name, "linalg")
-    for name in ("matmul", "tensordot", "vecdot", "cross", "outer", "solve")
+    **{
+        name: _combining(name, name, "linalg")
+        for name in ("matmul", "tensordot", "vecdot", "cross", "outer", "solve")
+    },
+    "trace": _reduction("linalg.trace", "sum"),
+}
+_FFT_OWN: dict[str, Callable[..., Any]] = {
+    name: _creation(f"fft.{name}", "float") for name in ("fftfreq", "rfftfreq")
 }
 
 

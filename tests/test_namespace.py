@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import importlib
 import importlib.util
+import inspect
+import math
 import re
 import threading
 import warnings
@@ -398,3 +400,49 @@ def test_a_missing_backend_says_how_to_install_it() -> None:
         promo_ns.namespace("cupy")
     with pytest.raises(ValueError, match="unknown backend 'jax'"):
         promo_ns.namespace("jax")
+
+
+# --- results the standard (2024.12) fixes ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_trace_accumulates_like_sum(backend: str, policy: str) -> None:
+    xp = promo_ns.namespace(backend, policy=policy)
+    for d in (xp.int8, xp.uint8, xp.float32):
+        x = xp.asarray([[1, 2], [3, 4]], dtype=d)
+        assert xp.linalg.trace(x).dtype is xp.sum(x).dtype
+        assert float(xp.linalg.trace(x)) == 5
+        assert xp.linalg.trace(x, dtype=xp.float64).dtype is xp.float64
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_unsigned_accumulation_is_exact_where_the_backend_has_no_kernel(backend: str) -> None:
+    # torch has no CPU sum/prod for uint64: promo_ns accumulates in int64 (mod 2**64) and casts.
+    xp = promo_ns.namespace(backend, policy="array-api")
+    big = xp.asarray([2**63 + 5, 2**63 + 7], dtype=xp.uint64)
+    assert to_numpy(xp.sum(big)).tolist() == (2**64 + 12) % 2**64
+    assert (
+        to_numpy(xp.prod(xp.asarray([2**32, 2**32 + 1], dtype=xp.uint64))).tolist()
+        == 2**32 * (2**32 + 1) % 2**64
+    )
+    small = xp.asarray([200, 100, 7], dtype=xp.uint8)
+    assert xp.sum(small).dtype is xp.uint64 and int(xp.sum(small)) == 307
+    assert to_numpy(xp.cumulative_sum(small)).tolist() == [200, 300, 307]
+    assert to_numpy(xp.sum(small, dtype=xp.uint16)).tolist() == 307
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_structured_results_keep_their_names(backend: str) -> None:
+    xp = promo_ns.namespace(backend)
+    a = xp.asarray([[2.0, 0.0], [0.0, 3.0]])
+    assert xp.linalg.eigh(a).eigenvalues.dtype is xp.float64
+    assert float(xp.linalg.slogdet(a).logabsdet) == pytest.approx(math.log(6))
+    assert xp.linalg.qr(a).R.shape == (2, 2)
+    assert xp.linalg.svd(a).S.dtype is xp.float64
+    assert type(xp.meshgrid(xp.arange(2), xp.arange(3))) is list
+    assert type(xp.broadcast_arrays(a, a)) is list
+    assert xp.finfo(xp.complex64).dtype is xp.float32
+    assert xp.finfo(xp.complex128).dtype is xp.float64
+    params = inspect.signature(a.__dlpack__).parameters
+    assert list(params) == ["stream", "max_version", "dl_device", "copy"]

@@ -588,6 +588,8 @@ def _defaults_cells(xp: Any, defaults: dict[str, DType]) -> list[str]:
         ("empty((2,))", lambda: xp.empty((2,)), f, None),
         ("eye(2)", lambda: xp.eye(2), f, [[1, 0], [0, 1]]),
         ("eye(2, 3, k=1)", lambda: xp.eye(2, 3, k=1), f, [[0, 1, 0], [0, 0, 1]]),
+        ("fft.fftfreq(4)", lambda: xp.fft.fftfreq(4), f, [0, 0.25, -0.5, -0.25]),
+        ("fft.rfftfreq(4, d=0.5)", lambda: xp.fft.rfftfreq(4, d=0.5), f, [0, 0.5, 1]),
     ]
     wrong: list[str] = []
     for label, make, want, values in cases:

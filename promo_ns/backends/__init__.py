@@ -94,6 +94,10 @@ class Backend(Protocol):
         """``x`` as ``dtype``, without a copy when it already is."""
         ...
 
+    def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
+        """The reduction or cumulative function ``name`` of ``x``, accumulating in ``dtype``."""
+        ...
+
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d native array of ``value`` as ``dtype`` on ``like``'s device."""
         ...

@@ -63,6 +63,12 @@ class NumpyLike(DTypeMaps):
         else:
             ufunc(x, y, out=x, dtype=c, casting="unsafe")
 
+    def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
+        """``compat.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``, ...)."""
+        owner, _, fname = name.rpartition(".")
+        fn = getattr(getattr(self.compat, owner) if owner else self.compat, fname)
+        return fn(x, dtype=self.native_dtype(dtype), **kwargs)
+
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``, without a copy when it already is."""
         return x.astype(self.native_dtype(dtype), copy=False)

@@ -31,6 +31,9 @@ _SCALAR_SECOND = _SCALAR_FIRST | {
     "copysign",
 }
 
+#: Unsigned dtypes torch can store and cast on the CPU but not compute with.
+_NO_CPU_KERNELS = frozenset(("uint16", "uint32", "uint64"))
+
 
 class TorchBackend(DTypeMaps):
     """PyTorch: TensorIterator casts on the fly where torch's own promotion gives the policy's dtype."""
@@ -78,6 +81,19 @@ class TorchBackend(DTypeMaps):
         """``x op= y`` computed in ``plan.compute``; torch casts the result into ``x``'s dtype."""
         a, b = self._operands(op, x, y, plan)
         self._fn[op](a, b, out=x)
+
+    def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
+        """``compat.<name>(x, dtype=...)``; uint16/32/64 on the CPU accumulate in int64.
+
+        torch has no CPU kernels for those dtypes; sums and products are ring
+        operations, so int64 arithmetic (mod 2**64) then a cast gives the exact
+        unsigned result.
+        """
+        owner, _, fname = name.rpartition(".")
+        fn = getattr(getattr(compat, owner) if owner else compat, fname)
+        if dtype.name in _NO_CPU_KERNELS and x.device.type == "cpu":
+            return fn(x, dtype=torch.int64, **kwargs).to(self.native_dtype(dtype))
+        return fn(x, dtype=self.native_dtype(dtype), **kwargs)
 
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``, without a copy when it already is."""
