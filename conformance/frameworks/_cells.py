@@ -155,6 +155,20 @@ def operand(fw: Framework, token: str, op: str, left: str | None = None) -> Any:
     return fw.array(head, role, 2 if op in ARRAY_ONLY_OPS else 1)
 
 
+def standard_call(xp: Any, op: str, args: list[Any]) -> Any:
+    """Run ``op`` through an Array API namespace ``xp``: its function, ``x1 += x2`` for ``iadd``."""
+    if op == "iadd":
+        left = xp.asarray(args[0], copy=True)
+        left += args[1]
+        return left
+    if op == "where":
+        return xp.where(xp.ones(2, dtype=xp.bool), *args)
+    if op == "cumulative_sum" and args[0].ndim == 0:
+        # The standard needs at least one dimension; the accumulation dtype is what is checked.
+        return xp.cumulative_sum(xp.reshape(args[0], (1,)))
+    return getattr(xp, "add" if op in OUT_OF_RANGE_OPS else op)(*args)
+
+
 def json_value(x: Any) -> bool | int | float | list[float] | None:
     """A scalar as JSON: ``bool``, ``int``, ``float``, ``[real, imag]`` for a complex; ``None`` stays."""
     if x is None:

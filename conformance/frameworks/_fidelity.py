@@ -198,18 +198,8 @@ class PromoNs:
             raise LookupError(str(exc)) from exc
 
     def run(self, op: str, args: list[Any]) -> Any:
-        """Run the namespace's function (or operator) for ``op``."""
-        xp = self.xp
-        if op == "iadd":
-            left = xp.asarray(args[0], copy=True)
-            left += args[1]
-            return left
-        if op == "where":
-            return xp.where(xp.ones(2, dtype=xp.bool), *args)
-        if op == "cumulative_sum" and args[0].ndim == 0:
-            # The standard needs at least one dimension; the accumulation dtype is what is checked.
-            return xp.cumulative_sum(xp.reshape(args[0], (1,)))
-        return getattr(xp, "add" if op == "add_out_of_range" else op)(*args)
+        """Run the namespace's function for ``op``."""
+        return _cells.standard_call(self.xp, op, args)
 
     def dtype_name(self, result: Any) -> str:
         """The result's dtype name."""
@@ -304,6 +294,11 @@ def compare(policy: str, data: dict[str, Any], backends: Sequence[str] = BACKEND
     return out
 
 
+def _section(title: str, head: str, rows: list[str]) -> list[str]:
+    """A Markdown section: a table under ``head``, or "None."."""
+    return ["", f"## {title}", "", *((head.split("\n") + rows) if rows else ["None."])]
+
+
 def markdown(f: Fidelity) -> str:
     """The report page for one policy."""
     lines = [
@@ -324,32 +319,24 @@ def markdown(f: Fidelity) -> str:
         counts = " | ".join(str(c[b]) for b in BUCKETS)
         lines.append(f"| promo_ns on {backend} | {counts} | {100 * f.agreement(backend):.2f}% |")
     lines += ["", "Agreement is `agree / (agree + disagree)`: every cell where the framework decides a"]
-    lines += ["dtype or refuses, except the documented deviations below.", ""]
-    lines += ["## Disagreements", ""]
-    if f.disagreements:
-        lines += ["| backend | op | cell | framework | promo_ns |", "|---|---|---|---|---|"]
-        lines += [f"| {b} | {op} | `{k}` | {s} | {g} |" for b, op, k, s, g in f.disagreements]
-    else:
-        lines.append("None.")
-    lines += ["", "## Documented deviations", ""]
-    if f.deviations:
-        lines += ["| cells | reason |", "|---:|---|"]
-        lines += [f"| {n} | {r} |" for r, n in sorted(f.deviations.items())]
-    else:
-        lines.append("None.")
-    lines += ["", "## Cells the framework cannot run (not compared)", ""]
-    if f.cannot_run:
-        lines += ["| cells | reason |", "|---:|---|"]
-        lines += [f"| {n} | {r.replace('|', '/')} |" for r, n in sorted(f.cannot_run.items())]
-    else:
-        lines.append("None.")
-    lines += ["", "## Cells without a backend kernel", ""]
-    if f.no_kernel:
-        lines += ["The policy decides these; the wrapped backend has no kernel for the result dtype.", ""]
-        lines += ["| backend | op | cells |", "|---|---|---:|"]
-        lines += [f"| {b} | {op} | {n} |" for (b, op), n in sorted(f.no_kernel.items())]
-    else:
-        lines.append("None.")
+    lines += ["dtype or refuses, except the documented deviations below."]
+    disagreements = [f"| {b} | {op} | `{k}` | {s} | {g} |" for b, op, k, s, g in f.disagreements]
+    lines += _section(
+        "Disagreements",
+        "| backend | op | cell | framework | promo_ns |\n|---|---|---|---|---|",
+        disagreements,
+    )
+    deviations = [f"| {n} | {r} |" for r, n in sorted(f.deviations.items())]
+    lines += _section("Documented deviations", "| cells | reason |\n|---:|---|", deviations)
+    cannot = [f"| {n} | {r.replace('|', '/')} |" for r, n in sorted(f.cannot_run.items())]
+    lines += _section(
+        "Cells the framework cannot run (not compared)", "| cells | reason |\n|---:|---|", cannot
+    )
+    no_kernel = [f"| {b} | {op} | {n} |" for (b, op), n in sorted(f.no_kernel.items())]
+    head = "The policy decides these; the wrapped backend has no kernel for the result dtype.\n\n"
+    lines += _section(
+        "Cells without a backend kernel", head + "| backend | op | cells |\n|---|---|---:|", no_kernel
+    )
     return "\n".join(lines) + "\n"
 
 
