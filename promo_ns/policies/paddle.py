@@ -150,5 +150,8 @@ POLICY = Policy(
         "x / c, x % c and x ** c with a 0-d tensor x and a Python complex c give a shape-[1] "
         "complex64 tensor in Paddle 3.3.1 (it rebuilds x, dropping complex128 precision); "
         "the policy keeps its promotion: complex128 for a float64 or complex128 x.",
+        "Values, not dtypes: Paddle computes atan2 of two integer tensors, and logaddexp of a "
+        "float32 tensor with a 0-d float64 one, in float32 and returns float64; promo_ns computes "
+        "the float64 result in float64.",
     ),
 )

@@ -102,5 +102,8 @@ POLICY = Policy(
     deviations=(
         "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
         "TF 2.21 wraps it silently (int8 + 1000 -> int8) or raises OverflowError beyond int32.",
+        "Values, not dtypes: tf.experimental.numpy.logaddexp (TF has no logaddexp op) of a Python "
+        "float and a bool or bfloat16 tensor returns float64 computed in float32; promo_ns computes "
+        "the float64 result in float64.",
     ),
 )
