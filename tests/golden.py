@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
 
-from conformance.frameworks import _cells
+from conformance.frameworks import _cells, _fidelity
 from promo_ns import PromotionError
 from promo_ns._dtypes import BY_NAME
 from promo_ns._engine import Operand, accumulation_dtype, resolve
@@ -14,6 +16,12 @@ from promo_ns.policies._model import Role
 _ROLES = {"nd": Role.ND, "0d": Role.ZERO_D, **{k: Role(f"Python {k}") for k in _cells.SCALAR_KINDS}}
 #: The engine op answering each probed op.
 _ENGINE_OP = {"iadd": "add", "add_out_of_range": "add"}
+
+
+@cache
+def observations(policy: str) -> dict[str, Any]:
+    """The framework's observations for ``policy`` (live where cheap), probed once per process."""
+    return _fidelity.observations(policy)
 
 
 def to_operand(token: str, op: str, left: str) -> Operand:

@@ -15,6 +15,7 @@ import pytest
 
 from conformance.frameworks import _cells, _fidelity
 from tests.backends import BACKENDS
+from tests.golden import observations
 
 POLICIES = list(_fidelity.CHECKERS)
 LIVE = [p for p, (_, live) in _fidelity.CHECKERS.items() if live]
@@ -35,7 +36,7 @@ def _listing(f: _fidelity.Fidelity, limit: int = 60) -> str:
 
 @pytest.mark.parametrize("policy", LIVE)
 def test_stored_observations_are_current(policy: str) -> None:
-    live = _fidelity.observations(policy)
+    live = observations(policy)
     data = stored(policy)
     assert live["version"] == data["version"], f"regenerate with {data['command']}"
     for part in ("ops", "values"):

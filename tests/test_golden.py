@@ -8,20 +8,11 @@ regenerated with ``python -m conformance.frameworks.paddle`` /
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from conformance.frameworks import _cells, _fidelity
 from promo_ns import get_policy
-from tests.golden import diff, report
-
-
-@cache
-def observed(policy: str) -> dict[str, dict[str, str]]:
-    ops: dict[str, dict[str, str]] = _fidelity.observations(policy)["ops"]
-    return ops
-
+from tests.golden import diff, observations, report
 
 POLICIES = list(_fidelity.CHECKERS)
 
@@ -31,7 +22,7 @@ POLICIES = list(_fidelity.CHECKERS)
     "op", _cells.BINARY_OPS + _cells.ARRAY_ONLY_OPS + _cells.UNARY_OPS + _cells.OUT_OF_RANGE_OPS
 )
 def test_golden_table(policy: str, op: str) -> None:
-    cells = observed(policy)
+    cells: dict[str, dict[str, str]] = observations(policy)["ops"]
     if op not in cells:
         pytest.skip(f"no observations of {op} for {policy}")
     p = get_policy(policy)

@@ -226,10 +226,15 @@ def probe(
     return out
 
 
+def probe_all(fw: Framework) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
+    """Observe every cell of every op: the observations and the values."""
+    values: dict[str, dict[str, Any]] = {}
+    return probe(fw, values=values), values
+
+
 def write(fw: Framework, path: Path, command: str, extra: dict[str, object] | None = None) -> None:
     """Probe ``fw`` and store the observations and values as JSON at ``path``."""
-    values: dict[str, dict[str, Any]] = {}
-    ops = probe(fw, values=values)
+    ops, values = probe_all(fw)
     data = {
         "framework": fw.name,
         "version": fw.version,

@@ -58,8 +58,7 @@ NAME, VERSION = ArrayApiStrict.name, ArrayApiStrict.version
 
 def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
     """Observe every cell: the observations and the values."""
-    values: dict[str, dict[str, Any]] = {}
-    return _cells.probe(ArrayApiStrict(), values=values), values
+    return _cells.probe_all(ArrayApiStrict())
 
 
 def main() -> None:

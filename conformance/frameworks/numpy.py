@@ -98,8 +98,7 @@ NAME, VERSION = NumPy.name, NumPy.version
 
 def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
     """Observe every cell: the observations and the values."""
-    values: dict[str, dict[str, Any]] = {}
-    return _cells.probe(NumPy(), values=values), values
+    return _cells.probe_all(NumPy())
 
 
 def main() -> None:

@@ -182,10 +182,9 @@ NAME, VERSION = Torch.name, Torch.version
 
 def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
     """Observe every cell: the observations and the values."""
-    values: dict[str, dict[str, Any]] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return _cells.probe(Torch(), values=values), values
+        return _cells.probe_all(Torch())
 
 
 def main() -> None:
