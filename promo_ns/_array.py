@@ -1,8 +1,8 @@
 """The Array wrapper: a native array, its namespace, and one binary path for every operator.
 
 Every binary operator, reflected or in place, and every binary function of the
-namespace, goes through :func:`binary`: one list lookup in the plan compiled
-for ``(policy, op)`` gives the result dtype, the dtype the kernel computes in,
+namespace, is one :func:`_operator`: one list lookup in the plan compiled
+for ``(policy, backend, op)`` gives the result dtype, the dtype the kernel computes in,
 and whether the backend's own kernel already computes in it; then the
 backend's native kernel runs on the operands' device.
 """
@@ -19,13 +19,13 @@ from promo_ns._context import _OVERRIDE
 from promo_ns._dtypes import DTYPES, INT_RANGE, DType
 from promo_ns._engine import Operand, PromotionError, Refusal, compute_table, promoted_table, resolve
 from promo_ns._ops import family_of
-from promo_ns.backends import Plan
+from promo_ns.backends import Backend, Plan
 from promo_ns.policies import Policy, Role
 
 if TYPE_CHECKING:
     from promo_ns._namespace import Namespace
 
-__all__ = ["Array", "binary", "fit", "function", "is_numpy_like", "key", "plans", "unwrap", "wrap"]
+__all__ = ["Array", "fit", "function", "is_numpy_like", "key", "plans", "unwrap", "wrap"]
 
 # --- operand codes: an int per (dtype, role), so a plan lookup is one list index ----------
 
@@ -39,7 +39,8 @@ _KEYS: tuple[tuple[DType | None, Role], ...] = tuple(
     (d, role) for d in DTYPES for role in (Role.ND, Role.ZERO_D)
 ) + tuple((None, r) for r in (Role.BOOL, Role.INT, Role.FLOAT, Role.COMPLEX))
 
-NORMAL, REFLECTED, INPLACE = 0, 1, 2
+#: binary modes: ``a op b``, ``b op a``, ``a op= b``, and the checks of ``a op= b`` alone.
+NORMAL, REFLECTED, INPLACE, PREPARE = 0, 1, 2, 3
 
 
 def key(c: int) -> tuple[DType | None, Role]:
@@ -56,21 +57,20 @@ def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[
 
 
 @cache
-def plans(
-    policy: Policy, native_policy: Policy, not_native: frozenset[tuple[str | None, DType, DType]], op: str
-) -> tuple[Plan | None, ...]:
-    """Every cell of ``op`` under ``policy`` on a backend promoting like ``native_policy``.
+def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
+    """Every cell of ``op`` under ``policy`` on ``backend``; indexed ``code1 * NK + code2``, None if refused.
 
     A cell runs the native kernel on the operands as they are (``direct``) only
-    where ``native_policy`` gives the same result and compute dtypes, plain
-    promotion already reaches the compute dtype (no kernel maps int to float on
-    its own), and ``not_native`` (the backend's exceptions) does not list it.
-    Indexed ``code1 * NK + code2``; ``None`` for a refused cell.
+    where the backend's own promotion gives the same result and compute dtypes,
+    plain promotion already reaches the compute dtype (no kernel maps int to
+    float on its own), and the backend's ``not_native`` does not list it.
     """
+    native_policy = backend.native_policy
     family = policy.op_families.get(op) or family_of(op)
     table = compute_table(policy, family)
     native = compute_table(native_policy, native_policy.op_families.get(op) or family_of(op))
     native_promoted = promoted_table(native_policy)
+    not_native = backend.not_native
     out: list[Plan | None] = []
     for a in _KEYS:
         for b in _KEYS:
@@ -80,24 +80,27 @@ def plans(
                 out.append(None)
                 continue
             result, compute = cell
-            direct = (
-                native_promoted[k] is compute
-                and native[k] == cell
-                and not any((o, d, compute) in not_native for o in (op, None) for d in (a[0], b[0]))
-            )
             scalar = next((r for d, r in (a, b) if d is None), None)
             fix = scalar is not None and (
                 (scalar is Role.INT and (policy.int_values != "wrap" or compute.kind in "iu"))
                 or "bifc".index(scalar.kind) > "bifc".index(_KIND[compute.kind])
             )
+            direct = (
+                not fix
+                and native_promoted[k] is compute
+                and native[k] == cell
+                and not any((o, d, compute) in not_native for o in (op, None) for d in (a[0], b[0]))
+            )
+            roles = [r if d is None else None for d, r in (a, b)]
             out.append(
                 Plan(
-                    2 * _INDEX[result],
+                    2 * _INDEX[result] + all(r is not Role.ND for _, r in (a, b)),
                     compute,
-                    direct and not fix,
+                    direct,
                     result is not compute,
                     fix,
                     a[0] is not None and _inplace_ok(policy, op, a, b),
+                    backend.kernel(op, *roles) if direct else None,
                 )
             )
     return tuple(out)
@@ -127,6 +130,69 @@ def fit(value: Any, dtype: DType) -> Any:
     if kind == "f" and isinstance(value, complex):
         return value.real
     return value
+
+
+@cache
+def _operator(op: str, mode: int) -> Callable[[Array, Any], Any]:
+    """The binary path: ``a op b`` (or ``b op a``, ``a op= b``) under the active policy.
+
+    Every binary operator and function is one of these.  One list index in the
+    plans compiled for ``(policy, backend, op)`` gives the cell; a ``direct``
+    cell calls the backend's native function on the operands as they are.  In
+    ``PREPARE`` mode it checks ``a op= b`` and returns ``(plan, x, y)``.
+    """
+
+    def binary(self: Array, other: Any, /) -> Any:
+        ns = self._ns
+        x = self._x
+        ka = self._k
+        if other.__class__ is Array:
+            if other._ns is not ns and other._ns._backend is not ns._backend:
+                raise _mixed(self, other)
+            y = other._x
+            kb = other._k
+        else:
+            kb = _SCALAR_CODE.get(other.__class__)  # type: ignore[assignment]
+            if kb is None:
+                return binary(self, _other_operand(ns, other, op))
+            y = other
+        if mode == REFLECTED:
+            ka, kb, x, y = kb, ka, y, x
+        policy = _OVERRIDE.get()
+        table = None if policy else ns._plans.get(op)
+        plan = (table or _table(ns, op, policy))[ka * _NK + kb]
+        if plan is None or (mode >= INPLACE and not plan.inplace_ok):
+            raise _refuse(self, other, op, mode)
+        if plan.fix_scalar:
+            operands = (_engine_operand(self), _engine_operand(other))
+            if mode == REFLECTED:
+                x = _scalar_value(policy or ns.policy, op, x, plan.compute, operands[::-1])
+            else:
+                y = _scalar_value(policy or ns.policy, op, y, plan.compute, operands)
+        elif (ka | kb) & 1 and kb < 2 * _N and ka < 2 * _N and not ns._backend.same_device(x, y):
+            raise _device_error(x, y)
+        if mode >= INPLACE:
+            if mode == PREPARE:
+                return plan, x, y
+            ns._backend.inplace(op, x, y, plan)
+            return self
+        kernel = plan.kernel
+        r = plan.result
+        if kernel is not None:
+            out = kernel(x, y)
+            if r & 1:
+                out = ns._backend.to_array(out)
+        else:
+            out = ns._backend.binary(op, x, y, plan)
+            if ns._backend.dtype(out) is not DTYPES[r >> 1]:
+                raise _no_kernel(ns, op, plan, out)
+        result: Array = _new_array(Array)
+        result._x = out
+        result._ns = ns
+        result._k = r
+        return result
+
+    return binary
 
 
 # --- the wrapper ---------------------------------------------------------------------------
@@ -242,7 +308,7 @@ class Array:
         return wrap(self._x[_native_key(key)], self._ns)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
-        _, _, y = _prepare(self, value, "setitem", INPLACE)
+        _, _, y = _operator("setitem", PREPARE)(self, value)
         self._x[_native_key(key)] = y
 
     # -- unary operators --
@@ -258,132 +324,49 @@ class Array:
     def __invert__(self) -> Array:
         return wrap(~self._x, self._ns)
 
-    # -- binary operators: one path --
-    def __add__(self, other: Any, /) -> Any:
-        return binary(self, other, "add")
-
-    def __radd__(self, other: Any, /) -> Any:
-        return binary(self, other, "add", REFLECTED)
-
-    def __iadd__(self, other: Any, /) -> Any:
-        return binary(self, other, "add", INPLACE)
-
-    def __sub__(self, other: Any, /) -> Any:
-        return binary(self, other, "subtract")
-
-    def __rsub__(self, other: Any, /) -> Any:
-        return binary(self, other, "subtract", REFLECTED)
-
-    def __isub__(self, other: Any, /) -> Any:
-        return binary(self, other, "subtract", INPLACE)
-
-    def __mul__(self, other: Any, /) -> Any:
-        return binary(self, other, "multiply")
-
-    def __rmul__(self, other: Any, /) -> Any:
-        return binary(self, other, "multiply", REFLECTED)
-
-    def __imul__(self, other: Any, /) -> Any:
-        return binary(self, other, "multiply", INPLACE)
-
-    def __truediv__(self, other: Any, /) -> Any:
-        return binary(self, other, "divide")
-
-    def __rtruediv__(self, other: Any, /) -> Any:
-        return binary(self, other, "divide", REFLECTED)
-
-    def __itruediv__(self, other: Any, /) -> Any:
-        return binary(self, other, "divide", INPLACE)
-
-    def __floordiv__(self, other: Any, /) -> Any:
-        return binary(self, other, "floor_divide")
-
-    def __rfloordiv__(self, other: Any, /) -> Any:
-        return binary(self, other, "floor_divide", REFLECTED)
-
-    def __ifloordiv__(self, other: Any, /) -> Any:
-        return binary(self, other, "floor_divide", INPLACE)
-
-    def __mod__(self, other: Any, /) -> Any:
-        return binary(self, other, "remainder")
-
-    def __rmod__(self, other: Any, /) -> Any:
-        return binary(self, other, "remainder", REFLECTED)
-
-    def __imod__(self, other: Any, /) -> Any:
-        return binary(self, other, "remainder", INPLACE)
-
-    def __pow__(self, other: Any, /) -> Any:
-        return binary(self, other, "pow")
-
-    def __rpow__(self, other: Any, /) -> Any:
-        return binary(self, other, "pow", REFLECTED)
-
-    def __ipow__(self, other: Any, /) -> Any:
-        return binary(self, other, "pow", INPLACE)
-
-    def __and__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_and")
-
-    def __rand__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_and", REFLECTED)
-
-    def __iand__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_and", INPLACE)
-
-    def __or__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_or")
-
-    def __ror__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_or", REFLECTED)
-
-    def __ior__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_or", INPLACE)
-
-    def __xor__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_xor")
-
-    def __rxor__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_xor", REFLECTED)
-
-    def __ixor__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_xor", INPLACE)
-
-    def __lshift__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_left_shift")
-
-    def __rlshift__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_left_shift", REFLECTED)
-
-    def __ilshift__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_left_shift", INPLACE)
-
-    def __rshift__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_right_shift")
-
-    def __rrshift__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_right_shift", REFLECTED)
-
-    def __irshift__(self, other: Any, /) -> Any:
-        return binary(self, other, "bitwise_right_shift", INPLACE)
-
-    def __eq__(self, other: Any, /) -> Any:
-        return binary(self, other, "equal")
-
-    def __ne__(self, other: Any, /) -> Any:
-        return binary(self, other, "not_equal")
-
-    def __lt__(self, other: Any, /) -> Any:
-        return binary(self, other, "less")
-
-    def __le__(self, other: Any, /) -> Any:
-        return binary(self, other, "less_equal")
-
-    def __gt__(self, other: Any, /) -> Any:
-        return binary(self, other, "greater")
-
-    def __ge__(self, other: Any, /) -> Any:
-        return binary(self, other, "greater_equal")
+    # -- binary operators: one path (see _operator) --
+    __add__ = _operator("add", NORMAL)
+    __radd__ = _operator("add", REFLECTED)
+    __iadd__ = _operator("add", INPLACE)
+    __sub__ = _operator("subtract", NORMAL)
+    __rsub__ = _operator("subtract", REFLECTED)
+    __isub__ = _operator("subtract", INPLACE)
+    __mul__ = _operator("multiply", NORMAL)
+    __rmul__ = _operator("multiply", REFLECTED)
+    __imul__ = _operator("multiply", INPLACE)
+    __truediv__ = _operator("divide", NORMAL)
+    __rtruediv__ = _operator("divide", REFLECTED)
+    __itruediv__ = _operator("divide", INPLACE)
+    __floordiv__ = _operator("floor_divide", NORMAL)
+    __rfloordiv__ = _operator("floor_divide", REFLECTED)
+    __ifloordiv__ = _operator("floor_divide", INPLACE)
+    __mod__ = _operator("remainder", NORMAL)
+    __rmod__ = _operator("remainder", REFLECTED)
+    __imod__ = _operator("remainder", INPLACE)
+    __pow__ = _operator("pow", NORMAL)
+    __rpow__ = _operator("pow", REFLECTED)
+    __ipow__ = _operator("pow", INPLACE)
+    __and__ = _operator("bitwise_and", NORMAL)
+    __rand__ = _operator("bitwise_and", REFLECTED)
+    __iand__ = _operator("bitwise_and", INPLACE)
+    __or__ = _operator("bitwise_or", NORMAL)
+    __ror__ = _operator("bitwise_or", REFLECTED)
+    __ior__ = _operator("bitwise_or", INPLACE)
+    __xor__ = _operator("bitwise_xor", NORMAL)
+    __rxor__ = _operator("bitwise_xor", REFLECTED)
+    __ixor__ = _operator("bitwise_xor", INPLACE)
+    __lshift__ = _operator("bitwise_left_shift", NORMAL)
+    __rlshift__ = _operator("bitwise_left_shift", REFLECTED)
+    __ilshift__ = _operator("bitwise_left_shift", INPLACE)
+    __rshift__ = _operator("bitwise_right_shift", NORMAL)
+    __rrshift__ = _operator("bitwise_right_shift", REFLECTED)
+    __irshift__ = _operator("bitwise_right_shift", INPLACE)
+    __eq__ = _operator("equal", NORMAL)
+    __ne__ = _operator("not_equal", NORMAL)
+    __lt__ = _operator("less", NORMAL)
+    __le__ = _operator("less_equal", NORMAL)
+    __gt__ = _operator("greater", NORMAL)
+    __ge__ = _operator("greater_equal", NORMAL)
 
     def __matmul__(self, other: Any, /) -> Any:
         return self._ns.matmul(self, other)
@@ -393,7 +376,7 @@ class Array:
 
     def __imatmul__(self, other: Any, /) -> Any:
         result = self._ns.matmul(self, other)
-        _prepare(self, result, "matmul", INPLACE)
+        _operator("matmul", PREPARE)(self, result)
         if tuple(result._x.shape) != tuple(self._x.shape):
             raise ValueError(f"in-place matmul would change the shape {self.shape} to {result.shape}")
         self._x[...] = result._x
@@ -446,14 +429,12 @@ def _device_error(a: Any, b: Any) -> ValueError:
     )
 
 
-def _table(ns: Namespace, op: str) -> tuple[Plan | None, ...]:
-    policy = _OVERRIDE.get()
+def _table(ns: Namespace, op: str, policy: Policy | None) -> tuple[Plan | None, ...]:
+    """The plans of ``op`` under ``policy`` (the namespace's when None), cached on the namespace."""
     if policy is None:
-        found = ns._plans.get(op)
-        if found is None:
-            found = ns._plans[op] = plans(ns.policy, ns._backend.native_policy, ns._backend.not_native, op)
+        found = ns._plans[op] = plans(ns.policy, ns._backend, op)
         return found
-    return plans(policy, ns._backend.native_policy, ns._backend.not_native, op)
+    return plans(policy, ns._backend, op)
 
 
 def is_numpy_like(x: Any) -> bool:
@@ -498,45 +479,10 @@ def _refuse(a: Array, other: Any, op: str, mode: int) -> PromotionError:
     policy = _OVERRIDE.get() or a._ns.policy
     left, right = (other, a) if mode == REFLECTED else (a, other)
     try:
-        resolve(policy, op, _engine_operand(left), _engine_operand(right), inplace=mode == INPLACE)
+        resolve(policy, op, _engine_operand(left), _engine_operand(right), inplace=mode >= INPLACE)
     except PromotionError as e:
         return e
     raise AssertionError(f"compiled plan and engine disagree on {op}")  # pragma: no cover
-
-
-def _prepare(a: Array, other: Any, op: str, mode: int) -> tuple[Plan, Any, Any]:
-    """The plan of ``a op other`` and the native operands, in the op's order; raises if refused."""
-    ns = a._ns
-    backend = ns._backend
-    if other.__class__ is Array:
-        if other._ns._backend is not backend:
-            raise _mixed(a, other)
-        kb = other._k
-        y = other._x
-    else:
-        kb = _SCALAR_CODE.get(other.__class__)  # type: ignore[assignment]
-        if kb is None:
-            other = _other_operand(ns, other, op)
-            return _prepare(a, other, op, mode)
-        y = other
-    x = a._x
-    ka = a._k
-    if mode == REFLECTED:
-        ka, kb, x, y = kb, ka, y, x
-    table = None if _OVERRIDE.get() else ns._plans.get(op)
-    plan = (table or _table(ns, op))[ka * _NK + kb]
-    if plan is None or (mode == INPLACE and not plan.inplace_ok):
-        raise _refuse(a, other, op, mode)
-    if plan.fix_scalar:
-        policy = _OVERRIDE.get() or ns.policy
-        operands = (_engine_operand(a), _engine_operand(other))
-        if mode == REFLECTED:
-            x = _scalar_value(policy, op, x, plan.compute, operands[::-1])
-        else:
-            y = _scalar_value(policy, op, y, plan.compute, operands)
-    elif (ka | kb) & 1 and kb < 2 * _N and ka < 2 * _N and not backend.same_device(x, y):
-        raise _device_error(x, y)
-    return plan, x, y
 
 
 def _no_kernel(ns: Namespace, op: str, plan: Plan, out: Any) -> TypeError:
@@ -547,31 +493,16 @@ def _no_kernel(ns: Namespace, op: str, plan: Plan, out: Any) -> TypeError:
     )
 
 
-def binary(a: Array, other: Any, op: str, mode: int = NORMAL) -> Any:
-    """``a op other`` under the active policy (``other op a`` if REFLECTED, ``a op= other`` if INPLACE)."""
-    plan, x, y = _prepare(a, other, op, mode)
-    ns = a._ns
-    if mode == INPLACE:
-        ns._backend.inplace(op, x, y, plan)
-        return a
-    out = ns._backend.binary(op, x, y, plan)
-    if not plan.direct and ns._backend.dtype(out) is not DTYPES[plan.result >> 1]:
-        raise _no_kernel(ns, op, plan, out)
-    r: Array = _new_array(Array)
-    r._x = out
-    r._ns = ns
-    r._k = plan.result + (out.ndim == 0)
-    return r
-
-
 def function(op: str) -> Callable[[Any, Any], Any]:
     """The namespace function of binary elementwise ``op``: ``xp.add(x1, x2)``."""
+    forward = _operator(op, NORMAL)
+    reflected = _operator(op, REFLECTED)
 
     def f(x1: Any, x2: Any, /) -> Any:
         if x1.__class__ is Array:
-            return binary(x1, x2, op)
+            return forward(x1, x2)
         if x2.__class__ is Array:
-            return binary(x2, x1, op, REFLECTED)
+            return reflected(x2, x1)
         raise TypeError(
             f"{op}() needs at least one promo_ns array, got {type(x1).__name__} and {type(x2).__name__}"
         )

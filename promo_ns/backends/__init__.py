@@ -9,12 +9,13 @@ backend is imported only when a namespace for it is asked for.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from functools import cache
 from types import ModuleType
 from typing import Any, NamedTuple, Protocol
 
 from promo_ns._dtypes import DType, canonical, native
-from promo_ns.policies import Policy
+from promo_ns.policies import Policy, Role
 
 __all__ = ["BACKENDS", "Backend", "DTypeMaps", "Plan", "backend_of", "get_backend"]
 
@@ -22,12 +23,13 @@ __all__ = ["BACKENDS", "Backend", "DTypeMaps", "Plan", "backend_of", "get_backen
 class Plan(NamedTuple):
     """How to run one cell (op, operand key, operand key): the engine's answer, ready to use."""
 
-    result: int  #: operand code of the result dtype (n-d)
+    result: int  #: operand code of the result: its dtype, and whether it is 0-d
     compute: DType  #: the dtype the kernel computes in
     direct: bool  #: the backend's own promotion already computes in ``compute``
     to_bool: bool  #: the op returns bool (a comparison)
     fix_scalar: bool  #: a Python scalar needs a value check or conversion first
     inplace_ok: bool  #: the policy allows ``x op= y``
+    kernel: Callable[[Any, Any], Any] | None  #: a ``direct`` cell's native function, called as is
 
 
 #: backend name -> the module that must be importable for it.
@@ -36,6 +38,10 @@ BACKENDS: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy"}
 
 class Backend(Protocol):
     """What the Array wrapper and the namespace need from an array library."""
+
+    def __hash__(self) -> int:
+        """Adapters are singletons, hashed by identity: compiled plans are cached per adapter."""
+        ...
 
     @property
     def name(self) -> str:
@@ -76,6 +82,15 @@ class Backend(Protocol):
 
     def native_dtype(self, dtype: DType) -> Any:
         """The library's dtype for ``dtype``; a TypeError naming both if it has none."""
+        ...
+
+    def kernel(self, op: str, x: Role | None, y: Role | None) -> Callable[[Any, Any], Any] | None:
+        """The native function of ``op`` if it takes these operands as they are, else None.
+
+        ``x`` and ``y`` are None for an array, else the role of the Python
+        scalar in that place.  Only used where the library's own promotion
+        already gives the policy's dtypes.
+        """
         ...
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
 from promo_ns._dtypes import DType, bfloat16
 from promo_ns._ops import NATIVE
 from promo_ns.backends import DTypeMaps, Plan
-from promo_ns.policies import get_policy
+from promo_ns.policies import Role, get_policy
 
 __all__ = ["NumpyLike"]
 
@@ -30,11 +31,13 @@ class NumpyLike(DTypeMaps):
         # operands are cast before the ufunc runs.
         self._cast_first = frozenset((bfloat16,))
 
+    def kernel(self, op: str, x: Role | None, y: Role | None) -> Callable[[Any, Any], Any] | None:
+        """The ufunc of ``op`` (None for ops without one): it takes arrays and Python scalars alike."""
+        return self._ufunc.get(op)
+
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc."""
         ufunc = self._ufunc[op]
-        if plan.direct:
-            return self.to_array(ufunc(x, y))
         c = self.native_dtype(plan.compute)
         # A Python scalar goes in as a 0-d array of the compute dtype: ufuncs
         # refuse some scalar casts (bfloat16) and range-check others (NEP 50).

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import array_api_compat.torch as compat
@@ -10,7 +11,7 @@ import torch
 from promo_ns._dtypes import DTYPES, DType, bool_, complex64, float16
 from promo_ns._ops import NATIVE
 from promo_ns.backends import DTypeMaps, Plan
-from promo_ns.policies import get_policy
+from promo_ns.policies import Role, get_policy
 
 __all__ = ["TorchBackend"]
 
@@ -71,6 +72,14 @@ class TorchBackend(DTypeMaps):
                 return (x, y) if plan.direct else (x.to(c), y)
             return x.to(c), torch.scalar_tensor(y, dtype=c, device=x.device)
         return (x, y) if plan.direct else (x.to(c), y.to(c))
+
+    def kernel(self, op: str, x: Role | None, y: Role | None) -> Callable[[Any, Any], Any] | None:
+        """The torch function, unless it takes no Python scalar in that place (or a bool to subtract)."""
+        if (x is not None and op not in _SCALAR_FIRST) or (y is not None and op not in _SCALAR_SECOND):
+            return None
+        if op == "subtract" and Role.BOOL in (x, y):
+            return None
+        return self._fn.get(op)
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``."""
