@@ -91,7 +91,6 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
                 and native[k] == cell
                 and not any((o, d, compute) in not_native for o in (op, None) for d in (a[0], b[0]))
             )
-            roles = [r if d is None else None for d, r in (a, b)]
             out.append(
                 Plan(
                     2 * _INDEX[result] + all(r is not Role.ND for _, r in (a, b)),
@@ -100,7 +99,7 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
                     result is not compute,
                     fix,
                     a[0] is not None and _inplace_ok(policy, op, a, b),
-                    backend.kernel(op, *roles) if direct else None,
+                    backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result) if direct else None,
                 )
             )
     return tuple(out)

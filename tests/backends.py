@@ -17,7 +17,7 @@ def _cuda() -> bool:
     if importlib.util.find_spec("cupy") is None:
         return False
     try:
-        import cupy  # type: ignore[import-not-found]
+        import cupy
 
         return bool(cupy.cuda.runtime.getDeviceCount() > 0)
     except Exception:

@@ -84,12 +84,14 @@ class Backend(Protocol):
         """The library's dtype for ``dtype``; a TypeError naming both if it has none."""
         ...
 
-    def kernel(self, op: str, x: Role | None, y: Role | None) -> Callable[[Any, Any], Any] | None:
+    def kernel(
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+    ) -> Callable[[Any, Any], Any] | None:
         """The native function of ``op`` if it takes these operands as they are, else None.
 
-        ``x`` and ``y`` are None for an array, else the role of the Python
-        scalar in that place.  Only used where the library's own promotion
-        already gives the policy's dtypes.
+        ``x`` and ``y`` are an array's dtype or a Python scalar's role.  Only
+        asked where the library's own promotion already computes in ``compute``
+        and gives ``result``; None sends the cell through :meth:`binary`.
         """
         ...
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from importlib import import_module
 from typing import Any
+
+import numpy
 
 from promo_ns._dtypes import DType, bfloat16
 from promo_ns._ops import NATIVE
@@ -12,6 +15,31 @@ from promo_ns.backends import DTypeMaps, Plan
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["NumpyLike"]
+
+#: From about this many elements NumPy's cast-then-op in place beats its buffered casting loop.
+_CAST_INTO_OUTPUT = 1 << 14
+
+
+def _size(x: Any) -> int:
+    return int(getattr(x, "size", 1))
+
+
+def _compute_in(ufunc: Any, c: Any, x: Any, y: Any) -> Any:
+    """``ufunc(x, y)`` computed in NumPy dtype ``c``, casting inside the ufunc.
+
+    NumPy casts through a small buffer, chunk by chunk; on large arrays it is
+    faster to cast the operand of the result's shape straight into the output
+    array and run the ufunc in place on it, which needs no memory beyond the output.
+    """
+    if _size(x) < _CAST_INTO_OUTPUT and _size(y) < _CAST_INTO_OUTPUT:
+        return ufunc(x, y, dtype=c, casting="unsafe")
+    shape = numpy.broadcast_shapes(x.shape, y.shape)
+    out = None
+    if x.dtype != c and x.shape == shape:
+        x = out = x.astype(c)
+    elif y.dtype != c and y.shape == shape:
+        y = out = y.astype(c)
+    return ufunc(x, y, out=out, dtype=c, casting="unsafe")
 
 
 class NumpyLike(DTypeMaps):
@@ -31,13 +59,21 @@ class NumpyLike(DTypeMaps):
         # operands are cast before the ufunc runs.
         self._cast_first = frozenset((bfloat16,))
 
-    def kernel(self, op: str, x: Role | None, y: Role | None) -> Callable[[Any, Any], Any] | None:
-        """The ufunc of ``op`` (None for ops without one): it takes arrays and Python scalars alike."""
-        return self._ufunc.get(op)
+    def kernel(
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+    ) -> Callable[[Any, Any], Any] | None:
+        """The ufunc of ``op``; for NumPy arrays of mixed dtypes, one that casts large arrays first."""
+        ufunc = self._ufunc.get(op)
+        mixed = {x, y} != {compute} and isinstance(x, DType) and isinstance(y, DType)
+        if ufunc is None or not (self._numpy and mixed and result is compute):
+            return ufunc
+        return partial(_compute_in, ufunc, self.native_dtype(compute))
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc."""
         ufunc = self._ufunc[op]
+        if plan.direct:
+            return self.to_array(ufunc(x, y))
         c = self.native_dtype(plan.compute)
         # A Python scalar goes in as a 0-d array of the compute dtype: ufuncs
         # refuse some scalar casts (bfloat16) and range-check others (NEP 50).
@@ -48,9 +84,11 @@ class NumpyLike(DTypeMaps):
         # CuPy has no signature= to pick a comparison's loop: cast first there too.
         if plan.compute in self._cast_first or (plan.to_bool and not self._numpy):
             return self.to_array(ufunc(self.astype(x, plan.compute), self.astype(y, plan.compute)))
-        if not plan.to_bool:
-            return self.to_array(ufunc(x, y, dtype=c, casting="unsafe"))
-        return self.to_array(ufunc(x, y, signature=(c, c, None), casting="unsafe"))
+        if plan.to_bool:
+            return self.to_array(ufunc(x, y, signature=(c, c, None), casting="unsafe"))
+        if self._numpy:
+            return self.to_array(_compute_in(ufunc, c, x, y))
+        return self.to_array(ufunc(x, y, dtype=c, casting="unsafe"))
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x``."""

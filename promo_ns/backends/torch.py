@@ -73,9 +73,16 @@ class TorchBackend(DTypeMaps):
             return x.to(c), torch.scalar_tensor(y, dtype=c, device=x.device)
         return (x, y) if plan.direct else (x.to(c), y.to(c))
 
-    def kernel(self, op: str, x: Role | None, y: Role | None) -> Callable[[Any, Any], Any] | None:
-        """The torch function, unless it takes no Python scalar in that place (or a bool to subtract)."""
-        if (x is not None and op not in _SCALAR_FIRST) or (y is not None and op not in _SCALAR_SECOND):
+    def kernel(
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+    ) -> Callable[[Any, Any], Any] | None:
+        """The torch function, unless it takes no Python scalar in that place (or a bool to subtract).
+
+        TensorIterator casts mixed operands on the fly, in one kernel.
+        """
+        if (isinstance(x, Role) and op not in _SCALAR_FIRST) or (
+            isinstance(y, Role) and op not in _SCALAR_SECOND
+        ):
             return None
         if op == "subtract" and Role.BOOL in (x, y):
             return None

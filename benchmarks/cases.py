@@ -1,0 +1,218 @@
+"""The benchmark cases, as data: statements per peer, the inputs they share, and the targets.
+
+Every case is run on one backend with the same inputs for every peer:
+
+``native``
+    the backend's own operator or function on its own arrays;
+``promo_ns``
+    the same code on promo_ns arrays;
+``compat``
+    ``array_api_compat.<backend>``'s function on the backend's arrays;
+``strict``
+    ``array_api_strict`` (NumPy only; it refuses mixed kinds, so its mixed
+    case casts first);
+``cast, then op``
+    an explicit cast to the result dtype, then the same-dtype op (mixed cases).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["BACKENDS", "BACKENDS_ORDER", "CASES", "PEERS", "Case", "Target", "setup_code"]
+
+PEERS = ("native", "promo_ns", "compat", "strict", "cast, then op")
+BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy")
+_GPU = ("torch-cuda", "cupy")
+
+#: backend -> (import line, expression turning NumPy array ``v`` into a native array, sync statement).
+BACKENDS: dict[str, tuple[str, str, str]] = {
+    "numpy": ("import numpy as nat", "v", ""),
+    "torch": ("import torch as nat", "nat.from_numpy(v)", ""),
+    "torch-cuda": ("import torch as nat", "nat.from_numpy(v).to('cuda')", "nat.cuda.synchronize()"),
+    "cupy": ("import cupy as nat", "nat.asarray(v)", "nat.cuda.runtime.deviceSynchronize()"),
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """promo_ns's median at most ``ratio`` times the fastest of ``peers``' (those that ran)."""
+
+    peers: tuple[str, ...]
+    ratio: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark: a statement per peer, on inputs of ``n`` elements."""
+
+    group: str
+    name: str
+    n: int
+    stmts: dict[str, str]
+    targets: dict[str, tuple[Target, ...]] = field(default_factory=dict)  #: backend -> targets
+    memory: bool = False  #: also measure the peak memory of native, promo_ns and cast-then-op
+    backends: tuple[str, ...] = tuple(BACKENDS_ORDER)  #: where the case runs
+    native: dict[str, str] = field(default_factory=dict)  #: backend -> its own native statement
+
+    def statements(self, backend: str) -> dict[str, str]:
+        """The statement of every peer that runs on ``backend``."""
+        stmts = {**self.stmts, **({"native": self.native[backend]} if backend in self.native else {})}
+        return {p: s for p, s in stmts.items() if p != "strict" or backend == "numpy"}
+
+
+def setup_code(backend: str, n: int | tuple[int, int]) -> str:
+    """The code creating every peer's inputs: float32 ``a``, ``b``, int8 ``i8`` (``A``... for promo_ns)."""
+    imp, to_native, _ = BACKENDS[backend]
+    name = backend.split("-", maxsplit=1)[0]
+    strict = (
+        "import array_api_strict as strict\nSA, SB, SI8, S2 = (strict.asarray(v) for v in (a, b, i8, x2))\n"
+        if backend == "numpy"
+        else ""
+    )
+    return f"""\
+import numpy
+import promo_ns
+import array_api_compat.{name} as compat
+{imp}
+from benchmarks.cases import standardize_logsumexp as work, standardize_logsumexp_torch as work_torch
+rng = numpy.random.default_rng(0)
+def native(v):
+    return {to_native}
+a, b = (native(rng.standard_normal({n!r}).astype(numpy.float32)) for _ in range(2))
+i8 = native(rng.integers(-100, 100, {n!r}, dtype=numpy.int8))
+x2 = native(rng.standard_normal((1000, 100)).astype(numpy.float32))
+xp = promo_ns.namespace({name!r}, policy="array-api")
+xq = promo_ns.namespace({name!r}, policy="pytorch")
+A, B, X2 = (xp.asarray(v) for v in (a, b, x2))
+QI8, QB = xq.asarray(i8), xq.asarray(b)
+{strict}"""
+
+
+def standardize_logsumexp(xp: Any, x: Any) -> Any:
+    """Standardize the columns of ``x``, then a log-sum-exp per row: the workload, for any namespace."""
+    mean, std, max_, log, sum_, exp = (getattr(xp, f) for f in ("mean", "std", "max", "log", "sum", "exp"))
+    z = (x - mean(x, axis=0)) / std(x, axis=0)
+    m = max_(z, axis=1, keepdims=True)
+    return m[:, 0] + log(sum_(exp(z - m), axis=1))
+
+
+def standardize_logsumexp_torch(x: Any) -> Any:
+    """The workload written with torch's own API."""
+    import torch
+
+    z = (x - x.mean(0)) / x.std(0, correction=0)
+    m = z.amax(1, keepdim=True)
+    return m[:, 0] + torch.log(torch.exp(z - m).sum(1))
+
+
+_SMALL, _LARGE = 100, 10_000_000
+_SAME = {"native": "a + b", "promo_ns": "A + B", "compat": "compat.add(a, b)", "strict": "SA + SB"}
+_MIXED = {
+    "native": "i8 + b",
+    "promo_ns": "QI8 + QB",
+    "compat": "compat.add(i8, b)",
+    "strict": "strict.astype(SI8, strict.float32) + SB",
+    "cast, then op": "compat.astype(i8, compat.float32) + b",
+}
+_SCALAR = {"native": "a + 1.0", "promo_ns": "A + 1.0", "compat": "compat.add(a, 1.0)", "strict": "SA + 1.0"}
+
+CASES: tuple[Case, ...] = (
+    Case(
+        "small (n=100)",
+        "a + b, float32",
+        _SMALL,
+        _SAME,
+        {
+            "numpy": (
+                Target(("native",), 3.5, "<= 3.5x native"),
+                Target(("strict",), 1 / 5, ">= 5x faster than strict"),
+            ),
+            "torch": (Target(("native",), 1.6, "<= 1.6x native"),),
+        },
+    ),
+    Case(
+        "small (n=100)",
+        "xp.add(a, b)",
+        _SMALL,
+        {
+            "native": "nat.add(a, b)",
+            "promo_ns": "xp.add(A, B)",
+            "compat": "compat.add(a, b)",
+            "strict": "strict.add(SA, SB)",
+        },
+    ),
+    Case("small (n=100)", "a + 1.0", _SMALL, _SCALAR, {"numpy": (Target(("native",), 3.0, "<= 3x native"),)}),
+    Case("small (n=100)", "int8 + float32 (pytorch policy)", _SMALL, _MIXED),
+    Case(
+        "small (n=100)",
+        "a < b",
+        _SMALL,
+        {"native": "a < b", "promo_ns": "A < B", "compat": "compat.less(a, b)", "strict": "SA < SB"},
+    ),
+    Case(
+        "small (n=100)",
+        "a += b",
+        _SMALL,
+        {"native": "global a; a += b", "promo_ns": "global A; A += B", "strict": "global SA; SA += SB"},
+    ),
+    Case(
+        "large (n=10M)",
+        "a + b, float32",
+        _LARGE,
+        _SAME,
+        {b: (Target(("native",), 1.03, "within 3% of native"),) for b in BACKENDS},
+        memory=True,
+    ),
+    Case(
+        "large (n=10M)",
+        "int8 + float32 (pytorch policy)",
+        _LARGE,
+        _MIXED,
+        {
+            b: (
+                Target(
+                    ("native", "cast, then op"), 1.05, "within 5% of the faster of native and cast-then-op"
+                ),
+            )
+            for b in BACKENDS
+        },
+        memory=True,
+    ),
+    Case(
+        "large (n=10M)",
+        "a + 1.0",
+        _LARGE,
+        _SCALAR,
+        {b: (Target(("native",), 1.03, "within 3% of native"),) for b in BACKENDS},
+        memory=True,
+    ),
+    Case(
+        "workload",
+        "standardize + logsumexp, 1000x100 float32",
+        _SMALL,
+        {
+            "native": "work(nat, x2)",
+            "promo_ns": "work(xp, X2)",
+            "compat": "work(compat, x2)",
+            "strict": "work(strict, S2)",
+        },
+        {
+            "numpy": (
+                Target(("native",), 1.3, "<= 1.3x native"),
+                Target(("strict",), 1.0, "faster than strict"),
+            )
+        },
+        native={"torch": "work_torch(x2)", "torch-cuda": "work_torch(x2)"},
+    ),
+    Case(
+        "GPU (n=100M)",
+        "int8 + float32 (pytorch policy)",
+        100_000_000,
+        _MIXED,
+        {b: (Target(("native",), 1.1, "<= 1.1x native"),) for b in _GPU},
+        backends=_GPU,
+    ),
+)
