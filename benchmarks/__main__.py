@@ -272,6 +272,20 @@ def report(
     return "\n".join(lines) + "\n", missed
 
 
+MARKER = "<!-- results: written by python -m benchmarks --write -->"
+
+
+def write(path: str, text: str) -> None:
+    """Write the report to ``path``: after its results marker if it has one, else the whole file."""
+    try:
+        with open(path) as f:
+            head = f.read().partition(MARKER)
+    except FileNotFoundError:
+        head = ("", "", "")
+    with open(path, "w") as f:
+        f.write(head[0] + MARKER + "\n\n" + text if head[1] else text)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks; print (and optionally write) the report."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n")[0])
@@ -282,7 +296,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="run only these (repeatable); default: every one available here",
     )
     parser.add_argument("--quick", action="store_true", help="5 rounds instead of 21; no memory runs")
-    parser.add_argument("--write", metavar="PATH", help="also write the report (Markdown) to PATH")
+    parser.add_argument(
+        "--write", metavar="PATH", help="also write the report to PATH (after its results marker, if any)"
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
     backends = args.backend or [b for b in BACKENDS_ORDER if available(b)]
@@ -297,8 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text, missed = report(rows, imports, gpu)
     print(text)
     if args.write:
-        with open(args.write, "w") as f:
-            f.write(text)
+        write(args.write, text)
     return 1 if args.check and missed else 0
 
 

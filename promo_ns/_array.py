@@ -31,6 +31,8 @@ __all__ = ["Array", "fit", "function", "is_numpy_like", "key", "plans", "unwrap"
 
 _N = len(DTYPES)
 _INDEX = {d: i for i, d in enumerate(DTYPES)}
+_active = _OVERRIDE.get  #: the policy override in force, or None
+_NA = 2 * _N  #: array codes are below this, Python scalar codes from it
 _SCALAR_CODE: dict[type, int] = {bool: 2 * _N, int: 2 * _N + 1, float: 2 * _N + 2, complex: 2 * _N + 3}
 _SCALAR_TYPES = tuple(_SCALAR_CODE)
 _NK = 2 * _N + 4
@@ -140,6 +142,8 @@ def _operator(op: str, mode: int) -> Callable[[Array, Any], Any]:
     cell calls the backend's native function on the operands as they are.  In
     ``PREPARE`` mode it checks ``a op= b`` and returns ``(plan, x, y)``.
     """
+    reflected = mode == REFLECTED
+    inplace = mode >= INPLACE
 
     def binary(self: Array, other: Any, /) -> Any:
         ns = self._ns
@@ -155,28 +159,29 @@ def _operator(op: str, mode: int) -> Callable[[Array, Any], Any]:
             if kb is None:
                 return binary(self, _other_operand(ns, other, op))
             y = other
-        if mode == REFLECTED:
+        if reflected:
             ka, kb, x, y = kb, ka, y, x
-        policy = _OVERRIDE.get()
+        policy = _active()
         table = None if policy else ns._plans.get(op)
         plan = (table or _table(ns, op, policy))[ka * _NK + kb]
-        if plan is None or (mode >= INPLACE and not plan.inplace_ok):
+        if plan is None:
             raise _refuse(self, other, op, mode)
-        if plan.fix_scalar:
+        r, compute, _, _, fix, inplace_ok, kernel = plan
+        if inplace and not inplace_ok:
+            raise _refuse(self, other, op, mode)
+        if fix:
             operands = (_engine_operand(self), _engine_operand(other))
-            if mode == REFLECTED:
-                x = _scalar_value(policy or ns.policy, op, x, plan.compute, operands[::-1])
+            if reflected:
+                x = _scalar_value(policy or ns.policy, op, x, compute, operands[::-1])
             else:
-                y = _scalar_value(policy or ns.policy, op, y, plan.compute, operands)
-        elif (ka | kb) & 1 and kb < 2 * _N and ka < 2 * _N and not ns._backend.same_device(x, y):
+                y = _scalar_value(policy or ns.policy, op, y, compute, operands)
+        elif (ka | kb) & 1 and ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
             raise _device_error(x, y)
-        if mode >= INPLACE:
+        if inplace:
             if mode == PREPARE:
                 return plan, x, y
             ns._backend.inplace(op, x, y, plan)
             return self
-        kernel = plan.kernel
-        r = plan.result
         if kernel is not None:
             out = kernel(x, y)
             if r & 1:
