@@ -25,7 +25,7 @@ from promo_ns.policies import Policy, Role
 if TYPE_CHECKING:
     from promo_ns._namespace import Namespace
 
-__all__ = ["Array", "fit", "function", "is_numpy_like", "key", "plans", "unwrap", "wrap"]
+__all__ = ["Array", "device_error", "fit", "function", "is_numpy_like", "key", "plans", "unwrap", "wrap"]
 
 # --- operand codes: an int per (dtype, role), so a plan lookup is one list index ----------
 
@@ -110,13 +110,19 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
 _KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
 
 
-def _scalar_value(
-    policy: Policy, op: str, value: Any, compute: DType, operands: tuple[Operand, Operand]
-) -> Any:
-    """A Python scalar as the kernel should see it: range-checked, wrapped or converted."""
+def _fix_scalar(
+    a: Array, other: Any, op: str, *, reflected: bool, policy: Policy, compute: DType, xy: tuple[Any, Any]
+) -> tuple[Any, Any]:
+    """Native operands ``xy`` with the Python scalar range-checked, wrapped or converted for the kernel."""
+    x, y = xy
+    operands = (_engine_operand(a), _engine_operand(other))
+    if reflected:
+        operands = operands[::-1]
+    value = x if reflected else y
     if type(value) is int and policy.int_values != "wrap":
         resolve(policy, op, *operands)  # raises OverflowError / PromotionError when out of range
-    return fit(value, compute)
+    value = fit(value, compute)
+    return (value, y) if reflected else (x, value)
 
 
 def fit(value: Any, dtype: DType) -> Any:
@@ -170,26 +176,29 @@ def _operator(op: str, mode: int) -> Callable[[Array, Any], Any]:
         if inplace and not inplace_ok:
             raise _refuse(self, other, op, mode)
         if fix:
-            operands = (_engine_operand(self), _engine_operand(other))
-            if reflected:
-                x = _scalar_value(policy or ns.policy, op, x, compute, operands[::-1])
-            else:
-                y = _scalar_value(policy or ns.policy, op, y, compute, operands)
+            x, y = _fix_scalar(
+                self, other, op, reflected=reflected, policy=policy or ns.policy, compute=compute, xy=(x, y)
+            )
         elif (ka | kb) & 1 and ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
-            raise _device_error(x, y)
-        if inplace:
-            if mode == PREPARE:
-                return plan, x, y
-            ns._backend.inplace(op, x, y, plan)
-            return self
-        if kernel is not None:
-            out = kernel(x, y)
-            if r & 1:
-                out = ns._backend.to_array(out)
-        else:
-            out = ns._backend.binary(op, x, y, plan)
-            if ns._backend.dtype(out) is not DTYPES[r >> 1]:
-                raise _no_kernel(ns, op, plan, out)
+            raise device_error(x, y)
+        if mode == PREPARE:
+            return plan, x, y
+        try:
+            if inplace:
+                ns._backend.inplace(op, x, y, plan)
+                return self
+            if kernel is not None:
+                out = kernel(x, y)
+                if r & 1:
+                    out = ns._backend.to_array(out)
+            else:
+                out = ns._backend.binary(op, x, y, plan)
+        except Exception as e:  # the backend's own words on n-d arrays of two devices: ours instead
+            if ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
+                raise device_error(x, y) from e
+            raise
+        if kernel is None and ns._backend.dtype(out) is not DTYPES[r >> 1]:
+            raise _no_kernel(ns, op, plan, out)
         result: Array = _new_array(Array)
         result._x = out
         result._ns = ns
@@ -426,7 +435,8 @@ def _mixed(a: Array, b: Array) -> TypeError:
     )
 
 
-def _device_error(a: Any, b: Any) -> ValueError:
+def device_error(a: Any, b: Any) -> ValueError:
+    """The error for native arrays ``a`` and ``b`` on different devices."""
     return ValueError(
         f"operands are on different devices ({a.device} and {b.device}); "
         "move one with x.to_device(other.device) first."

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -180,7 +181,9 @@ class Info:
 
     def devices(self) -> list[Any]:
         """Every device the backend can create arrays on."""
-        return list(self._compat.devices())
+        with warnings.catch_warnings():  # array-api-compat probes torch's deprecated 'mkldnn' device
+            warnings.simplefilter("ignore", UserWarning)
+            return list(self._compat.devices())
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, DType]:
         """The active policy's default dtypes."""
@@ -614,8 +617,11 @@ def _promoted(ns: Namespace, op: str, xs: Sequence[Any], like: Any = None) -> tu
     Python scalars become 0-d arrays on the device of the first array (or ``like``).
     """
     dtype = resolve_many(ns.policy_now(), op, [ns.operand(x) for x in xs])
-    device_of = next((x._x for x in xs if x.__class__ is Array), like)
-    return dtype, [ns.cast(x, dtype, device_of) for x in xs]
+    arrays = [x._x for x in xs if x.__class__ is Array]
+    for other in arrays[1:]:
+        if not ns._backend.same_device(arrays[0], other):
+            raise _array.device_error(arrays[0], other)
+    return dtype, [ns.cast(x, dtype, arrays[0] if arrays else like) for x in xs]
 
 
 def _combining(name: str, op: str, module: str | None = None) -> Callable[..., Array]:
