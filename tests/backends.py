@@ -1,4 +1,9 @@
-"""Backends under test: numpy and torch always, cupy only with a GPU; conversion to NumPy for checks."""
+"""Backends under test, and conversion to NumPy for checks.
+
+numpy, torch and torch on its ``meta`` device (a real non-CPU device without
+data: dtypes, refusals and devices are checked there, values are not) run
+everywhere; torch on ``cuda`` and cupy need a GPU and skip without one.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from promo_ns import policies
 from promo_ns._dtypes import DType, native
 
 
-def _cuda() -> bool:
+def _cupy_gpu() -> bool:
     if importlib.util.find_spec("cupy") is None:
         return False
     try:
@@ -24,12 +29,42 @@ def _cuda() -> bool:
         return False
 
 
-BACKENDS = [
-    "numpy",
-    "torch",
-    pytest.param("cupy", marks=pytest.mark.skipif(not _cuda(), reason="CuPy needs a CUDA GPU; none here")),
+def _torch_cuda() -> bool:
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+_GPU = [
+    pytest.param(
+        "torch:cuda", marks=pytest.mark.skipif(not _torch_cuda(), reason="torch sees no CUDA GPU here")
+    ),
+    pytest.param(
+        "cupy", marks=pytest.mark.skipif(not _cupy_gpu(), reason="CuPy needs a CUDA GPU; none here")
+    ),
 ]
+#: backends whose arrays hold values.
+VALUE_BACKENDS = ["numpy", "torch", *_GPU]
+#: every backend and device under test.
+BACKENDS = ["numpy", "torch", "torch:meta", *_GPU]
 POLICIES = policies()
+
+
+def namespace(backend: str, policy: str = "array-api") -> Any:
+    """The namespace under test: a backend name, or ``torch:DEVICE``."""
+    name, _, device = backend.partition(":")
+    return promo_ns.namespace(name, policy=policy, device=device or None)
+
+
+def has_values(xp: Any) -> bool:
+    """Whether the arrays of namespace ``xp`` hold data (not on torch's meta device)."""
+    return str(xp.__array_namespace_info__().default_device()) != "meta"
+
+
+def on_device(x: Any, xp: Any) -> bool:
+    """Whether promo_ns array ``x`` lives on namespace ``xp``'s default device (``cuda`` is ``cuda:0``)."""
+    want = xp.__array_namespace_info__().default_device()
+    return str(getattr(x.device, "type", x.device)) == str(getattr(want, "type", want))
 
 
 def to_numpy(x: Any) -> np.ndarray[Any, Any]:

@@ -10,11 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import promo_ns
 from promo_ns import PromotionError
 from promo_ns._dtypes import DTYPES
 from promo_ns.backends.numpylike import _CAST_INTO_OUTPUT
-from tests.backends import BACKENDS, POLICIES, close, to_numpy
+from tests.backends import BACKENDS, POLICIES, close, has_values, namespace, to_numpy
 
 SMALL = {"b": [True, False] * 4, "i": [1, 2, 3, 4, 5, 6, 7, 8], "u": [1, 2, 3, 4, 5, 6, 7, 8]}
 SMALL |= {"f": [0.5, 1.5, 2.5, 3.0, 4.25, 5.5, 6.0, 7.75], "c": [0.5 + 1j, 1.5 - 2j, 2.5, 3j, 4, 5, 6, 7]}
@@ -35,7 +34,7 @@ SHAPES = (
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_large_mixed_ops_equal_the_small_results(backend: str, policy: str) -> None:
     """Each large result is read off the 8x8 table of the same op on small arrays."""
-    xp = promo_ns.namespace(backend, policy=policy)
+    xp = namespace(backend, policy)
     dtypes = [d for d in DTYPES if d.name in xp.__array_namespace_info__().dtypes()]
     failures = []
     for op in OPS:
@@ -54,13 +53,15 @@ def test_large_mixed_ops_equal_the_small_results(backend: str, policy: str) -> N
                     i1, i2 = (np.resize(np.arange(8), s) for s in (s1, s2))
                     v1, v2 = np.asarray(SMALL[d1.kind])[i1], np.asarray(SMALL[d2.kind])[i2]
                     x, y = xp.asarray(v1, dtype=d1), xp.asarray(v2, dtype=d2)
-                    before = to_numpy(x).copy(), to_numpy(y).copy()
                     got = fn(x, y)
-                    want = to_numpy(table)[np.broadcast_arrays(i1, i2)]
                     cell = f"{op}({d1}{list(s1)}, {d2}{list(s2)})"
                     if got.dtype is not table.dtype:
                         failures.append(f"{cell}: dtype {got.dtype}, small arrays give {table.dtype}")
-                    elif not close(to_numpy(got), want, got.dtype):
+                    if not has_values(xp):
+                        continue
+                    before = v1.astype(to_numpy(x).dtype), v2.astype(to_numpy(y).dtype)
+                    want = to_numpy(table)[np.broadcast_arrays(i1, i2)]
+                    if not close(to_numpy(got), want, got.dtype):
                         failures.append(f"{cell}: values differ from the small-array result")
                     if not all(np.array_equal(to_numpy(v), b) for v, b in zip((x, y), before, strict=True)):
                         failures.append(f"{cell}: an operand changed")

@@ -23,7 +23,7 @@ from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import BY_NAME, DTYPES
 from promo_ns._engine import Operand, resolve
 from promo_ns.policies import Role
-from tests.backends import BACKENDS, POLICIES, to_numpy
+from tests.backends import BACKENDS, POLICIES, has_values, namespace, on_device, to_numpy
 from tests.test_seeds import SEEDS
 
 NATIVE_BACKENDS = ["numpy", "torch"]
@@ -44,7 +44,7 @@ def test_seed_examples_through_the_namespace(
     backend: str, case: tuple[str, str, object, object, str]
 ) -> None:
     policy, op, left, right, expected = case
-    xp = promo_ns.namespace(backend, policy=policy)
+    xp = namespace(backend, policy)
     try:
         got = getattr(xp, op)(_operand(xp, left), _operand(xp, right)).dtype.name
     except PromotionError:
@@ -105,14 +105,80 @@ def test_meta_tensors_stay_on_meta_through_every_op(policy: str) -> None:
     assert f.device == torch.device("meta")
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_devices_asarray_to_device_and_info(backend: str) -> None:
+    xp = namespace(backend)
+    info = xp.__array_namespace_info__()
+    here = info.default_device()
+    assert any(str(d) == str(here) or getattr(d, "type", None) == here for d in info.devices())
+    a = xp.asarray([1.0, 2.0], device=here)
+    assert on_device(a, xp)
+    assert on_device(a.to_device(a.device), xp)
+    assert on_device(xp.asarray(a), xp) and on_device(xp.asarray(a, copy=True), xp)
+    assert on_device(xp.zeros(2, device=a.device) + a, xp)
+
+
+def test_arrays_move_between_cpu_and_meta() -> None:
+    xp = promo_ns.torch
+    cpu = xp.asarray([1.0, 2.0])
+    meta = cpu.to_device("meta")
+    assert meta.device == torch.device("meta") and meta.dtype is cpu.dtype
+    assert xp.asarray([1, 2], device="meta").device == torch.device("meta")
+    assert (meta + 1.0).device == torch.device("meta")
+    assert torch.device("meta") in xp.__array_namespace_info__().devices()
+
+
+def test_python_scalars_become_tensors_only_where_torch_takes_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[Any] = []
+    real = torch.scalar_tensor
+
+    def counting(value: Any, **kwargs: Any) -> Any:
+        made.append(kwargs.get("device"))
+        return real(value, **kwargs)
+
+    monkeypatch.setattr(torch, "scalar_tensor", counting)
+    xp = promo_ns.namespace("torch", policy="pytorch", device="meta")
+    f = xp.ones(3, dtype=xp.float32)
+    for r in (f + 1.0, 2 * f, f < 1.0, f**2, 1.0 - f):
+        assert r.device == torch.device("meta")
+    assert made == []
+    assert xp.atan2(f, 1.0).device == torch.device("meta")  # torch.atan2 takes no scalar
+    assert made == [torch.device("meta")]
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="torch sees no CUDA GPU here")
+def test_no_host_synchronization_in_the_op_path_on_cuda() -> None:
+    xp = promo_ns.namespace("torch", policy="pytorch", device="cuda")
+    f, i = xp.ones(8, dtype=xp.float32), xp.ones(8, dtype=xp.int8)
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        for r in (f + f, i + f, f + 1.0, 1 - i, f < i, xp.where(f > 0, f, 0.0), xp.sum(i), xp.clip(f, 0, 1)):
+            assert r.device.type == "cuda"
+        f += i
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+
+
 def test_mixing_devices_raises_a_clear_error() -> None:
     xp = promo_ns.torch
     meta = xp.asarray(torch.ones(3, device="meta"))
     cpu_0d = xp.asarray(1.0)
     with pytest.raises(ValueError, match="different devices"):
         meta + cpu_0d
-    with pytest.raises((ValueError, RuntimeError), match="device"):
-        meta + xp.ones(3)
+    attempts: list[Callable[[], Any]] = [
+        lambda: meta + xp.ones(3),
+        lambda: xp.ones(3) * meta,
+        lambda: xp.concat([meta, xp.ones(3)]),
+    ]
+    for attempt in attempts:
+        with pytest.raises(
+            ValueError, match=r"different devices \(meta and cpu\)|different devices \(cpu and meta\)"
+        ):
+            attempt()
+    before = promo_ns.unwrap(meta)
+    with pytest.raises(ValueError, match=r"x\.to_device"):
+        meta += xp.ones(3, dtype=xp.float32)
+    assert promo_ns.unwrap(meta) is before
 
 
 def test_mixing_backends_raises_a_clear_error() -> None:
@@ -125,7 +191,7 @@ def test_mixing_backends_raises_a_clear_error() -> None:
 
 @pytest.mark.parametrize("backend", NATIVE_BACKENDS)
 def test_bare_native_arrays_and_unknown_types_are_refused(backend: str) -> None:
-    xp = promo_ns.namespace(backend)
+    xp = namespace(backend)
     a = xp.ones(3)
     with pytest.raises(TypeError, match=r"wrap it first with xp\.asarray"):
         a + promo_ns.unwrap(xp.ones(3))
@@ -168,7 +234,7 @@ EXPECTED_INT8_PLUS_FLOAT = {
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_policy_block_overrides_nests_and_restores(backend: str) -> None:
-    xp = promo_ns.namespace(backend)
+    xp = namespace(backend)
     assert _int8_plus_float(xp) == "refused"
     with promo_ns.policy("pytorch"):
         assert _int8_plus_float(xp) == "float32"
@@ -238,7 +304,7 @@ def test_policy_blocks_are_task_local() -> None:
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_refused_inplace_ops_leave_the_left_operand_unchanged(backend: str, policy: str) -> None:
-    xp = promo_ns.namespace(backend, policy=policy)
+    xp = namespace(backend, policy)
     pol = get_policy(policy)
     refused = 0
     for left in DTYPES:
@@ -248,7 +314,7 @@ def test_refused_inplace_ops_leave_the_left_operand_unchanged(backend: str, poli
                 b = xp.asarray([1, 1, 1], dtype=right)
             except TypeError:  # no such dtype on this backend
                 continue
-            native, before = promo_ns.unwrap(a), to_numpy(a).copy()
+            native, before = promo_ns.unwrap(a), to_numpy(a).copy() if has_values(xp) else None
             for op, attempt, role in (("add", _iadd, Role.ND), ("setitem", _setitem, Role.ZERO_D)):
                 try:
                     resolve(pol, op, Operand(left, Role.ND), Operand(right, role), inplace=True)
@@ -259,7 +325,8 @@ def test_refused_inplace_ops_leave_the_left_operand_unchanged(backend: str, poli
                     attempt(a, b)
             assert promo_ns.unwrap(a) is native
             assert a.dtype is left
-            np.testing.assert_array_equal(to_numpy(a), before)
+            if before is not None:
+                np.testing.assert_array_equal(to_numpy(a), before)
     assert refused
 
 
@@ -273,7 +340,7 @@ def _setitem(a: Any, b: Any) -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_allowed_inplace_ops_keep_the_left_dtype_and_object(backend: str) -> None:
-    xp = promo_ns.namespace(backend, policy="pytorch")
+    xp = namespace(backend, "pytorch")
     a = xp.asarray([1, 2, 3], dtype=xp.int16)
     native = promo_ns.unwrap(a)
     a += xp.asarray([1, 1, 1], dtype=xp.int32)
@@ -282,7 +349,7 @@ def test_allowed_inplace_ops_keep_the_left_dtype_and_object(backend: str) -> Non
     a[0] = 100
     assert promo_ns.unwrap(a) is native
     assert a.dtype is xp.int16
-    assert to_numpy(a).tolist() == [100, 5, 7]
+    assert not has_values(xp) or to_numpy(a).tolist() == [100, 5, 7]
 
 
 # --- the public contract ---------------------------------------------------------------------
@@ -295,7 +362,7 @@ _NEWER = {"broadcast_shapes", "isin", "eig", "eigvals"}
 def test_the_namespace_has_the_whole_standard(backend: str) -> None:
     import array_api_strict as strict
 
-    xp = promo_ns.namespace(backend)
+    xp = namespace(backend)
     for module, mine in ((strict, xp), (strict.linalg, xp.linalg), (strict.fft, xp.fft)):
         public = {
             n
@@ -318,7 +385,7 @@ def test_ready_namespaces_are_importable_modules() -> None:
 
 @pytest.mark.parametrize("backend", NATIVE_BACKENDS)
 def test_wrapping_is_zero_copy_and_native_interop_works(backend: str) -> None:
-    xp = promo_ns.namespace(backend)
+    xp = namespace(backend)
     native = promo_ns.unwrap(xp.arange(6, dtype=xp.float32))
     a = xp.asarray(native)
     assert promo_ns.unwrap(a) is native
@@ -353,7 +420,7 @@ def test_backend_agnostic_example_gives_identical_dtypes_on_every_backend(policy
     dtypes: dict[str, tuple[str, str]] = {}
     scores: dict[str, np.ndarray[Any, Any]] = {}
     for backend in NATIVE_BACKENDS:
-        xp = promo_ns.namespace(backend, policy=policy)
+        xp = namespace(backend, policy)
         try:
             z, score = example(xp.asarray(data, dtype=xp.float32), xp.asarray([1, 2, 3]))
         except PromotionError as e:
@@ -374,7 +441,7 @@ def test_promoting_functions_have_the_standards_signatures(backend: str) -> None
 
     import array_api_strict as strict
 
-    xp = promo_ns.namespace(backend)
+    xp = namespace(backend)
     for mine, theirs in ((xp, strict), (xp.linalg, strict.linalg)):
         for name in (
             "sum",
@@ -408,36 +475,40 @@ def test_a_missing_backend_says_how_to_install_it() -> None:
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_trace_accumulates_like_sum(backend: str, policy: str) -> None:
-    xp = promo_ns.namespace(backend, policy=policy)
+    xp = namespace(backend, policy)
     for d in (xp.int8, xp.uint8, xp.float32):
         x = xp.asarray([[1, 2], [3, 4]], dtype=d)
         assert xp.linalg.trace(x).dtype is xp.sum(x).dtype
-        assert float(xp.linalg.trace(x)) == 5
+        assert not has_values(xp) or float(xp.linalg.trace(x)) == 5
         assert xp.linalg.trace(x, dtype=xp.float64).dtype is xp.float64
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_unsigned_accumulation_is_exact_where_the_backend_has_no_kernel(backend: str) -> None:
     # torch has no CPU sum/prod for uint64: promo_ns accumulates in int64 (mod 2**64) and casts.
-    xp = promo_ns.namespace(backend, policy="array-api")
+    xp = namespace(backend, "array-api")
     big = xp.asarray([2**63 + 5, 2**63 + 7], dtype=xp.uint64)
-    assert to_numpy(xp.sum(big)).tolist() == (2**64 + 12) % 2**64
-    assert (
-        to_numpy(xp.prod(xp.asarray([2**32, 2**32 + 1], dtype=xp.uint64))).tolist()
-        == 2**32 * (2**32 + 1) % 2**64
-    )
     small = xp.asarray([200, 100, 7], dtype=xp.uint8)
-    assert xp.sum(small).dtype is xp.uint64 and int(xp.sum(small)) == 307
-    assert to_numpy(xp.cumulative_sum(small)).tolist() == [200, 300, 307]
-    assert to_numpy(xp.sum(small, dtype=xp.uint16)).tolist() == 307
+    results = {
+        "sum(big)": (xp.sum(big), (2**64 + 12) % 2**64),
+        "prod": (xp.prod(xp.asarray([2**32, 2**32 + 1], dtype=xp.uint64)), 2**32 * (2**32 + 1) % 2**64),
+        "sum(small)": (xp.sum(small), 307),
+        "cumulative_sum": (xp.cumulative_sum(small), [200, 300, 307]),
+        "sum(small, dtype=uint16)": (xp.sum(small, dtype=xp.uint16), 307),
+    }
+    assert [r.dtype.name for r, _ in results.values()] == ["uint64"] * 4 + ["uint16"]
+    if has_values(xp):
+        assert {k: to_numpy(r).tolist() for k, (r, _) in results.items()} == {
+            k: v for k, (_, v) in results.items()
+        }
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_structured_results_keep_their_names(backend: str) -> None:
-    xp = promo_ns.namespace(backend)
+    xp = namespace(backend)
     a = xp.asarray([[2.0, 0.0], [0.0, 3.0]])
     assert xp.linalg.eigh(a).eigenvalues.dtype is xp.float64
-    assert float(xp.linalg.slogdet(a).logabsdet) == pytest.approx(math.log(6))
+    assert not has_values(xp) or float(xp.linalg.slogdet(a).logabsdet) == pytest.approx(math.log(6))
     assert xp.linalg.qr(a).R.shape == (2, 2)
     assert xp.linalg.svd(a).S.dtype is xp.float64
     assert type(xp.meshgrid(xp.arange(2), xp.arange(3))) is list

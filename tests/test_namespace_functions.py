@@ -32,7 +32,7 @@ from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import DTYPES, DType, canonical, native
 from promo_ns._engine import Operand, accumulation_dtype, operand, resolve, resolve_many
 from promo_ns.policies import Policy, Role
-from tests.backends import BACKENDS, POLICIES, close, to_numpy
+from tests.backends import BACKENDS, POLICIES, close, has_values, namespace, on_device, to_numpy
 
 VALUES: dict[str, list[Any]] = {
     "b": [True, False, True],
@@ -131,6 +131,7 @@ class Tally:
     """Cells checked, refused as expected, without a backend kernel, and wrong ones."""
 
     what: str
+    xp: Any  #: the namespace: results must be on its device; values are checked where it has data
     wrong: list[str] = field(default_factory=list)
     cells: int = 0
     refused: int = 0
@@ -177,8 +178,11 @@ class Tally:
         if out.dtype is not want:  # even where the backend has no kernel: raise, never another dtype
             self.wrong.append(f"{label}: expected {want}, got {out.dtype}")
             return
+        if hasattr(out, "device") and not on_device(out, self.xp):  # result_type gives a dtype
+            self.wrong.append(f"{label}: result on {out.device}, not on the operands' device")
+            return
         self.cells += 1
-        if reference is None:
+        if reference is None or not has_values(self.xp):
             return
         got = to_numpy(out)
         ref = _narrow(reference(want, *args), want)
@@ -222,11 +226,11 @@ class Env(NamedTuple):
 def env(request: pytest.FixtureRequest, backend: str, policy: str) -> Iterator[Env]:
     """The namespace of ``policy``, or one of another policy used inside ``promo_ns.policy(policy)``."""
     if request.param == "namespace":
-        xp = promo_ns.namespace(backend, policy=policy)
+        xp = namespace(backend, policy)
         yield Env(xp, get_policy(policy), xp._backend.compat)
         return
     other = POLICIES[(POLICIES.index(policy) + 1) % len(POLICIES)]
-    xp = promo_ns.namespace(backend, policy=other)
+    xp = namespace(backend, other)
     with promo_ns.policy(policy) as pol:
         yield Env(xp, pol, xp._backend.compat)
 
@@ -239,7 +243,7 @@ def env(request: pytest.FixtureRequest, backend: str, policy: str) -> Iterator[E
 def test_where(env: Env, backend: str, policy: str) -> None:
     xp, pol, compat = env
     cond = xp.asarray([True, False, True])
-    tally = Tally(f"where under {policy} on {backend}")
+    tally = Tally(f"where under {policy} on {backend}", xp)
 
     def expected(c: Any, a: Any, b: Any) -> DType:
         return resolve_many(pol, "where", [_op(a), _op(b)])
@@ -288,7 +292,7 @@ def _clip_reference(x: Any, lo: Any, hi: Any, r: DType) -> Any:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_clip(env: Env, backend: str, policy: str) -> None:
     xp, pol, compat = env
-    tally = Tally(f"clip under {policy} on {backend}")
+    tally = Tally(f"clip under {policy} on {backend}", xp)
     xs = _items(xp, VALUES, scalars=False)
     lows, highs = _items(xp, LOWER), _items(xp, UPPER)
 
@@ -353,7 +357,7 @@ THIRD = ("bool", "int8", "uint8", "int32", "uint64", "float16", "bfloat16", "flo
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_concat_stack(env: Env, backend: str, policy: str, name: str) -> None:
     xp, pol, _ = env
-    tally = Tally(f"{name} under {policy} on {backend}")
+    tally = Tally(f"{name} under {policy} on {backend}", xp)
     nd = _items(xp, VALUES, zero_d=False, scalars=False)
     other = _items(xp, OTHER, zero_d=False, scalars=False)
     third = [
@@ -440,7 +444,7 @@ def test_linalg(env: Env, backend: str, policy: str, name: str) -> None:
     path, make1, make2, kwargs, reference = LINALG[name]
     op = path.rsplit(".", 1)[-1]
     fn, native_fn = _resolve(xp, path), _resolve(compat, path)
-    tally = Tally(f"{name} under {policy} on {backend}")
+    tally = Tally(f"{name} under {policy} on {backend}", xp)
     for d1, d2 in itertools.product(DTYPES, DTYPES):
         try:
             a, b = make1(xp, d1), make2(xp, d2)
@@ -464,7 +468,7 @@ def test_linalg(env: Env, backend: str, policy: str, name: str) -> None:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_result_type(env: Env, backend: str, policy: str) -> None:
     xp, pol, _ = env
-    tally = Tally(f"result_type under {policy} on {backend}")
+    tally = Tally(f"result_type under {policy} on {backend}", xp)
     arrays = _items(xp, VALUES, scalars=False)
     dtypes: list[Item] = [(f"{d}", d, d) for d in DTYPES]
     items = dtypes + arrays + SCALARS_ITEMS
@@ -534,7 +538,7 @@ REDUCTIONS: dict[str, Callable[..., Any]] = {
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_accumulation_dtype(env: Env, backend: str, policy: str, name: str) -> None:
     xp, pol, compat = env
-    tally = Tally(f"{name} under {policy} on {backend}")
+    tally = Tally(f"{name} under {policy} on {backend}", xp)
     fn, native_fn, reference = getattr(xp, name), getattr(compat, name), REDUCTIONS[name]
     arrays = _items(xp, VALUES, zero_d=name in ("sum", "prod"), scalars=False)
     targets: list[DType | None] = [None, *DTYPES]
@@ -600,7 +604,9 @@ def _defaults_cells(xp: Any, defaults: dict[str, DType]) -> list[str]:
             continue
         if out.dtype is not want:
             wrong.append(f"{label}: expected {want}, got {out.dtype}")
-        elif values is not None and not close(to_numpy(out), _narrow(values, want), want):
+        elif not on_device(out, xp):
+            wrong.append(f"{label}: created on {out.device}, not on the namespace's device")
+        elif values is not None and has_values(xp) and not close(to_numpy(out), _narrow(values, want), want):
             wrong.append(f"{label}: values {to_numpy(out).tolist()} != {values}")
     info = xp.__array_namespace_info__().default_dtypes()
     expected_info = {"real floating": f, "complex floating": c, "integral": i, "indexing": defaults["index"]}
@@ -612,7 +618,7 @@ def _defaults_cells(xp: Any, defaults: dict[str, DType]) -> list[str]:
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_creation_defaults(backend: str, policy: str) -> None:
-    xp = promo_ns.namespace(backend, policy=policy)
+    xp = namespace(backend, policy)
     wrong = [f"{policy}: {w}" for w in _defaults_cells(xp, dict(get_policy(policy).defaults))]
     for other in POLICIES:
         with promo_ns.policy(other):

@@ -184,7 +184,8 @@ class PromoNs:
     def __init__(self, backend: str, policy: str) -> None:
         import promo_ns
 
-        self.xp = promo_ns.namespace(backend, policy=policy)
+        name, _, device = backend.partition(":")  # "torch:cuda"
+        self.xp = promo_ns.namespace(name, policy=policy, device=device or None)
         self.name = f"promo_ns[{backend}]"
         self.version = promo_ns.__version__
         self._refusal = promo_ns.PromotionError
