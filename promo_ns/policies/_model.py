@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Literal
 
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
+
+if TYPE_CHECKING:
+    from promo_ns.policies._check import PolicyCheck
 
 __all__ = ["Family", "Policy", "Role", "grid", "scalar_grid"]
 
@@ -267,6 +270,60 @@ class Policy:
 
     def __hash__(self) -> int:
         return hash(self.name)
+
+    def derive(
+        self,
+        name: str,
+        *,
+        cells: Mapping[tuple[DType | str, DType | str], DType | str | None] | None = None,
+        symmetric: bool = True,
+        **changes: Any,
+    ) -> Policy:
+        """A new policy: this one with some array-grid cells and fields changed.
+
+        Parameters
+        ----------
+        name
+            The new policy's name (register it with :func:`promo_ns.register`).
+        cells
+            Array-with-array cells to change, keyed by dtype pairs (``DType``,
+            name or short name: ``("i8", "f16")``); a value of ``None`` refuses
+            the cell.
+        symmetric
+            Change ``(b, a)`` with ``(a, b)``.
+        **changes
+            Other fields to replace (``summary``, ``int_values``, ...).
+
+        Returns
+        -------
+        Policy
+            The derived policy; this one is unchanged.
+        """
+        arrays = dict(self.arrays)
+        for (a, b), value in (cells or {}).items():
+            da, db = _dtype(str(a)), _dtype(str(b))
+            for key in ((da, db), (db, da)) if symmetric else ((da, db),):
+                if value is None:
+                    arrays.pop(key, None)
+                else:
+                    arrays[key] = _dtype(str(value))
+        changes.setdefault("summary", f"{self.name} with {len(cells or {})} array cells changed")
+        return replace(self, name=name, arrays=arrays, **changes)
+
+    def check(self, op: str = "add") -> PolicyCheck:
+        """Where ``op`` under this policy is not commutative or not associative, on n-d arrays.
+
+        Returns
+        -------
+        PolicyCheck
+            The cells ``a op b`` that differ from ``b op a`` (a refusal counts as
+            an answer), and the triples where ``(a op b) op c`` differs from
+            ``a op (b op c)``, e.g. RFC 431's ``(u8 + i8) + f16`` against
+            ``u8 + (i8 + f16)``.
+        """
+        from promo_ns.policies._check import check
+
+        return check(self, op)
 
     def __eq__(self, other: object) -> bool:
         return self is other
