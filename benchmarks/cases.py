@@ -88,6 +88,9 @@ xp = promo_ns.namespace({name!r}, policy="array-api")
 xq = promo_ns.namespace({name!r}, policy="pytorch")
 A, B, X2 = (xp.asarray(v) for v in (a, b, x2))
 QI8, QB = xq.asarray(i8), xq.asarray(b)
+import contextvars, operator
+with promo_ns.trace():
+    TRACING = contextvars.copy_context()  # runs code inside a trace block
 {strict}"""
 
 
@@ -151,6 +154,12 @@ CASES: tuple[Case, ...] = (
         "a < b",
         _SMALL,
         {"native": "a < b", "promo_ns": "A < B", "compat": "compat.less(a, b)", "strict": "SA < SB"},
+    ),
+    Case(
+        "small (n=100)",
+        "a + b, tracing on (off: the a + b row)",
+        _SMALL,
+        {"native": "TRACING.run(operator.add, a, b)", "promo_ns": "TRACING.run(operator.add, A, B)"},
     ),
     Case(
         "small (n=100)",

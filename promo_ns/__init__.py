@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from promo_ns._context import policy
+from promo_ns._context import policy, trace
 from promo_ns._dtypes import DType
 from promo_ns._engine import PromotionError
 from promo_ns.policies import Policy, get_policy, policies, register
@@ -29,6 +29,7 @@ __all__ = [
     "policies",
     "policy",
     "register",
+    "trace",
     "unwrap",
 ]
 __version__ = "0.1.0"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import array_api_compat
 
-from promo_ns._context import _OVERRIDE
+from promo_ns._context import _SCOPE, Scope
 from promo_ns._dtypes import DTYPES, INT_RANGE, DType
 from promo_ns._engine import Operand, PromotionError, Refusal, compute_table, promoted_table, resolve
 from promo_ns._ops import family_of
@@ -31,7 +31,7 @@ __all__ = ["Array", "device_error", "fit", "function", "is_numpy_like", "key", "
 
 _N = len(DTYPES)
 _INDEX = {d: i for i, d in enumerate(DTYPES)}
-_active = _OVERRIDE.get  #: the policy override in force, or None
+_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 _NA = 2 * _N  #: array codes are below this, Python scalar codes from it
 _SCALAR_CODE: dict[type, int] = {bool: 2 * _N, int: 2 * _N + 1, float: 2 * _N + 2, complex: 2 * _N + 3}
 _SCALAR_TYPES = tuple(_SCALAR_CODE)
@@ -167,9 +167,12 @@ def _operator(op: str, mode: int) -> Callable[[Array, Any], Any]:
             y = other
         if reflected:
             ka, kb, x, y = kb, ka, y, x
-        policy = _active()
-        table = None if policy else ns._plans.get(op)
-        plan = (table or _table(ns, op, policy))[ka * _NK + kb]
+        scope = _scope()
+        plan = (
+            (ns._plans.get(op) or _table(ns, op))[ka * _NK + kb]
+            if scope is None
+            else _scoped(ns, op, scope, (ka, x), (kb, y))
+        )
         if plan is None:
             raise _refuse(self, other, op, mode)
         r, compute, _, _, fix, inplace_ok, kernel = plan
@@ -177,7 +180,7 @@ def _operator(op: str, mode: int) -> Callable[[Array, Any], Any]:
             raise _refuse(self, other, op, mode)
         if fix:
             x, y = _fix_scalar(
-                self, other, op, reflected=reflected, policy=policy or ns.policy, compute=compute, xy=(x, y)
+                self, other, op, reflected=reflected, policy=ns.policy_now(), compute=compute, xy=(x, y)
             )
         elif (ka | kb) & 1 and ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
             raise device_error(x, y)
@@ -443,12 +446,19 @@ def device_error(a: Any, b: Any) -> ValueError:
     )
 
 
-def _table(ns: Namespace, op: str, policy: Policy | None) -> tuple[Plan | None, ...]:
-    """The plans of ``op`` under ``policy`` (the namespace's when None), cached on the namespace."""
-    if policy is None:
-        found = ns._plans[op] = plans(ns.policy, ns._backend, op)
-        return found
-    return plans(policy, ns._backend, op)
+def _table(ns: Namespace, op: str) -> tuple[Plan | None, ...]:
+    """The plans of ``op`` under the namespace's policy, cached on the namespace."""
+    found = ns._plans[op] = plans(ns.policy, ns._backend, op)
+    return found
+
+
+def _scoped(ns: Namespace, op: str, scope: Scope, a: tuple[int, Any], b: tuple[int, Any]) -> Plan | None:
+    """The plan of cell ``(a, b)`` (code, native operand) inside a policy or trace block; traced if asked."""
+    plan = plans(scope.policy or ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
+    if scope.tracer is not None and plan is not None:
+        operands = [(*_KEYS[code], x) for code, x in (a, b)]
+        scope.tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute)
+    return plan
 
 
 def is_numpy_like(x: Any) -> bool:
@@ -490,7 +500,7 @@ def _unsupported(other: Any, op: str) -> TypeError:
 
 def _refuse(a: Array, other: Any, op: str, mode: int) -> PromotionError:
     """The engine's error for a refused cell, with the operands in the op's order."""
-    policy = _OVERRIDE.get() or a._ns.policy
+    policy = a._ns.policy_now()
     left, right = (other, a) if mode == REFLECTED else (a, other)
     try:
         resolve(policy, op, _engine_operand(left), _engine_operand(right), inplace=mode >= INPLACE)

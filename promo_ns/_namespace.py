@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from promo_ns import _array
 from promo_ns._array import Array, function, unwrap
-from promo_ns._context import active
+from promo_ns._context import active, tracer
 from promo_ns._dtypes import BY_NAME, DTYPES, DType, bool_, canonical
 from promo_ns._engine import Operand, PromotionError, accumulation_dtype, operand, resolve, resolve_many
 from promo_ns._ops import NATIVE
@@ -621,6 +621,9 @@ def _promoted(ns: Namespace, op: str, xs: Sequence[Any], like: Any = None) -> tu
     for other in arrays[1:]:
         if not ns._backend.same_device(arrays[0], other):
             raise _array.device_error(arrays[0], other)
+    traced = tracer()
+    if traced is not None:
+        traced.record(op, [(*ns.operand(x)[:2], unwrap(x)) for x in xs], dtype, dtype)
     return dtype, [ns.cast(x, dtype, arrays[0] if arrays else like) for x in xs]
 
 
