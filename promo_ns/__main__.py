@@ -3,7 +3,9 @@
 ``table POLICY [--op OP]`` prints, for ``OP`` (default ``add``), the grid of
 n-d array with n-d array, of n-d array with each Python scalar kind, and of
 n-d array with 0-d array, in the shape the frameworks' documents use
-(``-`` marks a refused cell).  ``demo`` runs the README's tour.
+(``-`` marks a refused cell).  ``diff POLICY POLICY [--op OP]`` lists every
+cell, any operand dtypes and roles, where two policies disagree.  ``demo``
+runs the README's tour.
 """
 
 from __future__ import annotations
@@ -60,6 +62,33 @@ def tables(policy: Policy, op: str) -> str:
     )
 
 
+def diff(a: Policy, b: Policy, op: str) -> str:
+    """Every cell of ``op`` (any operand dtypes and roles) where ``a`` and ``b`` disagree, as text."""
+    from promo_ns._engine import Refusal, compute_table
+
+    ta, tb = (compute_table(p, p.op_families.get(op) or FAMILY[op]) for p in (a, b))
+
+    def show(cell: object) -> str:
+        return "refused" if isinstance(cell, Refusal) else cell[0].name  # type: ignore[index]
+
+    def side(d: DType | None, role: Role) -> str:
+        return str(role) if d is None else f"{d} ({role})"
+
+    rows = [
+        (f"{op}({side(k[0], k[1])}, {side(k[2], k[3])})", show(ta[k]), show(tb[k]))
+        for k in ta
+        if (k[0] is not None or k[2] is not None) and show(ta[k]) != show(tb[k])
+    ]
+    if not rows:
+        return f"{a.name!r} and {b.name!r} agree on every cell of {op}"
+    width = max(len(r[0]) for r in rows)
+    head = f"{'':{width}}  {a.name:>10}  {b.name:>10}"
+    return "\n".join(
+        [f"{len(rows)} cells of {op} where {a.name!r} and {b.name!r} disagree", head]
+        + [f"{cell:{width}}  {x:>10}  {y:>10}" for cell, x, y in rows]
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m promo_ns``."""
     parser = argparse.ArgumentParser(prog="python -m promo_ns", description=__doc__.split("\n")[0])
@@ -69,14 +98,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     table.add_argument(
         "--op", default="add", choices=sorted(FAMILY), metavar="OP", help="an op name (default: add)"
     )
+    compare = verbs.add_parser("diff", help="every cell where two policies disagree")
+    compare.add_argument("policies", nargs=2, metavar="POLICY", help=f"two of: {', '.join(policies())}")
+    compare.add_argument(
+        "--op", default="add", choices=sorted(FAMILY), metavar="OP", help="an op name (default: add)"
+    )
     verbs.add_parser("demo", help="a short tour of the policies")
     args = parser.parse_args(argv)
-    if args.verb == "table":
+    if args.verb in ("table", "diff"):
         try:
-            policy = get_policy(args.policy)
+            chosen = [get_policy(p) for p in ([args.policy] if args.verb == "table" else args.policies)]
         except KeyError as exc:
             parser.error(str(exc.args[0]))
-        print(tables(policy, args.op))
+        print(tables(chosen[0], args.op) if args.verb == "table" else diff(chosen[0], chosen[1], args.op))
         return 0
     from promo_ns._demo import demo
 
