@@ -65,7 +65,7 @@ class NumpyLike(DTypeMaps):
         """The ufunc of ``op``; for NumPy arrays of mixed dtypes, one that casts large arrays first."""
         ufunc = self._ufunc.get(op)
         mixed = {x, y} != {compute} and isinstance(x, DType) and isinstance(y, DType)
-        if ufunc is None or not (self._numpy and mixed and result is compute):
+        if ufunc is None or compute in self._cast_first or not (self._numpy and mixed and result is compute):
             return ufunc
         return partial(_compute_in, ufunc, self.native_dtype(compute))
 
