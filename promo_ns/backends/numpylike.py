@@ -70,10 +70,12 @@ class NumpyLike(DTypeMaps):
         return partial(_compute_in, ufunc, self.native_dtype(compute))
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
-        """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc."""
+        """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc.
+
+        Only cells NumPy does not already promote as the policy does come here:
+        :meth:`kernel` gives every ``direct`` cell a function of its own.
+        """
         ufunc = self._ufunc[op]
-        if plan.direct:
-            return self.to_array(ufunc(x, y))
         c = self.native_dtype(plan.compute)
         # A Python scalar goes in as a 0-d array of the compute dtype: ufuncs
         # refuse some scalar casts (bfloat16) and range-check others (NEP 50).
