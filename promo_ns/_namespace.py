@@ -616,14 +616,17 @@ def _promoted(ns: Namespace, op: str, xs: Sequence[Any], like: Any = None) -> tu
 
     Python scalars become 0-d arrays on the device of the first array (or ``like``).
     """
-    dtype = resolve_many(ns.policy_now(), op, [ns.operand(x) for x in xs])
+    operands = [ns.operand(x) for x in xs]
+    dtype = resolve_many(ns.policy_now(), op, operands)
     arrays = [x._x for x in xs if x.__class__ is Array]
     for other in arrays[1:]:
         if not ns._backend.same_device(arrays[0], other):
             raise _array.device_error(arrays[0], other)
     traced = tracer()
     if traced is not None:
-        traced.record(op, [(*ns.operand(x)[:2], unwrap(x)) for x in xs], dtype, dtype)
+        traced.record(
+            op, [(o.dtype, o.role, unwrap(x)) for o, x in zip(operands, xs, strict=True)], dtype, dtype
+        )
     return dtype, [ns.cast(x, dtype, arrays[0] if arrays else like) for x in xs]
 
 
