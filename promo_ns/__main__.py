@@ -1,122 +1,207 @@
-"""``python -m promo_ns``: print a policy's promotion grids.
+"""``python -m promo_ns``: explore promotion policies from a terminal.
 
-``table POLICY [--op OP]`` prints, for ``OP`` (default ``add``), the grid of
-n-d array with n-d array, of n-d array with each Python scalar kind, and of
-n-d array with 0-d array, in the shape the frameworks' documents use
-(``-`` marks a refused cell).  ``diff POLICY POLICY [--op OP]`` lists every
-cell, any operand dtypes and roles, where two policies disagree.  ``demo``
-runs the README's tour.
+``table POLICY [--op OP] [--roles ROW:COL ...] [--svg]``
+    the policy's grids of ``OP`` (default ``add``); ``--svg`` prints them as a picture.
+``diff POLICY POLICY [POLICY ...] [--op OP] [--svg]``
+    every cell, any operand dtypes and roles, where the policies disagree.
+``explain POLICY OP OPERAND OPERAND``
+    the result of one op and the rule that decided, in words.  An operand is a
+    dtype (``int8``, ``i8``: an n-d array; ``float64:0d``: a 0-d array;
+    ``float32:npscalar``: a NumPy scalar) or a Python scalar (``1.5``, ``-3``,
+    ``True``, ``1j``, or ``int``/``float``/``bool``/``complex``).
+``check POLICY [--op OP]``
+    the non-commutative cells and non-associative triples of ``OP``.
+``demo``
+    one expression under every policy.
+
+Output is coloured by result kind when it goes to a terminal (``--color``).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import os
 import sys
 from collections.abc import Sequence
 
-from promo_ns import PromotionError, get_policy, policies
-from promo_ns._dtypes import DTYPES, DType
-from promo_ns._engine import Operand, resolve
+from promo_ns import get_policy, policies
+from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
+from promo_ns._engine import Operand, Refusal, compute_table, explain, operand
 from promo_ns._ops import FAMILY
 from promo_ns.policies import Policy
-from promo_ns.policies._format import format_grid
-from promo_ns.policies._model import SCALAR_COLUMNS, Role
+from promo_ns.policies._format import KINDS, ROLE_NAMES, format_view, parse_roles, view
+from promo_ns.policies._model import Role
+from promo_ns.policies._picture import disagreement, picture
 
-_SCALAR_VALUES = {Role.BOOL: True, Role.INT: 1, Role.FLOAT: 1.0, Role.COMPLEX: 1j}
-
-
-def _cell(policy: Policy, op: str, a: Operand, b: Operand) -> DType | None:
-    try:
-        return resolve(policy, op, a, b)
-    except (PromotionError, OverflowError):
-        return None
+#: The grids ``table`` and ``diff --svg`` show unless told otherwise.
+DEFAULT_ROLES = ("nd:nd", "nd:scalar", "nd:0d")
+_WORDS = {"bool": True, "int": 1, "float": 1.0, "complex": 1j}
 
 
-def tables(policy: Policy, op: str) -> str:
-    """The grids of ``op`` under ``policy``, as text."""
-    nd = [Operand(d, Role.ND) for d in DTYPES]
-    zero = [Operand(d, Role.ZERO_D) for d in DTYPES]
-    scalars = [Operand(None, r, _SCALAR_VALUES[r]) for r in SCALAR_COLUMNS.values()]
-
-    def by(cols: Sequence[Operand]) -> str:
-        return format_grid(
-            DTYPES,
-            list(cols),
-            lambda d, c: _cell(policy, op, Operand(d, Role.ND), c),  # type: ignore[arg-type]
-            [
-                c.dtype.short if c.dtype else next(k for k, r in SCALAR_COLUMNS.items() if r is c.role)
-                for c in cols
-            ],
-        )
-
-    return "\n\n".join(
-        [
-            f"policy {policy.name!r} ({policy.reference}): {op}",
-            "n-d array (rows) with n-d array (columns)",
-            by(nd),
-            "n-d array (rows) with Python scalar (columns)",
-            by(scalars),
-            "n-d array (rows) with 0-d array (columns)",
-            by(zero),
-        ]
-    )
+def _name(dtype: DType | None) -> str:
+    return "refused" if dtype is None else dtype.name
 
 
-def diff(a: Policy, b: Policy, op: str) -> str:
-    """Every cell of ``op`` (any operand dtypes and roles) where ``a`` and ``b`` disagree, as text."""
-    from promo_ns._engine import Refusal, compute_table
+def _paint(text: str, dtype: DType | None, color: bool) -> str:
+    return f"\x1b[38;5;{KINDS[dtype.kind if dtype else '-'][2]}m{text}\x1b[0m" if color else text
 
-    ta, tb = (compute_table(p, p.op_families.get(op) or FAMILY[op]) for p in (a, b))
 
-    def show(cell: object) -> str:
-        return "refused" if isinstance(cell, Refusal) else cell[0].name  # type: ignore[index]
+def tables(policy: Policy, op: str, roles: Sequence[str] = DEFAULT_ROLES, *, color: bool = False) -> str:
+    """The grids of ``op`` under ``policy`` for each ``ROW:COL`` role pair, as text."""
+    views = [view(policy, op, r, c) for r, c in parse_roles(roles)]
+    parts = [f"policy {policy.name!r} ({policy.reference}): {op}"]
+    for v in views:
+        parts += [v.title, format_view(v, color=color)]
+    return "\n\n".join(parts)
+
+
+def diff(chosen: Sequence[Policy], op: str, *, color: bool = False) -> str:
+    """Every cell of ``op`` (any operand dtypes and roles) where the ``chosen`` policies disagree."""
+    tables_ = [compute_table(p, p.op_families.get(op) or FAMILY[op]) for p in chosen]
+
+    def answer(cell: object) -> DType | None:
+        return None if isinstance(cell, Refusal) else cell[0]  # type: ignore[index]
 
     def side(d: DType | None, role: Role) -> str:
         return str(role) if d is None else f"{d} ({role})"
 
     rows = [
-        (f"{op}({side(k[0], k[1])}, {side(k[2], k[3])})", show(ta[k]), show(tb[k]))
-        for k in ta
-        if (k[0] is not None or k[2] is not None) and show(ta[k]) != show(tb[k])
+        (f"{op}({side(k[0], k[1])}, {side(k[2], k[3])})", [answer(t[k]) for t in tables_])
+        for k in tables_[0]
+        if (k[0] is not None or k[2] is not None) and len({answer(t[k]) for t in tables_}) > 1
     ]
+    names = ", ".join(repr(p.name) for p in chosen[:-1]) + f" and {chosen[-1].name!r}"
     if not rows:
-        return f"{a.name!r} and {b.name!r} agree on every cell of {op}"
+        return f"{names} agree on every cell of {op}"
     width = max(len(r[0]) for r in rows)
-    head = f"{'':{width}}  {a.name:>10}  {b.name:>10}"
+    cols = max(10, *(len(p.name) for p in chosen))
+    head = f"{'':{width}}" + "".join(f"  {p.name:>{cols}}" for p in chosen)
     return "\n".join(
-        [f"{len(rows)} cells of {op} where {a.name!r} and {b.name!r} disagree", head]
-        + [f"{cell:{width}}  {x:>10}  {y:>10}" for cell, x, y in rows]
+        [f"{len(rows)} cells of {op} where {names} disagree", head]
+        + [
+            f"{cell:{width}}" + "".join("  " + _paint(f"{_name(d):>{cols}}", d, color) for d in answers)
+            for cell, answers in rows
+        ]
     )
+
+
+def parse_operand(text: str) -> Operand:
+    """``"int8"``, ``"f64:0d"``, ``"1.5"``, ``"True"``, ``"float"`` -> the :class:`Operand`.
+
+    Raises
+    ------
+    ValueError
+        ``text`` is neither a dtype (with an optional array role) nor a Python scalar.
+    """
+    name, _, role = text.partition(":")
+    dtype = BY_NAME.get(name) or BY_SHORT.get(name)
+    if dtype is not None and ROLE_NAMES.get(role or "nd") is not None:
+        return Operand(dtype, ROLE_NAMES[role or "nd"])  # type: ignore[arg-type]
+    if text in _WORDS:
+        return operand(_WORDS[text])
+    try:
+        return operand(ast.literal_eval(text))
+    except (ValueError, SyntaxError, TypeError):
+        pass
+    raise ValueError(
+        f"cannot read operand {text!r}: write a dtype (int8 or i8), a dtype and an array role "
+        f"(float64:0d, float32:npscalar), or a Python scalar (1.5, -3, True, 1j, int, float)"
+    )
+
+
+def _color(choice: str) -> bool:
+    if choice == "auto":
+        return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    return choice == "always"
+
+
+def _parser() -> argparse.ArgumentParser:
+    doc = __doc__ or ""
+    parser = argparse.ArgumentParser(
+        prog="python -m promo_ns",
+        description=doc.split("\n")[0],
+        epilog=doc.split("\n\n", 1)[1].replace("``", ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    verbs = parser.add_subparsers(dest="verb", required=True)
+    names = ", ".join(policies())
+
+    def op_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--op", default="add", choices=sorted(FAMILY), metavar="OP", help="an op (default: add)"
+        )
+
+    def color_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--color", choices=("auto", "always", "never"), default="auto", help="colour by result kind"
+        )
+
+    table = verbs.add_parser("table", help="a policy's promotion grids")
+    table.add_argument("policy", help=f"one of: {names}")
+    op_option(table)
+    table.add_argument(
+        "--roles",
+        nargs="+",
+        default=list(DEFAULT_ROLES),
+        metavar="ROW:COL",
+        help=f"grids to show: ROW one of nd, 0d, npscalar; COL one of {', '.join(ROLE_NAMES)} "
+        f"(default: {' '.join(DEFAULT_ROLES)})",
+    )
+    table.add_argument("--svg", action="store_true", help="print an SVG picture instead of text")
+    color_option(table)
+    compare = verbs.add_parser("diff", help="every cell where policies disagree")
+    compare.add_argument("policies", nargs="+", metavar="POLICY", help=f"two or more of: {names}")
+    op_option(compare)
+    compare.add_argument("--svg", action="store_true", help="print an SVG picture of the n-d grids")
+    color_option(compare)
+    why = verbs.add_parser("explain", help="one op's result and the rule that decided")
+    why.add_argument("policy", help=f"one of: {names}")
+    why.add_argument("op", choices=sorted(FAMILY), metavar="OP", help="an op name: add, less, atan2, ...")
+    why.add_argument("operands", nargs=2, metavar="OPERAND", help="int8, f64:0d, 1.5, True, ...")
+    check = verbs.add_parser("check", help="non-commutative cells and non-associative triples")
+    check.add_argument("policy", help=f"one of: {names}")
+    op_option(check)
+    verbs.add_parser("demo", help="one expression under every policy")
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m promo_ns``."""
-    parser = argparse.ArgumentParser(prog="python -m promo_ns", description=__doc__.split("\n")[0])
-    verbs = parser.add_subparsers(dest="verb", required=True)
-    table = verbs.add_parser("table", help="print a policy's promotion grids")
-    table.add_argument("policy", help=f"one of: {', '.join(policies())}")
-    table.add_argument(
-        "--op", default="add", choices=sorted(FAMILY), metavar="OP", help="an op name (default: add)"
-    )
-    compare = verbs.add_parser("diff", help="every cell where two policies disagree")
-    compare.add_argument("policies", nargs=2, metavar="POLICY", help=f"two of: {', '.join(policies())}")
-    compare.add_argument(
-        "--op", default="add", choices=sorted(FAMILY), metavar="OP", help="an op name (default: add)"
-    )
-    verbs.add_parser("demo", help="a short tour of the policies")
+    parser = _parser()
     args = parser.parse_args(argv)
-    if args.verb in ("table", "diff"):
-        try:
-            chosen = [get_policy(p) for p in ([args.policy] if args.verb == "table" else args.policies)]
-        except KeyError as exc:
-            parser.error(str(exc.args[0]))
-        print(tables(chosen[0], args.op) if args.verb == "table" else diff(chosen[0], chosen[1], args.op))
-        return 0
-    from promo_ns._demo import demo
+    if args.verb == "demo":
+        from promo_ns._demo import demo
 
-    demo()
+        demo()
+        return 0
+    try:
+        chosen = [get_policy(p) for p in (args.policies if args.verb == "diff" else [args.policy])]
+        if args.verb == "diff" and len(chosen) < 2:
+            raise ValueError("diff needs two or more policies")
+        if args.verb == "explain":
+            operands = [parse_operand(o) for o in args.operands]
+        roles = parse_roles(args.roles) if args.verb == "table" else []
+    except (KeyError, ValueError) as exc:
+        parser.error(str(exc.args[0]))
+    if args.verb == "table" and args.svg:
+        print(picture([view(chosen[0], args.op, r, c) for r, c in roles]), end="")
+    elif args.verb == "table":
+        print(tables(chosen[0], args.op, args.roles, color=_color(args.color)))
+    elif args.verb == "diff" and args.svg:
+        print(disagreement([[view(p, args.op, Role.ND, Role.ND)] for p in chosen]), end="")
+    elif args.verb == "diff":
+        print(diff(chosen, args.op, color=_color(args.color)))
+    elif args.verb == "explain":
+        print(explain(chosen[0], args.op, operands[0], operands[1]))
+    else:
+        print(chosen[0].check(args.op))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # the reader (``| head``) stopped early
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)

@@ -9,6 +9,7 @@ Maps to native dtypes import nothing: a native dtype can only reach
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, Final, final
 
@@ -32,6 +33,7 @@ __all__ = [
     "uint16",
     "uint32",
     "uint64",
+    "widens",
 ]
 
 #: Kinds in category order: a kind's category is its index, unsigned and signed
@@ -126,6 +128,11 @@ INT_RANGE: Final[dict[DType, tuple[int, int]]] = {
     for d in DTYPES
     if d.kind in "iu"
 }
+
+
+def widens(result: DType, inputs: Sequence[DType]) -> bool:
+    """Whether ``result`` is none of ``inputs`` and wider than each of them (RFC 431's unsafe widening)."""
+    return result not in inputs and all(result.itemsize > d.itemsize for d in inputs)
 
 
 def _unknown(obj: object) -> TypeError:

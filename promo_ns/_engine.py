@@ -9,7 +9,7 @@ so answering a binary op is one dict lookup.  The lookup holds either a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from typing import NamedTuple
@@ -23,6 +23,7 @@ __all__ = [
     "PromotionError",
     "accumulation_dtype",
     "compute_table",
+    "explain",
     "operand",
     "promoted_table",
     "resolve",
@@ -32,7 +33,13 @@ __all__ = [
 Key = tuple[DType | None, Role]
 
 _KIND_ORDER = "buifc"
-_KIND_WORDS = {"b": "bool", "i": "integer", "u": "unsigned integer", "f": "floating-point", "c": "complex"}
+_KIND_WORDS = {
+    "b": "bool",
+    "i": "signed integer",
+    "u": "unsigned integer",
+    "f": "floating-point",
+    "c": "complex",
+}
 
 
 class PromotionError(TypeError):
@@ -78,88 +85,165 @@ class Refusal(NamedTuple):
 
 
 # --- promotion over the policy's roles -------------------------------------------------
+#
+# Every function below takes ``notes``: ``None`` when compiling tables, a list
+# when :func:`explain` wants the rule that decided, in words.
+
+Notes = list[str] | None
 
 
-def _fold(grid: Grid, dtypes: Iterable[DType]) -> DType | Refusal | None:
+def _kinds(kinds: str) -> str:
+    """``"fc"`` -> ``"floating-point or complex"``."""
+    words = [_KIND_WORDS[k] for k in _KIND_ORDER if k in kinds]
+    return " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+
+
+def _fold(
+    grid: Grid, dtypes: Iterable[DType], notes: Notes = None, grid_name: str = ""
+) -> DType | Refusal | None:
     result: DType | None = None
     for d in dtypes:
         if result is None or result is d:
             result = d
             continue
         found = grid.get((result, d))
+        if notes is not None:
+            notes.append(
+                f"the {grid_name} grid has no cell for {result} with {d}: refused"
+                if found is None
+                else f"the {grid_name} grid gives {found} for {result} with {d}"
+            )
         if found is None:
             return Refusal("promotion")
         result = found
     return result
 
 
-def _promote_weak(policy: Policy, keys: Sequence[Key], family: Family | None) -> DType | Refusal:
+def _promote_weak(
+    policy: Policy, keys: Sequence[Key], family: Family | None, notes: Notes
+) -> DType | Refusal:
     arrays = [d for d, r in keys if d is not None]
     if not arrays:
+        if notes is not None:
+            notes.append("no operand is an array, and Python scalars alone have no dtype: refused")
         return Refusal("scalars")
+    own = family is not None and family.arrays is not None
     grid = family.arrays if family is not None and family.arrays is not None else policy.arrays
-    result = _fold(grid, arrays)
+    result = _fold(grid, arrays, notes, "op family's array" if own else "array")
     if not isinstance(result, DType):
         return result or Refusal("scalars")
     for d, role in keys:
         if d is None:
             found = policy.scalars.get((result, role))
+            if notes is not None:
+                notes.append(
+                    f"the scalar grid has no cell for {result} with a {role}: refused"
+                    if found is None
+                    else f"the scalar grid gives {found} for {result} with a {role}"
+                )
             if found is None:
                 return Refusal("promotion")
             result = found
     return result
 
 
-def _promote_priority(policy: Policy, keys: Sequence[Key], family: Family | None) -> DType | Refusal:
+_CLASS = {"nd": "n-d arrays", "mid": "0-d arrays", "low": "Python scalars"}
+
+
+def _promote_priority(
+    policy: Policy, keys: Sequence[Key], family: Family | None, notes: Notes
+) -> DType | Refusal:
     cross = policy.cross if policy.cross is not None else policy.arrays
     zero_d = policy.zero_d if policy.zero_d is not None else policy.arrays
     grid = policy.arrays if family is None or family.arrays is None else family.arrays
     zero_d_when: str = (family and family.zero_d_cross_when) or policy.cross_when
-    nd = _fold(grid, [d for d, r in keys if r is Role.ND and d is not None])
-    mid = _fold(zero_d, [d for d, r in keys if r is not Role.ND and d is not None])
-    low = _fold(zero_d, [policy.scalar_dtypes[r] for d, r in keys if d is None])
-    for part in (nd, mid, low):
-        if isinstance(part, Refusal):
-            return part
+    scalars = [(r, policy.scalar_dtypes[r]) for d, r in keys if d is None]
+    if notes is not None:
+        notes.extend(f"a {r} counts as {d}" for r, d in scalars)
+    nd = _fold(grid, [d for d, r in keys if r is Role.ND and d is not None], notes, "array")
+    mid = _fold(zero_d, [d for d, r in keys if r is not Role.ND and d is not None], notes, "0-d")
+    low = _fold(zero_d, [d for _, d in scalars], notes, "0-d")
+    if isinstance(nd, Refusal):
+        return nd
+    if isinstance(mid, Refusal):
+        return mid
+    if isinstance(low, Refusal):
+        return low
     if nd is None and mid is None:
+        if notes is not None:
+            notes.append("no operand is an array, and Python scalars alone have no dtype: refused")
         return Refusal("scalars")
 
-    def combine(high: DType | None, lower: DType | None, when: str) -> DType | Refusal | None:
-        if high is None or lower is None:
-            return high or lower
+    def combine(
+        high: tuple[str, DType | None], lower: tuple[str, DType | None], when: str
+    ) -> DType | Refusal | None:
+        (hn, h), (ln, low_) = high, lower
+        if h is None or low_ is None:
+            return h or low_
         if when != "always" and (
-            lower.category == high.category or (lower.category < high.category and when == "higher")
+            low_.category == h.category or (low_.category < h.category and when == "higher")
         ):
-            return high
-        return cross.get((high, lower)) or Refusal("promotion")
+            if notes is not None:
+                relation = "the same category as" if low_.category == h.category else "a lower category than"
+                notes.append(
+                    f"the {_CLASS[ln]} ({low_}) are of {relation} the {_CLASS[hn]} ({h}): they do not count"
+                )
+            return h
+        found = cross.get((h, low_))
+        if notes is not None:
+            reason = (
+                "this op counts them whatever their category"
+                if when == "always"
+                else f"their category is {'higher' if low_.category > h.category else 'different'}"
+            )
+            notes.append(
+                f"the {_CLASS[ln]} ({low_}) count against the {_CLASS[hn]} ({h}), as {reason}: "
+                + (f"the cross grid gives {found}" if found else "the cross grid has no cell: refused")
+            )
+        return found or Refusal("promotion")
 
-    below = combine(mid, low, policy.cross_when)  # type: ignore[arg-type]
+    below = combine(("mid", mid), ("low", low), policy.cross_when)
     if isinstance(below, Refusal):
         return below
-    result = combine(nd, below, zero_d_when if mid is not None else policy.cross_when)  # type: ignore[arg-type]
+    result = combine(
+        ("nd", nd),
+        ("mid" if mid is not None else "low", below),
+        zero_d_when if mid is not None else policy.cross_when,
+    )
     assert result is not None
     return result
 
 
-def promote(policy: Policy, keys: Sequence[Key], *, family: Family | None = None) -> DType | Refusal:
+def promote(
+    policy: Policy, keys: Sequence[Key], *, family: Family | None = None, notes: Notes = None
+) -> DType | Refusal:
     """The promoted dtype of operands under ``policy``'s roles, before any family rule.
 
-    ``family`` contributes its ``arrays`` grid and ``zero_d_cross_when``, if set.
+    ``family`` contributes its ``arrays`` grid and ``zero_d_cross_when``, if set;
+    ``notes``, if a list, receives each step of the decision in words.
     """
     if policy.roles == "priority":
-        return _promote_priority(policy, keys, family)
-    return _promote_weak(policy, keys, family)
+        return _promote_priority(policy, keys, family, notes)
+    return _promote_weak(policy, keys, family, notes)
 
 
-def _same_dtype(keys: Sequence[Key]) -> DType | Refusal:
+def _same_dtype(keys: Sequence[Key], notes: Notes) -> DType | Refusal:
     arrays = {d for d, _ in keys if d is not None}
     if len(arrays) > 1:
+        if notes is not None:
+            notes.append("this op family does not promote: array operands must share one dtype, refused")
         return Refusal("same_dtype")
     (dtype,) = arrays or (None,)
     if dtype is None:
         return Refusal("scalars")
     if any(d is None and CATEGORY[r.kind] > dtype.category for d, r in keys):
+        if notes is not None:
+            notes.append(
+                f"this op family does not promote: a Python scalar above {dtype}'s category is refused"
+            )
         return Refusal("promotion")
+    if notes is not None:
+        notes.append(f"this op family does not promote: every operand takes the array's dtype, {dtype}")
     return dtype
 
 
@@ -175,29 +259,58 @@ def _scalar_cell(family: Family, keys: Sequence[Key]) -> DType | None:
     return None
 
 
-def _cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> DType | Refusal:
-    if family is None or any(d is not None and d.kind not in family.kinds for d, _ in keys):
+def _cell(policy: Policy, family: Family | None, keys: Sequence[Key], notes: Notes = None) -> DType | Refusal:
+    if family is None:
+        if notes is not None:
+            notes.append("the policy defines no op of this family: refused")
+        return Refusal("kind")
+    wrong = [d for d, _ in keys if d is not None and d.kind not in family.kinds]
+    if wrong:
+        if notes is not None:
+            notes.append(f"this op takes {_kinds(family.kinds)} arrays, and {wrong[0]} is not one: refused")
         return Refusal("kind")
     result: DType | Refusal | None = _scalar_cell(family, keys) if family.scalars else None
+    if result is not None and notes is not None:
+        notes.append(f"this op converts the Python scalar to the array's dtype: {result}")
     if result is None:
         if family.strong:
             keys = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
+            if notes is not None:
+                notes.append(
+                    "this op promotes every operand as an n-d array (0-d arrays and Python scalars too)"
+                )
             if any(d is None for d, _ in keys):
                 return Refusal("scalars")
-        result = _same_dtype(keys) if family.same_dtype else promote(policy, keys, family=family)
+        result = (
+            _same_dtype(keys, notes)
+            if family.same_dtype
+            else promote(policy, keys, family=family, notes=notes)
+        )
     if isinstance(result, Refusal):
         return result
     if result in family.operand_map:
-        # No loop for the promoted dtype: each operand (a Python scalar as the
-        # promoted dtype) goes to the dtype the map gives it, then promotes again.
         mapped = [(family.operand_map.get(d or result, d or result), Role.ND) for d, _ in keys]
-        result = promote(policy, mapped, family=family)
+        if notes is not None:
+            notes.append(
+                f"the kernel has no {result} loop: the operands go to "
+                f"{' and '.join(str(d) for d, _ in mapped)} and promote again"
+            )
+        result = promote(policy, mapped, family=family, notes=notes)
         if isinstance(result, Refusal):
             return result
-    result = family.result_map.get(result, result)
+    if result in family.result_map:
+        if notes is not None:
+            notes.append(f"this op gives {family.result_map[result]} where the operands promote to {result}")
+        result = family.result_map[result]
     if result.kind not in (family.kinds if family.result_kinds is None else family.result_kinds):
+        if notes is not None:
+            notes.append(f"this op has no {result} result: refused")
         return Refusal("kind")
-    return bool_ if family.result == "bool" else result
+    if family.result == "bool":
+        if notes is not None:
+            notes.append(f"the result is bool (compared in {result})")
+        return bool_
+    return result
 
 
 # --- compiled lookups --------------------------------------------------------------------
@@ -321,6 +434,56 @@ def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> 
     return left
 
 
+_ROLES: dict[str, Callable[[Policy], str]] = {
+    "weak-scalars": lambda p: (
+        "every array counts with its own dtype, 0-d arrays and NumPy scalars too; "
+        "a Python scalar is weak: it adapts to the arrays' dtype through the scalar grid"
+    ),
+    "priority": lambda p: (
+        "operands rank in priority classes, n-d arrays above 0-d arrays above Python scalars; "
+        f"a lower class counts only when its category (bool < integer < float < complex) is {p.cross_when}"
+    ),
+}
+
+
+class Explanation(NamedTuple):
+    """What :func:`explain` found: the answer, and the rule that gave it, step by step."""
+
+    policy: Policy
+    op: str
+    operands: tuple[Operand, ...]
+    result: DType | None
+    error: Exception | None
+    steps: tuple[str, ...]
+
+    def __str__(self) -> str:
+        call = f"{self.op}({_names(self.operands)})"
+        answer = f"-> {self.result}" if self.error is None else f"-> refused ({type(self.error).__name__})"
+        lines = [f"policy {self.policy.name!r} ({self.policy.reference}): {call} {answer}"]
+        lines += [f"  {i}. {step}" for i, step in enumerate(self.steps, 1)]
+        if self.error is not None:
+            lines.append(f"  {self.error}")
+        return "\n".join(lines)
+
+
+def explain(policy: Policy, op: str, a: Operand, b: Operand) -> Explanation:
+    """The result of binary ``op`` on ``a`` and ``b`` under ``policy``, with the rule that decided.
+
+    Returns
+    -------
+    Explanation
+        The result dtype (or the error :func:`resolve` raises), and each step
+        of the decision in words; ``str()`` gives a readable report.
+    """
+    family_name = policy.op_families.get(op) or family_of(op)
+    steps = [f"{op!r} follows the rules of the {family_name!r} op family", _ROLES[policy.roles](policy)]
+    _cell(policy, policy.families.get(family_name), [(a.dtype, a.role), (b.dtype, b.role)], steps)
+    try:
+        return Explanation(policy, op, (a, b), resolve(policy, op, a, b), None, tuple(steps))
+    except (PromotionError, OverflowError) as exc:
+        return Explanation(policy, op, (a, b), None, exc, tuple(steps))
+
+
 def resolve_many(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
     """The result dtype of an op over any number of operands (``concat``, ``result_type``)."""
     family_name = policy.op_families.get(op) or family_of(op)
@@ -344,7 +507,7 @@ def accumulation_dtype(policy: Policy, op: str, dtype: DType) -> DType:
         The policy's reductions do not take ``dtype``'s kind.
     """
     if dtype.kind not in policy.accumulate_kinds:
-        allowed = ", ".join(_KIND_WORDS[k] for k in policy.accumulate_kinds)
+        allowed = _kinds(policy.accumulate_kinds)
         raise PromotionError(
             f"policy {policy.name!r} refuses {op}(x: {dtype} array): it takes {allowed} arrays "
             f"({policy.reference}). Fix: cast explicitly first, e.g. {op}(xp.astype(x, xp.int64))."
@@ -378,8 +541,7 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
                 return f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
     kinds = policy.families[family].kinds if family in policy.families else ""
     if kinds:
-        allowed = ", ".join(_KIND_WORDS[k] for k in kinds)
-        return f"Fix: {op!r} takes {allowed} operands under this policy; cast with xp.astype first."
+        return f"Fix: {op!r} takes {_kinds(kinds)} operands under this policy; cast with xp.astype first."
     return f"Fix: {op!r} is not available under this policy; switch policy with promo_ns.policy(...)."
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from promo_ns._dtypes import DType
+from promo_ns._dtypes import DType, widens
 from promo_ns.policies import Role
 
 __all__ = ["Cast", "Trace"]
@@ -62,7 +62,7 @@ class Trace:
                 compute,
                 tuple(f"{d} -> {compute}" for d, _ in arrays),
                 sum(math.prod(x.shape) * compute.itemsize for _, x in arrays),
-                result not in inputs and all(result.itemsize > d.itemsize for d in inputs),
+                widens(result, inputs),
             )
         )
 

@@ -7,6 +7,7 @@ import pytest
 import promo_ns
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import float16, float32, int8, int16, uint8
+from promo_ns.policies import Role
 from tests.backends import BACKENDS, POLICIES, namespace
 
 
@@ -60,3 +61,59 @@ def test_a_registered_derived_policy_drives_a_namespace_and_a_block(backend: str
         a + b
     with pytest.raises(ValueError, match="already registered"):
         promo_ns.register(get_policy(name))
+
+
+TABLE = """
+        i8  i16  f32
+   i8   i8  i16    -
+  i16  i16  i16    -
+  f32    -    -  f32
+"""
+
+
+def test_from_table_takes_the_table_and_the_other_rules_from_like() -> None:
+    mine = promo_ns.Policy.from_table("table-ints", TABLE, like="numpy")
+    numpy = get_policy("numpy")
+    assert mine.arrays == {
+        (int8, int8): int8,
+        (int8, int16): int16,
+        (int16, int8): int16,
+        (int16, int16): int16,
+        (float32, float32): float32,
+    }
+    assert mine.roles == numpy.roles and mine.families is numpy.families and mine.scalars is numpy.scalars
+    assert mine.reference == "a custom table, other rules from 'numpy'" and mine.deviations == ()
+    assert mine.check().ok
+
+
+def test_from_table_scalars_and_fields() -> None:
+    scalars = """
+         bool  int  float complex
+    i8      -   i8      -       -
+    """
+    mine = promo_ns.Policy.from_table(
+        "table-scalars", {(int8, int8): int8}, scalars=scalars, int_values="refuse"
+    )
+    assert mine.scalars == {(int8, Role.INT): int8}
+    assert mine.int_values == "refuse" and mine.roles == "weak-scalars"
+
+
+def test_from_table_rejects_a_bad_table() -> None:
+    with pytest.raises(ValueError, match="unknown dtype 'i7'"):
+        promo_ns.Policy.from_table("bad", "  i7\ni7 i7")
+    with pytest.raises(ValueError, match="grid row 'i8' has 1 cells for 2 columns"):
+        promo_ns.Policy.from_table("bad", "  i8 i16\ni8 i8")
+    with pytest.raises(KeyError, match="no promotion policy named 'jax'"):
+        promo_ns.Policy.from_table("bad", TABLE, like="jax")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_table_policy_drives_a_namespace(backend: str) -> None:
+    name = "test-table-policy"
+    if name not in promo_ns.policies():
+        promo_ns.register(promo_ns.Policy.from_table(name, TABLE))
+    xp = namespace(backend, name)
+    a, b, f = xp.ones(3, dtype=xp.int8), xp.ones(3, dtype=xp.int16), xp.ones(3, dtype=xp.float32)
+    assert (a + b).dtype is int16 and (a * a).dtype is int8
+    with pytest.raises(PromotionError, match="policy 'test-table-policy' refuses add"):
+        a + f

@@ -1,4 +1,4 @@
-"""Import cost, the public surface, the CLI and the policy context manager."""
+"""Import cost, the public surface and the policy context manager."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import threading
 import pytest
 
 import promo_ns
-from promo_ns.__main__ import main
 
 
 def test_import_imports_no_backend_and_is_fast() -> None:
@@ -42,61 +41,6 @@ def test_register_a_custom_policy() -> None:
     assert "numpy-no-inplace" in promo_ns.policies()
     with pytest.raises(ValueError, match="already registered"):
         promo_ns.register(strict)
-
-
-@pytest.mark.parametrize("policy", ["array-api", "pytorch", "paddle", "tf-safe", "numpy"])
-def test_cli_table(policy: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["table", policy, "--op", "divide"]) == 0
-    out = capsys.readouterr().out
-    assert f"policy '{policy}'" in out
-    assert "n-d array (rows) with Python scalar (columns)" in out
-    assert sum(line.startswith(" c128") for line in out.splitlines()) == 3
-
-
-def test_cli_table_unknown_policy(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        main(["table", "jax"])
-    assert "no promotion policy named 'jax'" in capsys.readouterr().err
-
-
-def test_cli_diff_lists_every_disagreeing_cell(capsys: pytest.CaptureFixture[str]) -> None:
-    from promo_ns._dtypes import DTYPES
-    from promo_ns._engine import Operand, PromotionError, resolve
-    from promo_ns.policies import Role
-
-    assert main(["diff", "pytorch", "numpy", "--op", "multiply"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    expected = 0
-    for a, b in ((x, y) for x in DTYPES for y in DTYPES):
-        answers: list[object] = []
-        for name in ("pytorch", "numpy"):
-            try:
-                answers.append(
-                    resolve(promo_ns.get_policy(name), "multiply", Operand(a, Role.ND), Operand(b, Role.ND))
-                )
-            except PromotionError:
-                answers.append(None)
-        expected += answers[0] is not answers[1]
-    nd = [line for line in lines if line.count("(n-d array)") == 2]
-    assert len(nd) == expected > 0
-    assert any(
-        line.split()[-2:] == ["float16", "float32"] for line in lines if "int16 (n-d array), float16" in line
-    )
-    assert lines[0].endswith("where 'pytorch' and 'numpy' disagree")
-
-
-def test_cli_diff_of_a_policy_with_itself(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["diff", "paddle", "paddle"]) == 0
-    assert capsys.readouterr().out.strip() == "'paddle' and 'paddle' agree on every cell of add"
-    with pytest.raises(SystemExit):
-        main(["diff", "paddle", "jax"])
-    assert "no promotion policy named 'jax'" in capsys.readouterr().err
-
-
-def test_cli_demo(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["demo"]) == 0
-    out = capsys.readouterr().out
-    assert "int32 array + 1.5" in out and "refused" in out
 
 
 def test_policy_context_nests_and_restores() -> None:

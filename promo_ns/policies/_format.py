@@ -1,25 +1,124 @@
-"""Grids as text, in the shape the frameworks' documents use (and :func:`_model.grid` parses)."""
+"""A policy's grids as data (:class:`View`) and as text, in the shape the frameworks' documents use.
+
+A view is one grid: rows of array operands of one role against columns of
+operands of one role, each cell the result dtype or ``None`` for a refusal.
+:mod:`promo_ns.policies._picture` draws the same views as SVG.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from promo_ns._dtypes import DType
+from promo_ns._dtypes import DTYPES, DType
+from promo_ns._engine import Operand, PromotionError, resolve
+from promo_ns.policies._model import ARRAY_ROLES, SCALAR_COLUMNS, Policy, Role
 
-__all__ = ["format_grid"]
+__all__ = ["KINDS", "ROLE_NAMES", "View", "format_view", "parse_roles", "view"]
+
+#: Role names on the command line; ``"scalar"`` stands for the four Python scalar kinds.
+ROLE_NAMES: dict[str, Role | None] = {
+    "nd": Role.ND,
+    "0d": Role.ZERO_D,
+    "npscalar": Role.NP_SCALAR,
+    "scalar": None,
+}
+
+#: Per result kind (``"-"``: refused): legend name, fill colour, ANSI 256-colour code.
+KINDS: dict[str, tuple[str, str, int]] = {
+    "b": ("bool", "#b7d7a8", 108),
+    "i": ("signed integer", "#f4a259", 215),
+    "u": ("unsigned integer", "#f9d56e", 222),
+    "f": ("floating point", "#8ecae6", 117),
+    "c": ("complex", "#c9b2e6", 183),
+    "-": ("refused", "#ffffff", 245),
+}
+
+_SCALAR_VALUES = {Role.BOOL: True, Role.INT: 1, Role.FLOAT: 1.0, Role.COMPLEX: 1j}
 
 
-def format_grid(
-    rows: Sequence[DType],
-    cols: Sequence[object],
-    cell: Callable[[DType, object], DType | None],
-    col_names: Sequence[str] | None = None,
-) -> str:
-    """Render ``cell(row, col)`` for every row and column; ``-`` where it is ``None``."""
-    names = list(col_names) if col_names is not None else [getattr(c, "short", str(c)) for c in cols]
+@dataclass(frozen=True)
+class View:
+    """One grid of ``op`` under a policy: ``cells[i][j]`` is ``rows[i] op cols[j]`` (``None``: refused)."""
+
+    policy: Policy
+    op: str
+    rows: tuple[Operand, ...]
+    cols: tuple[Operand, ...]
+    cells: tuple[tuple[DType | None, ...], ...]
+
+    @property
+    def title(self) -> str:
+        """``"n-d array (rows) with Python scalar (columns)"``."""
+        row = self.rows[0].role
+        col = "Python scalar" if self.cols[0].role.is_scalar else self.cols[0].role
+        return f"{row} (rows) with {col} (columns)"
+
+    @staticmethod
+    def name(o: Operand) -> str:
+        """A row or column header: a short dtype name, or a Python scalar kind."""
+        return o.dtype.short if o.dtype is not None else o.role.name.lower()
+
+
+def _answer(policy: Policy, op: str, a: Operand, b: Operand) -> DType | None:
+    try:
+        return resolve(policy, op, a, b)
+    except (PromotionError, OverflowError):
+        return None
+
+
+def _operands(role: Role | None) -> tuple[Operand, ...]:
+    if role is None:
+        return tuple(Operand(None, r, _SCALAR_VALUES[r]) for r in SCALAR_COLUMNS.values())
+    return tuple(Operand(d, role) for d in DTYPES)
+
+
+def view(policy: Policy, op: str, rows: Role, cols: Role | None) -> View:
+    """The grid of ``op`` under ``policy``: arrays of role ``rows`` with operands of role ``cols``.
+
+    ``cols=None`` gives one column per Python scalar kind.
+    """
+    if rows not in ARRAY_ROLES:
+        raise ValueError(f"grid rows must be arrays (n-d, 0-d or NumPy scalar), not {rows}")
+    r, c = _operands(rows), _operands(cols)
+    return View(policy, op, r, c, tuple(tuple(_answer(policy, op, a, b) for b in c) for a in r))
+
+
+def parse_roles(specs: Sequence[str]) -> list[tuple[Role, Role | None]]:
+    """``["nd:scalar", "0d"]`` -> ``[(Role.ND, None), (Role.ND, Role.ZERO_D)]`` (a bare role is a column).
+
+    Raises
+    ------
+    ValueError
+        An unknown role name, or rows that are Python scalars; the message lists the names.
+    """
+    pairs = []
+    for spec in specs:
+        row, _, col = spec.rpartition(":")
+        row = row or "nd"
+        if row not in ROLE_NAMES or col not in ROLE_NAMES or ROLE_NAMES[row] is None:
+            raise ValueError(
+                f"bad --roles entry {spec!r}: write ROW:COL or COL, ROW one of nd, 0d, npscalar "
+                f"and COL one of {', '.join(ROLE_NAMES)}"
+            )
+        pairs.append((ROLE_NAMES[row], ROLE_NAMES[col]))
+    return pairs  # type: ignore[return-value]
+
+
+def _paint(text: str, kind: str, color: bool) -> str:
+    return f"\x1b[38;5;{KINDS[kind][2]}m{text}\x1b[0m" if color else text
+
+
+def format_view(v: View, *, color: bool = False) -> str:
+    """The grid as aligned text (``-`` for a refused cell); ``color`` paints cells by result kind (ANSI)."""
+    names = [v.name(c) for c in v.cols]
     width = max(5, *(len(n) + 1 for n in names))
     lines = [" " * 5 + "".join(f"{n:>{width}}" for n in names)]
-    for r in rows:
-        cells = (cell(r, c) for c in cols)
-        lines.append(f"{r.short:>5}" + "".join(f"{(c.short if c else '-'):>{width}}" for c in cells))
+    for row, cells in zip(v.rows, v.cells, strict=True):
+        lines.append(
+            f"{v.name(row):>5}"
+            + "".join(
+                _paint(f"{(d.short if d else '-'):>{width}}", d.kind if d else "-", color) for d in cells
+            )
+        )
     return "\n".join(lines)

@@ -271,6 +271,55 @@ class Policy:
     def __hash__(self) -> int:
         return hash(self.name)
 
+    @classmethod
+    def from_table(
+        cls,
+        name: str,
+        arrays: str | Grid,
+        *,
+        scalars: str | ScalarGrid | None = None,
+        like: str | Policy = "array-api",
+        **changes: Any,
+    ) -> Policy:
+        """A policy built from an array-with-array table, taking its other rules from ``like``.
+
+        Parameters
+        ----------
+        name
+            The new policy's name (register it with :func:`promo_ns.register`).
+        arrays
+            The array-with-array table, as text in the shape :func:`grid`
+            parses (a header of dtypes, one row per dtype, ``-`` for refused),
+            or as a mapping from dtype pairs to dtypes.  A missing cell is refused.
+        scalars
+            An array-with-Python-scalar table (text for :func:`scalar_grid`, or
+            a mapping), for ``roles="weak-scalars"``; default: ``like``'s.
+        like
+            The policy (or its registered name) whose roles, op families,
+            defaults and other fields the new one takes.
+        **changes
+            Other fields to set (``summary``, ``reference``, ``roles``, ...).
+
+        Returns
+        -------
+        Policy
+            The new policy.
+
+        Raises
+        ------
+        ValueError
+            The table names an unknown dtype or has a row of the wrong length.
+        """
+        from promo_ns.policies import get_policy
+
+        base = get_policy(like)
+        changes.setdefault("summary", f"{name}: a custom table, with {base.name}'s other rules")
+        changes.setdefault("reference", f"a custom table, other rules from {base.name!r}")
+        if scalars is not None:
+            changes["scalars"] = scalar_grid(scalars) if isinstance(scalars, str) else dict(scalars)
+        table = grid(arrays) if isinstance(arrays, str) else dict(arrays)
+        return replace(base, name=name, arrays=table, deviations=(), **changes)
+
     def derive(
         self,
         name: str,

@@ -1,0 +1,60 @@
+"""MkDocs hook: the promotion pictures and the tables page, generated from the policy data at build time.
+
+Nothing generated is committed, so the pictures cannot go stale: every build
+draws them from the policies as the code defines them.
+"""
+
+from __future__ import annotations
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+
+from promo_ns import get_policy, policies
+from promo_ns.policies import Policy, Role
+from promo_ns.policies._format import View, view
+from promo_ns.policies._picture import disagreement, picture
+
+#: The ops drawn for every policy, and the grids drawn for each: (rows, columns; None = Python scalars).
+OPS = ("add", "divide")
+GRIDS: tuple[tuple[Role, Role | None], ...] = ((Role.ND, Role.ND), (Role.ND, None), (Role.ND, Role.ZERO_D))
+
+
+def views(policy: Policy, op: str) -> list[View]:
+    """The grids of ``op`` under ``policy`` that the pictures show."""
+    return [view(policy, op, rows, cols) for rows, cols in GRIDS]
+
+
+def tables_page(names: tuple[str, ...]) -> str:
+    """The Markdown of the "Promotion tables" page."""
+    lines = [
+        "# Promotion tables",
+        "",
+        "Every grid below is drawn from the policy data when the site is built. Rows are n-d arrays;",
+        "columns are n-d arrays, Python scalars and 0-d arrays. A cell's colour is the kind of the",
+        "result, a crossed-out white cell is refused (`PromotionError`), and a thick border marks a",
+        "result wider than both arrays (RFC 431's unsafe widening). Hover a cell for the op and its",
+        "operands. `python -m promo_ns table POLICY --op OP --svg` draws any op the same way, and",
+        "`python -m promo_ns table POLICY --op OP` prints it as text.",
+        "",
+        "## Where the policies disagree",
+        "",
+    ]
+    for op in OPS:
+        lines += [f"![where the built-in policies disagree on {op}](pictures/disagree-{op}.svg)", ""]
+    for name in names:
+        p = get_policy(name)
+        lines += [f"## `{name}`", "", f"{p.summary} Reference: {p.reference}.", ""]
+        lines += [f"![{name}: {op}](pictures/{name}-{op}.svg)\n" for op in OPS]
+    return "\n".join(lines)
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    """Add the generated pictures and ``tables.md`` to the site."""
+    names = policies()
+    for op in OPS:
+        all_views = [views(get_policy(n), op) for n in names]
+        files.append(File.generated(config, f"pictures/disagree-{op}.svg", content=disagreement(all_views)))
+        for name, vs in zip(names, all_views, strict=True):
+            files.append(File.generated(config, f"pictures/{name}-{op}.svg", content=picture(vs)))
+    files.append(File.generated(config, "tables.md", content=tables_page(names)))
+    return files
