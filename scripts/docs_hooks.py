@@ -6,6 +6,8 @@ draws them from the policies as the code defines them.
 
 from __future__ import annotations
 
+import re
+
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
@@ -46,6 +48,14 @@ def tables_page(names: tuple[str, ...]) -> str:
         lines += [f"## `{name}`", "", f"{p.summary} Reference: {p.reference}.", ""]
         lines += [f"![{name}: {op}](pictures/{name}-{op}.svg)\n" for op in OPS]
     return "\n".join(lines)
+
+
+_SPHINX_ROLE = re.compile(r":(?:func|class|meth|mod|data|attr|exc):<code>~?([^<]*)</code>")
+
+
+def on_page_content(html: str, **kwargs: object) -> str:
+    """Render the docstrings' Sphinx cross-reference roles (``:func:`grid```) as plain code."""
+    return _SPHINX_ROLE.sub(r"<code>\1</code>", html)
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

@@ -64,3 +64,8 @@ def test_every_page_in_docs_is_in_the_nav() -> None:
 
     on_disk = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")}
     assert on_disk | {"tables.md"} == pages(config["nav"])
+
+
+def test_sphinx_roles_in_docstrings_render_as_code() -> None:
+    html = "see :func:<code>grid</code> and :class:<code>~promo_ns.Policy</code>"
+    assert hooks.on_page_content(html) == "see <code>grid</code> and <code>promo_ns.Policy</code>"
