@@ -30,7 +30,7 @@ from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
 from promo_ns._engine import Operand, Refusal, compute_table, explain, operand
 from promo_ns._ops import FAMILY
 from promo_ns.policies import Policy
-from promo_ns.policies._format import KINDS, ROLE_NAMES, format_view, parse_roles, view
+from promo_ns.policies._format import ROLE_NAMES, format_view, paint, parse_roles, view
 from promo_ns.policies._model import Role
 from promo_ns.policies._picture import disagreement, picture
 
@@ -41,10 +41,6 @@ _WORDS = {"bool": True, "int": 1, "float": 1.0, "complex": 1j}
 
 def _name(dtype: DType | None) -> str:
     return "refused" if dtype is None else dtype.name
-
-
-def _paint(text: str, dtype: DType | None, color: bool) -> str:
-    return f"\x1b[38;5;{KINDS[dtype.kind if dtype else '-'][2]}m{text}\x1b[0m" if color else text
 
 
 def tables(policy: Policy, op: str, roles: Sequence[str] = DEFAULT_ROLES, *, color: bool = False) -> str:
@@ -80,7 +76,7 @@ def diff(chosen: Sequence[Policy], op: str, *, color: bool = False) -> str:
     return "\n".join(
         [f"{len(rows)} cells of {op} where {names} disagree", head]
         + [
-            f"{cell:{width}}" + "".join("  " + _paint(f"{_name(d):>{cols}}", d, color) for d in answers)
+            f"{cell:{width}}" + "".join("  " + paint(f"{_name(d):>{cols}}", d, color) for d in answers)
             for cell, answers in rows
         ]
     )

@@ -14,7 +14,7 @@ from promo_ns._dtypes import DTYPES, DType
 from promo_ns._engine import Operand, PromotionError, resolve
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_COLUMNS, Policy, Role
 
-__all__ = ["KINDS", "ROLE_NAMES", "View", "format_view", "parse_roles", "view"]
+__all__ = ["KINDS", "ROLE_NAMES", "View", "format_view", "paint", "parse_roles", "view"]
 
 #: Role names on the command line; ``"scalar"`` stands for the four Python scalar kinds.
 ROLE_NAMES: dict[str, Role | None] = {
@@ -105,8 +105,9 @@ def parse_roles(specs: Sequence[str]) -> list[tuple[Role, Role | None]]:
     return pairs  # type: ignore[return-value]
 
 
-def _paint(text: str, kind: str, color: bool) -> str:
-    return f"\x1b[38;5;{KINDS[kind][2]}m{text}\x1b[0m" if color else text
+def paint(text: str, dtype: DType | None, color: bool) -> str:
+    """``text`` in the ANSI colour of ``dtype``'s kind (``None``: refused) if ``color``."""
+    return f"\x1b[38;5;{KINDS[dtype.kind if dtype else '-'][2]}m{text}\x1b[0m" if color else text
 
 
 def format_view(v: View, *, color: bool = False) -> str:
@@ -117,8 +118,6 @@ def format_view(v: View, *, color: bool = False) -> str:
     for row, cells in zip(v.rows, v.cells, strict=True):
         lines.append(
             f"{v.name(row):>5}"
-            + "".join(
-                _paint(f"{(d.short if d else '-'):>{width}}", d.kind if d else "-", color) for d in cells
-            )
+            + "".join(paint(f"{(d.short if d else '-'):>{width}}", d, color) for d in cells)
         )
     return "\n".join(lines)

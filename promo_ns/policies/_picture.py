@@ -148,9 +148,8 @@ def disagreement(views: Sequence[Sequence[View]]) -> str:
                 answers = [(w.policy.name, w.cells[i][j]) for w in same]
                 distinct = len({d for _, d in answers})
                 said = ", ".join(f"{p} {d.name if d else 'refused'}" for p, d in answers)
-                tip = f"{v.op}({v.rows[i].describe()}, {v.cols[j].describe()}): {said}"
                 label = str(distinct) if distinct > 1 else "."
-                cells[i, j] = Cell(_AGREE[min(distinct, 5) - 1], label, tip, str(distinct))
+                cells[i, j] = Cell(_AGREE[min(distinct, 5) - 1], label, _tip(v, i, j, said), str(distinct))
         g, w = _grid(v, cells)
         grids.append(g)
         widths.append(w)
