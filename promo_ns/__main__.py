@@ -6,15 +6,16 @@
     every cell, any operand dtypes and roles, where the policies disagree.
 ``explain POLICY OP OPERAND OPERAND``
     the result of one op and the rule that decided, in words.  An operand is a
-    dtype (``int8``, ``i8``: an n-d array; ``float64:0d``: a 0-d array;
-    ``float32:npscalar``: a NumPy scalar) or a Python scalar (``1.5``, ``-3``,
-    ``True``, ``1j``, or ``int``/``float``/``bool``/``complex``).
+    dtype (``int8``, ``i8``, ``bool``: an n-d array; ``float64:0d``: a 0-d
+    array; ``float32:npscalar``: a NumPy scalar) or a Python scalar (``1.5``,
+    ``-1e3``, ``True``, ``1j``, or ``int``/``float``/``complex``).
 ``check POLICY [--op OP]``
     the non-commutative cells and non-associative triples of ``OP``.
 ``demo``
     one expression under every policy.
 
-Output is coloured by result kind when it goes to a terminal (``--color``).
+``table`` and ``diff`` colour each answer by its kind when the output is a
+terminal (``--color``; the ``NO_COLOR`` variable turns it off).
 """
 
 from __future__ import annotations
@@ -27,25 +28,26 @@ from collections.abc import Sequence
 
 from promo_ns import get_policy, policies
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
-from promo_ns._engine import Operand, Refusal, compute_table, explain, operand
+from promo_ns._engine import Operand, Refusal, compute_table, explain, family_name, operand
 from promo_ns._ops import FAMILY
 from promo_ns.policies import Policy
-from promo_ns.policies._format import ROLE_NAMES, format_view, paint, parse_roles, view
+from promo_ns.policies._format import ROLE_NAMES, SAMPLE_SCALARS, format_view, paint, parse_roles, view
 from promo_ns.policies._model import Role
 from promo_ns.policies._picture import disagreement, picture
 
 #: The grids ``table`` and ``diff --svg`` show unless told otherwise.
 DEFAULT_ROLES = ("nd:nd", "nd:scalar", "nd:0d")
-_WORDS = {"bool": True, "int": 1, "float": 1.0, "complex": 1j}
+#: Python scalar kinds written as words (``bool`` is the dtype; a Python bool is ``True``).
+_WORDS = {r.name.lower(): v for r, v in SAMPLE_SCALARS.items() if r is not Role.BOOL}
 
 
 def _name(dtype: DType | None) -> str:
     return "refused" if dtype is None else dtype.name
 
 
-def tables(policy: Policy, op: str, roles: Sequence[str] = DEFAULT_ROLES, *, color: bool = False) -> str:
-    """The grids of ``op`` under ``policy`` for each ``ROW:COL`` role pair, as text."""
-    views = [view(policy, op, r, c) for r, c in parse_roles(roles)]
+def tables(policy: Policy, op: str, roles: Sequence[tuple[Role, Role | None]], *, color: bool = False) -> str:
+    """The grids of ``op`` under ``policy`` for each (row role, column role) pair, as text."""
+    views = [view(policy, op, r, c) for r, c in roles]
     parts = [f"policy {policy.name!r} ({policy.reference}): {op}"]
     for v in views:
         parts += [v.title, format_view(v, color=color)]
@@ -53,8 +55,16 @@ def tables(policy: Policy, op: str, roles: Sequence[str] = DEFAULT_ROLES, *, col
 
 
 def diff(chosen: Sequence[Policy], op: str, *, color: bool = False) -> str:
-    """Every cell of ``op`` (any operand dtypes and roles) where the ``chosen`` policies disagree."""
-    tables_ = [compute_table(p, p.op_families.get(op) or FAMILY[op]) for p in chosen]
+    """Every cell of ``op`` (any operand dtypes and roles) where the ``chosen`` policies disagree.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two policies.
+    """
+    if len(chosen) < 2:
+        raise ValueError("diff needs two or more policies")
+    tables_ = [compute_table(p, family_name(p, op)) for p in chosen]
 
     def answer(cell: object) -> DType | None:
         return None if isinstance(cell, Refusal) else cell[0]  # type: ignore[index]
@@ -108,7 +118,7 @@ def parse_operand(text: str) -> Operand:
 
 def _color(choice: str) -> bool:
     if choice == "auto":
-        return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     return choice == "always"
 
 
@@ -165,6 +175,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m promo_ns``."""
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["explain"] and not {"-h", "--help", "--"} & set(argv):
+        argv.insert(1, "--")  # operands such as -1e3 or -1j are not options
     args = parser.parse_args(argv)
     if args.verb == "demo":
         from promo_ns._demo import demo
@@ -173,21 +186,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         chosen = [get_policy(p) for p in (args.policies if args.verb == "diff" else [args.policy])]
-        if args.verb == "diff" and len(chosen) < 2:
-            raise ValueError("diff needs two or more policies")
         if args.verb == "explain":
             operands = [parse_operand(o) for o in args.operands]
         roles = parse_roles(args.roles) if args.verb == "table" else []
+        text = diff(chosen, args.op, color=_color(args.color)) if args.verb == "diff" else ""
     except (KeyError, ValueError) as exc:
         parser.error(str(exc.args[0]))
     if args.verb == "table" and args.svg:
         print(picture([view(chosen[0], args.op, r, c) for r, c in roles]), end="")
     elif args.verb == "table":
-        print(tables(chosen[0], args.op, args.roles, color=_color(args.color)))
+        print(tables(chosen[0], args.op, roles, color=_color(args.color)))
     elif args.verb == "diff" and args.svg:
         print(disagreement([[view(p, args.op, Role.ND, Role.ND)] for p in chosen]), end="")
     elif args.verb == "diff":
-        print(diff(chosen, args.op, color=_color(args.color)))
+        print(text)
     elif args.verb == "explain":
         print(explain(chosen[0], args.op, operands[0], operands[1]))
     else:

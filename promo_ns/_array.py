@@ -17,8 +17,15 @@ import array_api_compat
 
 from promo_ns._context import _SCOPE, Scope
 from promo_ns._dtypes import DTYPES, INT_RANGE, DType
-from promo_ns._engine import Operand, PromotionError, Refusal, compute_table, promoted_table, resolve
-from promo_ns._ops import family_of
+from promo_ns._engine import (
+    Operand,
+    PromotionError,
+    Refusal,
+    compute_table,
+    family_name,
+    promoted_table,
+    resolve,
+)
 from promo_ns.backends import Backend, Plan
 from promo_ns.policies import Policy, Role
 
@@ -68,9 +75,9 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
     float on its own), and the backend's ``not_native`` does not list it.
     """
     native_policy = backend.native_policy
-    family = policy.op_families.get(op) or family_of(op)
+    family = family_name(policy, op)
     table = compute_table(policy, family)
-    native = compute_table(native_policy, native_policy.op_families.get(op) or family_of(op))
+    native = compute_table(native_policy, family_name(native_policy, op))
     native_promoted = promoted_table(native_policy)
     not_native = backend.not_native
     out: list[Plan | None] = []

@@ -9,7 +9,7 @@ so answering a binary op is one dict lookup.  The lookup holds either a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache
 from typing import NamedTuple
@@ -19,11 +19,13 @@ from promo_ns._ops import family_of
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
 
 __all__ = [
+    "Explanation",
     "Operand",
     "PromotionError",
     "accumulation_dtype",
     "compute_table",
     "explain",
+    "family_name",
     "operand",
     "promoted_table",
     "resolve",
@@ -90,12 +92,29 @@ class Refusal(NamedTuple):
 # when :func:`explain` wants the rule that decided, in words.
 
 Notes = list[str] | None
+_NO_ARRAY = "no operand is an array, and Python scalars alone have no dtype: refused"
 
 
 def _kinds(kinds: str) -> str:
-    """``"fc"`` -> ``"floating-point or complex"``."""
+    """``"fc"`` -> ``"floating-point or complex"``; ``"biu"`` -> ``"bool or integer"``."""
     words = [_KIND_WORDS[k] for k in _KIND_ORDER if k in kinds]
+    if "i" in kinds and "u" in kinds:
+        words = [w for w in words if not w.endswith("integer")]
+        words.insert(1 if "b" in kinds else 0, "integer")
+    if not words:
+        return "no"
     return " or ".join(filter(None, (", ".join(words[:-1]), words[-1])))
+
+
+def family_name(policy: Policy, op: str) -> str:
+    """The op family whose rules ``op`` follows under ``policy``.
+
+    Raises
+    ------
+    ValueError
+        For an op that does not combine operands.
+    """
+    return policy.op_families.get(op) or family_of(op)
 
 
 def _fold(
@@ -103,6 +122,8 @@ def _fold(
 ) -> DType | Refusal | None:
     result: DType | None = None
     for d in dtypes:
+        if result is d and notes is not None:
+            notes.append(f"{d} with {d} is {d}")
         if result is None or result is d:
             result = d
             continue
@@ -125,7 +146,7 @@ def _promote_weak(
     arrays = [d for d, r in keys if d is not None]
     if not arrays:
         if notes is not None:
-            notes.append("no operand is an array, and Python scalars alone have no dtype: refused")
+            notes.append(_NO_ARRAY)
         return Refusal("scalars")
     own = family is not None and family.arrays is not None
     grid = family.arrays if family is not None and family.arrays is not None else policy.arrays
@@ -160,7 +181,13 @@ def _promote_priority(
     scalars = [(r, policy.scalar_dtypes[r]) for d, r in keys if d is None]
     if notes is not None:
         notes.extend(f"a {r} counts as {d}" for r, d in scalars)
-    nd = _fold(grid, [d for d, r in keys if r is Role.ND and d is not None], notes, "array")
+    own = family is not None and family.arrays is not None
+    nd = _fold(
+        grid,
+        [d for d, r in keys if r is Role.ND and d is not None],
+        notes,
+        "op family's array" if own else "array",
+    )
     mid = _fold(zero_d, [d for d, r in keys if r is not Role.ND and d is not None], notes, "0-d")
     low = _fold(zero_d, [d for _, d in scalars], notes, "0-d")
     if isinstance(nd, Refusal):
@@ -171,7 +198,7 @@ def _promote_priority(
         return low
     if nd is None and mid is None:
         if notes is not None:
-            notes.append("no operand is an array, and Python scalars alone have no dtype: refused")
+            notes.append(_NO_ARRAY)
         return Refusal("scalars")
 
     def combine(
@@ -235,6 +262,8 @@ def _same_dtype(keys: Sequence[Key], notes: Notes) -> DType | Refusal:
         return Refusal("same_dtype")
     (dtype,) = arrays or (None,)
     if dtype is None:
+        if notes is not None:
+            notes.append(_NO_ARRAY)
         return Refusal("scalars")
     if any(d is None and CATEGORY[r.kind] > dtype.category for d, r in keys):
         if notes is not None:
@@ -271,16 +300,29 @@ def _cell(policy: Policy, family: Family | None, keys: Sequence[Key], notes: Not
         return Refusal("kind")
     result: DType | Refusal | None = _scalar_cell(family, keys) if family.scalars else None
     if result is not None and notes is not None:
-        notes.append(f"this op converts the Python scalar to the array's dtype: {result}")
+        array, role = next(d for d, _ in keys if d is not None), next(r for d, r in keys if d is None)
+        notes.append(f"this op has its own cell for a {array} array with a {role}: {result}")
     if result is None:
         if family.strong:
-            keys = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
+            mapped = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
             if notes is not None:
+                typed = [
+                    f"a {r} as {m}" for (d, r), (m, _) in zip(keys, mapped, strict=True) if d is None and m
+                ]
                 notes.append(
-                    "this op promotes every operand as an n-d array (0-d arrays and Python scalars too)"
+                    "this op promotes every operand as an n-d array"
+                    + (f", {', '.join(typed)}" if typed else "")
                 )
-            if any(d is None for d, _ in keys):
+            if any(d is None for d, _ in mapped):
+                if notes is not None:
+                    arrays = any(d is not None for d, _ in keys)
+                    notes.append(
+                        "the policy gives Python scalars no dtype of their own: refused"
+                        if arrays
+                        else _NO_ARRAY
+                    )
                 return Refusal("scalars")
+            keys = mapped
         result = (
             _same_dtype(keys, notes)
             if family.same_dtype
@@ -396,7 +438,7 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
     OverflowError
         A Python int does not fit the result dtype and the policy says so.
     """
-    family = policy.op_families.get(op) or family_of(op)
+    family = family_name(policy, op)
     ra, rb = a.role, b.role
     if inplace and policy.inplace_as_nd:
         ra = Role.ND if ra in policy.inplace_as_nd else ra
@@ -434,16 +476,23 @@ def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> 
     return left
 
 
-_ROLES: dict[str, Callable[[Policy], str]] = {
-    "weak-scalars": lambda p: (
-        "every array counts with its own dtype, 0-d arrays and NumPy scalars too; "
-        "a Python scalar is weak: it adapts to the arrays' dtype through the scalar grid"
-    ),
-    "priority": lambda p: (
-        "operands rank in priority classes, n-d arrays above 0-d arrays above Python scalars; "
-        f"a lower class counts only when its category (bool < integer < float < complex) is {p.cross_when}"
-    ),
-}
+def _roles(policy: Policy, family: Family | None) -> str:
+    """The policy's role model, in words, with ``family``'s override of it."""
+    if policy.roles == "weak-scalars":
+        return (
+            "every array counts with its own dtype, 0-d arrays and NumPy scalars too; "
+            "a Python scalar is weak: it adapts to the arrays' dtype through the scalar grid"
+        )
+    text = (
+        "operands rank in priority classes, n-d arrays above 0-d arrays above Python scalars; a lower "
+        f"class counts only when its category (bool < integer < float < complex) is {policy.cross_when}"
+    )
+    when = family.zero_d_cross_when if family is not None else None
+    if when is not None and when != policy.cross_when:
+        text += "; for this op, 0-d arrays count against n-d arrays " + (
+            "whatever their category" if when == "always" else f"when their category is {when}"
+        )
+    return text
 
 
 class Explanation(NamedTuple):
@@ -469,15 +518,33 @@ class Explanation(NamedTuple):
 def explain(policy: Policy, op: str, a: Operand, b: Operand) -> Explanation:
     """The result of binary ``op`` on ``a`` and ``b`` under ``policy``, with the rule that decided.
 
+    The steps come from the same functions that compile the lookup tables, so
+    the explanation and the op's own answer cannot disagree.
+
+    Parameters
+    ----------
+    policy
+        The policy deciding.
+    op
+        An op name from :mod:`promo_ns._ops` (``"add"``, ``"less"``, ``"atan2"``, ...).
+    a, b
+        The operands, left then right.
+
     Returns
     -------
     Explanation
         The result dtype (or the error :func:`resolve` raises), and each step
         of the decision in words; ``str()`` gives a readable report.
+
+    Raises
+    ------
+    ValueError
+        ``op`` does not combine operands.
     """
-    family_name = policy.op_families.get(op) or family_of(op)
-    steps = [f"{op!r} follows the rules of the {family_name!r} op family", _ROLES[policy.roles](policy)]
-    _cell(policy, policy.families.get(family_name), [(a.dtype, a.role), (b.dtype, b.role)], steps)
+    name = family_name(policy, op)
+    family = policy.families.get(name)
+    steps = [f"{op!r} follows the rules of the {name!r} op family", _roles(policy, family)]
+    _cell(policy, family, [(a.dtype, a.role), (b.dtype, b.role)], steps)
     try:
         return Explanation(policy, op, (a, b), resolve(policy, op, a, b), None, tuple(steps))
     except (PromotionError, OverflowError) as exc:
@@ -486,12 +553,12 @@ def explain(policy: Policy, op: str, a: Operand, b: Operand) -> Explanation:
 
 def resolve_many(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
     """The result dtype of an op over any number of operands (``concat``, ``result_type``)."""
-    family_name = policy.op_families.get(op) or family_of(op)
+    name = family_name(policy, op)
     if len(operands) == 2:
         return resolve(policy, op, operands[0], operands[1])
-    result = _cell(policy, policy.families.get(family_name), [(o.dtype, o.role) for o in operands])
+    result = _cell(policy, policy.families.get(name), [(o.dtype, o.role) for o in operands])
     if isinstance(result, Refusal):
-        raise _error(policy, op, family_name, operands, result)
+        raise _error(policy, op, name, operands, result)
     promoted = promote(policy, [(o.dtype, o.role) for o in operands])
     if isinstance(promoted, DType):
         _check_int_value(policy, op, operands, promoted)
@@ -525,6 +592,8 @@ def _names(operands: Sequence[Operand]) -> str:
 def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> str:
     """An explicit cast that makes the op valid under ``policy``, in words."""
     arrays = [(i, o) for i, o in enumerate(operands) if o.dtype is not None]
+    if not arrays:
+        return "Fix: make one operand an array first, e.g. xp.asarray(x1)."
     targets = sorted({o.dtype for _, o in arrays if o.dtype is not None}, key=lambda d: -d.category)
     scalar_kinds = [o.role.kind for o in operands if o.dtype is None]
     for kind in scalar_kinds:

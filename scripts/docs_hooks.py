@@ -50,7 +50,25 @@ def tables_page(names: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
+#: The generated pictures of the current build, by path: pages inline them, so hover text shows.
+PICTURES: dict[str, str] = {}
+_PICTURE_LINK = re.compile(r"^!\[([^\]]*)\]\((pictures/[\w.-]+\.svg)\)$", re.MULTILINE)
 _SPHINX_ROLE = re.compile(r":(?:func|class|meth|mod|data|attr|exc):<code>~?([^<]*)</code>")
+
+
+def on_page_markdown(markdown: str, **kwargs: object) -> str:
+    """Inline each generated picture, so that its cells' hover text works (it does not in ``<img>``)."""
+
+    def inline(m: re.Match[str]) -> str:
+        alt, path = m.groups()
+        if path not in PICTURES:
+            return m.group(0)  # left to MkDocs, which reports the missing file
+        return (
+            f"<div class='promo-picture' role='img' aria-label='{alt}' style='overflow-x:auto'>"
+            f"{PICTURES[path]}</div>\n\n[{alt} (SVG)]({path})"
+        )
+
+    return _PICTURE_LINK.sub(inline, markdown)
 
 
 def on_page_content(html: str, **kwargs: object) -> str:
@@ -61,10 +79,13 @@ def on_page_content(html: str, **kwargs: object) -> str:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     """Add the generated pictures and ``tables.md`` to the site."""
     names = policies()
+    PICTURES.clear()
     for op in OPS:
         all_views = [views(get_policy(n), op) for n in names]
-        files.append(File.generated(config, f"pictures/disagree-{op}.svg", content=disagreement(all_views)))
+        PICTURES[f"pictures/disagree-{op}.svg"] = disagreement(all_views)
         for name, vs in zip(names, all_views, strict=True):
-            files.append(File.generated(config, f"pictures/{name}-{op}.svg", content=picture(vs)))
+            PICTURES[f"pictures/{name}-{op}.svg"] = picture(vs)
+    for path, svg in PICTURES.items():
+        files.append(File.generated(config, path, content=svg))
     files.append(File.generated(config, "tables.md", content=tables_page(names)))
     return files

@@ -10,7 +10,7 @@ import pytest
 
 import promo_ns
 from promo_ns.__main__ import main, parse_operand
-from promo_ns._dtypes import DTYPES, float32, float64, int8
+from promo_ns._dtypes import DTYPES, bool_, float32, float64, int8
 from promo_ns._engine import Operand, PromotionError, resolve
 from promo_ns.policies import Role
 from tests.backends import POLICIES
@@ -155,6 +155,8 @@ def test_diff_colors_and_svg(capsys: pytest.CaptureFixture[str]) -> None:
         ("True", Operand(None, Role.BOOL, True)),
         ("1j", Operand(None, Role.COMPLEX, 1j)),
         ("float", Operand(None, Role.FLOAT, 1.0)),
+        ("-1e3", Operand(None, Role.FLOAT, -1000.0)),
+        ("bool", Operand(bool_, Role.ND)),
     ],
 )
 def test_operands_parse(text: str, expected: Operand) -> None:
@@ -199,6 +201,14 @@ def test_explain_an_out_of_range_python_int(capsys: pytest.CaptureFixture[str]) 
     out = run(capsys, "explain", "numpy", "add", "int8", "1000")
     assert out.splitlines()[0].endswith("-> refused (OverflowError)")
     assert "Python int 1000 is out of range for int8" in out
+
+
+def test_explain_takes_negative_operands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "explain", "numpy", "add", "int8", "-1e3").splitlines()[0].endswith("-> float64")
+    assert run(capsys, "explain", "numpy", "add", "-3", "int8").splitlines()[0].endswith("-> int8")
+    assert (
+        run(capsys, "explain", "numpy", "add", "--", "int8", "-1j").splitlines()[0].endswith("-> complex128")
+    )
 
 
 def test_explain_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ import pytest
 import promo_ns
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import float16, float32, int8, int16, uint8
+from promo_ns._engine import Operand, accumulation_dtype, resolve
 from promo_ns.policies import Role
 from tests.backends import BACKENDS, POLICIES, namespace
 
@@ -96,6 +97,37 @@ def test_from_table_scalars_and_fields() -> None:
     )
     assert mine.scalars == {(int8, Role.INT): int8}
     assert mine.int_values == "refuse" and mine.roles == "weak-scalars"
+
+
+def test_a_dtype_with_itself_always_gives_itself() -> None:
+    with pytest.raises(
+        ValueError, match="the cell of float32 with float32 says refused, but a dtype with itself"
+    ):
+        get_policy("numpy").derive("bad", cells={("f32", "f32"): None})
+    with pytest.raises(ValueError, match="the cell of int8 with int8 says int16"):
+        get_policy("numpy").derive("bad", cells={("i8", "i8"): "i16"})
+    with pytest.raises(ValueError, match="the cell of int8 with int8 says refused"):
+        promo_ns.Policy.from_table("bad", "  i8 i16\ni8 - i16\ni16 i16 i16")
+    with pytest.raises(ValueError, match="the cell of int8 with int8 says int16"):
+        promo_ns.Policy.from_table("bad", {(int8, int8): int16})
+    assert (
+        promo_ns.Policy.from_table("dots", "  i8 i16\ni8 . i16\ni16 i16 i16").arrays[(int8, int16)] is int16
+    )
+
+
+def test_from_table_on_a_priority_policy_decides_between_classes_too() -> None:
+    mine = promo_ns.Policy.from_table("table-pytorch", TABLE, like="pytorch", deviations=("none",))
+    assert mine.cross is None and mine.zero_d is None and mine.deviations == ("none",)
+    with pytest.raises(PromotionError):
+        resolve(mine, "add", Operand(int8, Role.ND), Operand(float32, Role.ZERO_D))
+    with pytest.raises(ValueError, match="scalars= is a grid for roles='weak-scalars'"):
+        promo_ns.Policy.from_table("bad", TABLE, like="pytorch", scalars="  int\ni8 i8")
+
+
+def test_a_policy_whose_reductions_take_nothing_says_so() -> None:
+    none = get_policy("numpy").derive("no-sums", accumulate_kinds="")
+    with pytest.raises(PromotionError, match="it takes no arrays"):
+        accumulation_dtype(none, "sum", int8)
 
 
 def test_from_table_rejects_a_bad_table() -> None:

@@ -1,7 +1,8 @@
-"""The docs hook draws the pictures from the policy data: a changed cell shows in the built site."""
+"""The docs site: its pictures are drawn from the policy data when it is built, so a changed cell shows."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -17,38 +18,53 @@ hooks = pytest.importorskip("scripts.docs_hooks")
 ROOT = Path(__file__).parent.parent
 
 
-def generated() -> dict[str, str]:
-    from mkdocs.structure.files import Files
+def build(site: Path) -> Path:
+    """Build the site into ``site`` (strict, as CI does) and return it."""
+    from mkdocs.commands.build import build as mkdocs_build
 
-    config = mkdocs_config.load_config(str(ROOT / "mkdocs.yml"))
-    config.plugins._current_plugin = "docs_hooks"  # what a build sets while it runs a hook
-    files = hooks.on_files(Files([]), config)
-    return {f.src_uri: f.content_string for f in files}
+    config = mkdocs_config.load_config(str(ROOT / "mkdocs.yml"), site_dir=str(site), strict=True)
+    mkdocs_build(config)
+    return site
 
 
-def test_every_policy_and_op_has_a_picture_and_a_section() -> None:
-    site = generated()
+def inlined(html: str) -> list[str]:
+    """The pictures inlined in a built page."""
+    return re.findall(r"<div class='promo-picture'[^>]*>(<svg.*?</svg>\n?)</div>", html, re.DOTALL)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build(tmp_path_factory.mktemp("site"))
+
+
+def test_every_policy_and_op_has_a_picture_inlined_in_the_tables_page(site: Path) -> None:
+    page = (site / "tables" / "index.html").read_text()
+    pictures = inlined(page)
+    assert len(pictures) == len(hooks.OPS) * (1 + len(promo_ns.policies()))
     for op in hooks.OPS:
-        assert f"pictures/disagree-{op}.svg" in site
+        assert (site / "pictures" / f"disagree-{op}.svg").read_text() in pictures
         for name in promo_ns.policies():
-            assert site[f"pictures/{name}-{op}.svg"].startswith("<svg")
-            assert f"![{name}: {op}](pictures/{name}-{op}.svg)" in site["tables.md"]
-    assert site["tables.md"].startswith("# Promotion tables")
+            assert (site / "pictures" / f"{name}-{op}.svg").read_text() in pictures
+    assert "<title>add(int8 (n-d array), 1.0 (Python float)) -&gt; float32</title>" in page  # hover text
+    assert len(inlined((site / "index.html").read_text())) == 1
 
 
-def test_a_changed_cell_changes_the_built_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
-    before = generated()
+def test_a_changed_cell_changes_the_built_pictures(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     base = get_policy("pytorch")
     changed = base.derive("pytorch", cells={("i8", "u8"): "f32"}, symmetric=False, summary=base.summary)
     monkeypatch.setitem(_REGISTERED, "pytorch", changed)
-    after = generated()
-    assert {k for k in before if before[k] != after[k]} == {
-        "pictures/pytorch-add.svg",
-        "pictures/disagree-add.svg",
-    }
-    old, new = cells(before["pictures/pytorch-add.svg"]), cells(after["pictures/pytorch-add.svg"])
+    after = build(tmp_path / "site")
+    pictures = sorted(str(p.relative_to(site)) for p in (site / "pictures").iterdir())
+    differ = [p for p in pictures if (site / p).read_text() != (after / p).read_text()]
+    assert differ == ["pictures/disagree-add.svg", "pictures/pytorch-add.svg"]
+    old, new = (cells((s / "pictures" / "pytorch-add.svg").read_text()) for s in (site, after))
     assert {k[1:] for k in old if old[k] != new[k]} == {("i8", "u8")}
     assert new["n-d array (rows) with n-d array (columns)", "i8", "u8"][0] == "float32"
+    assert (after / "pictures" / "pytorch-add.svg").read_text() in inlined(
+        (after / "tables" / "index.html").read_text()
+    )
 
 
 def test_every_page_in_docs_is_in_the_nav() -> None:
@@ -69,3 +85,7 @@ def test_every_page_in_docs_is_in_the_nav() -> None:
 def test_sphinx_roles_in_docstrings_render_as_code() -> None:
     html = "see :func:<code>grid</code> and :class:<code>~promo_ns.Policy</code>"
     assert hooks.on_page_content(html) == "see <code>grid</code> and <code>promo_ns.Policy</code>"
+
+
+def test_a_link_to_a_picture_that_is_not_generated_is_left_to_mkdocs() -> None:
+    assert hooks.on_page_markdown("![x](pictures/none.svg)") == "![x](pictures/none.svg)"

@@ -8,7 +8,7 @@ import pytest
 
 from promo_ns import get_policy
 from promo_ns.policies import Policy, Role
-from promo_ns.policies._format import KINDS, view
+from promo_ns.policies._format import KIND_STYLE, view
 from promo_ns.policies._picture import disagreement, picture
 from tests.backends import POLICIES
 
@@ -49,7 +49,7 @@ def test_every_cell_shows_the_policy_answer_in_its_kind_colour(policy: str) -> N
         for col, d in zip(grid.cols, answers, strict=True):
             value, fill = drawn["n-d array (rows) with n-d array (columns)", grid.name(row), grid.name(col)]
             assert value == (d.name if d else "refused")
-            assert fill == KINDS[d.kind if d else "-"][1]
+            assert fill == KIND_STYLE[d.kind if d else "-"][1]
 
 
 def test_changing_a_cell_changes_exactly_that_cell_of_the_picture() -> None:
@@ -59,8 +59,8 @@ def test_changing_a_cell_changes_exactly_that_cell_of_the_picture() -> None:
     differ = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
     assert differ == {
         ("n-d array (rows) with n-d array (columns)", "i8", "u8"): (
-            ("int16", KINDS["i"][1]),
-            ("float32", KINDS["f"][1]),
+            ("int16", KIND_STYLE["i"][1]),
+            ("float32", KIND_STYLE["f"][1]),
         )
     }
 
@@ -78,7 +78,10 @@ def test_a_refused_cell_is_crossed_out_and_widening_has_a_thick_border() -> None
     same = by_key["i8", "i8"].find(f"{SVG}rect")
     assert same is not None and "stroke-width" not in same.attrib
     refused = cells(picture([view(get_policy("array-api"), "add", Role.ND, Role.ND)]))
-    assert refused["n-d array (rows) with n-d array (columns)", "i8", "f32"] == ("refused", KINDS["-"][1])
+    assert refused["n-d array (rows) with n-d array (columns)", "i8", "f32"] == (
+        "refused",
+        KIND_STYLE["-"][1],
+    )
     crossed = ET.fromstring(picture([view(get_policy("array-api"), "add", Role.ND, Role.ND)]))
     assert any(
         c.find(f"{SVG}path") is not None for c in crossed.iter(f"{SVG}g") if c.get("data-value") == "refused"
@@ -111,3 +114,10 @@ def test_disagreement_follows_a_changed_cell() -> None:
     a, b = get_policy("pytorch"), get_policy("pytorch").derive("pytorch-i8-f64", cells={("i8", "f32"): "f64"})
     drawn = cells(disagreement([[view(p, "add", Role.ND, Role.ND)] for p in (a, b)]))
     assert {k[1:] for k, v in drawn.items() if v[0] == "2"} == {("i8", "f32"), ("f32", "i8")}
+
+
+def test_a_legend_counts_up_to_the_number_of_policies() -> None:
+    two = disagreement([[view(get_policy(p), "add", Role.ND, Role.ND)] for p in ("numpy", "pytorch")])
+    assert "2 answers" in two and "3 answers" not in two
+    many = [get_policy(p) for p in POLICIES] + [get_policy("numpy").derive("numpy-2")]
+    assert "5 answers or more" in disagreement([[view(p, "add", Role.ND, Role.ND)] for p in many])

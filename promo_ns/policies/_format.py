@@ -14,7 +14,16 @@ from promo_ns._dtypes import DTYPES, DType
 from promo_ns._engine import Operand, PromotionError, resolve
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_COLUMNS, Policy, Role
 
-__all__ = ["KINDS", "ROLE_NAMES", "View", "format_view", "paint", "parse_roles", "view"]
+__all__ = [
+    "KIND_STYLE",
+    "ROLE_NAMES",
+    "SAMPLE_SCALARS",
+    "View",
+    "format_view",
+    "paint",
+    "parse_roles",
+    "view",
+]
 
 #: Role names on the command line; ``"scalar"`` stands for the four Python scalar kinds.
 ROLE_NAMES: dict[str, Role | None] = {
@@ -25,7 +34,7 @@ ROLE_NAMES: dict[str, Role | None] = {
 }
 
 #: Per result kind (``"-"``: refused): legend name, fill colour, ANSI 256-colour code.
-KINDS: dict[str, tuple[str, str, int]] = {
+KIND_STYLE: dict[str, tuple[str, str, int]] = {
     "b": ("bool", "#b7d7a8", 108),
     "i": ("signed integer", "#f4a259", 215),
     "u": ("unsigned integer", "#f9d56e", 222),
@@ -34,7 +43,8 @@ KINDS: dict[str, tuple[str, str, int]] = {
     "-": ("refused", "#ffffff", 245),
 }
 
-_SCALAR_VALUES = {Role.BOOL: True, Role.INT: 1, Role.FLOAT: 1.0, Role.COMPLEX: 1j}
+#: The value a Python scalar of each role stands for in a grid.
+SAMPLE_SCALARS: dict[Role, object] = {Role.BOOL: True, Role.INT: 1, Role.FLOAT: 1.0, Role.COMPLEX: 1j}
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,7 @@ def _answer(policy: Policy, op: str, a: Operand, b: Operand) -> DType | None:
 
 def _operands(role: Role | None) -> tuple[Operand, ...]:
     if role is None:
-        return tuple(Operand(None, r, _SCALAR_VALUES[r]) for r in SCALAR_COLUMNS.values())
+        return tuple(Operand(None, r, SAMPLE_SCALARS[r]) for r in SCALAR_COLUMNS.values())
     return tuple(Operand(d, role) for d in DTYPES)
 
 
@@ -94,20 +104,20 @@ def parse_roles(specs: Sequence[str]) -> list[tuple[Role, Role | None]]:
     """
     pairs = []
     for spec in specs:
-        row, _, col = spec.rpartition(":")
-        row = row or "nd"
-        if row not in ROLE_NAMES or col not in ROLE_NAMES or ROLE_NAMES[row] is None:
+        row_name, _, col_name = spec.rpartition(":")
+        row, col = ROLE_NAMES.get(row_name or "nd"), ROLE_NAMES.get(col_name, Role.ND)
+        if row is None or col_name not in ROLE_NAMES:
             raise ValueError(
                 f"bad --roles entry {spec!r}: write ROW:COL or COL, ROW one of nd, 0d, npscalar "
                 f"and COL one of {', '.join(ROLE_NAMES)}"
             )
-        pairs.append((ROLE_NAMES[row], ROLE_NAMES[col]))
-    return pairs  # type: ignore[return-value]
+        pairs.append((row, col))
+    return pairs
 
 
 def paint(text: str, dtype: DType | None, color: bool) -> str:
     """``text`` in the ANSI colour of ``dtype``'s kind (``None``: refused) if ``color``."""
-    return f"\x1b[38;5;{KINDS[dtype.kind if dtype else '-'][2]}m{text}\x1b[0m" if color else text
+    return f"\x1b[38;5;{KIND_STYLE[dtype.kind if dtype else '-'][2]}m{text}\x1b[0m" if color else text
 
 
 def format_view(v: View, *, color: bool = False) -> str:

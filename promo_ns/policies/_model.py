@@ -77,20 +77,40 @@ def _rows(text: str) -> tuple[list[str], list[list[str]]]:
     return header, body
 
 
+def _check_diagonal(cells: Mapping[tuple[DType, DType], DType | None]) -> None:
+    """A dtype with itself always gives itself: the engine never looks those cells up."""
+    for (a, b), value in cells.items():
+        if a is b and value is not a:
+            raise ValueError(
+                f"the cell of {a} with {a} says {value or 'refused'}, but a dtype with itself always "
+                f"gives itself (the engine never looks that cell up): write {a.short} or '.' there. "
+                f"To refuse {a} in some ops, leave its kind out of those op families' kinds."
+            )
+
+
 def grid(text: str) -> dict[tuple[DType, DType], DType]:
     """Parse an array-with-array grid: a header of dtypes, then one row per dtype.
 
     Cells are short dtype names (``i8``, ``bf16``, ``c128``), ``-`` for refused,
-    or ``.`` for a cell the policy never consults.
+    or ``.`` for a cell the policy never consults.  A dtype with itself always
+    gives itself, so a diagonal cell must be that dtype or ``.``.
+
+    Raises
+    ------
+    ValueError
+        An unknown dtype, a row of the wrong length, or a diagonal cell that is
+        neither its dtype nor ``.``.
     """
     header, body = _rows(text)
     cols = [_dtype(c) for c in header]
-    return {
-        (_dtype(row[0]), col): _dtype(cell)
+    cells = {
+        (_dtype(row[0]), col): None if cell == "-" else _dtype(cell)
         for row in body
         for col, cell in zip(cols, row[1:], strict=True)
-        if cell not in "-."
+        if cell != "."
     }
+    _check_diagonal(cells)
+    return {key: value for key, value in cells.items() if value is not None}
 
 
 def scalar_grid(text: str) -> dict[tuple[DType, Role], DType]:
@@ -290,13 +310,17 @@ class Policy:
         arrays
             The array-with-array table, as text in the shape :func:`grid`
             parses (a header of dtypes, one row per dtype, ``-`` for refused),
-            or as a mapping from dtype pairs to dtypes.  A missing cell is refused.
+            or as a mapping from dtype pairs to dtypes.  A missing cell is
+            refused; a dtype with itself always gives itself.  Under
+            ``roles="priority"`` the table also decides between classes (the
+            ``cross`` and ``zero_d`` grids are reset to it).
         scalars
             An array-with-Python-scalar table (text for :func:`scalar_grid`, or
             a mapping), for ``roles="weak-scalars"``; default: ``like``'s.
         like
-            The policy (or its registered name) whose roles, op families,
-            defaults and other fields the new one takes.
+            The policy (or its registered name) whose roles, op families
+            (with their own grids, such as Paddle's ``matmul``), defaults and
+            other fields the new one takes.
         **changes
             Other fields to set (``summary``, ``reference``, ``roles``, ...).
 
@@ -308,17 +332,30 @@ class Policy:
         Raises
         ------
         ValueError
-            The table names an unknown dtype or has a row of the wrong length.
+            The table names an unknown dtype, has a row of the wrong length or
+            a diagonal cell other than its dtype; or ``scalars`` is given for a
+            priority policy.
+        KeyError
+            ``like`` names no registered policy.
         """
         from promo_ns.policies import get_policy
 
         base = get_policy(like)
         changes.setdefault("summary", f"{name}: a custom table, with {base.name}'s other rules")
         changes.setdefault("reference", f"a custom table, other rules from {base.name!r}")
+        changes.setdefault("deviations", ())
+        changes.setdefault("cross", None)
+        changes.setdefault("zero_d", None)
         if scalars is not None:
+            if changes.get("roles", base.roles) != "weak-scalars":
+                raise ValueError(
+                    f"scalars= is a grid for roles='weak-scalars', but {base.name!r} ranks Python scalars "
+                    "by priority (scalar_dtypes); pass like= a weak-scalar policy, or scalar_dtypes=..."
+                )
             changes["scalars"] = scalar_grid(scalars) if isinstance(scalars, str) else dict(scalars)
         table = grid(arrays) if isinstance(arrays, str) else dict(arrays)
-        return replace(base, name=name, arrays=table, deviations=(), **changes)
+        _check_diagonal(table)
+        return replace(base, name=name, arrays=table, **changes)
 
     def derive(
         self,
@@ -337,7 +374,7 @@ class Policy:
         cells
             Array-with-array cells to change, keyed by dtype pairs (``DType``,
             name or short name: ``("i8", "f16")``); a value of ``None`` refuses
-            the cell.
+            the cell.  A dtype with itself always gives itself.
         symmetric
             Change ``(b, a)`` with ``(a, b)``.
         **changes
@@ -347,10 +384,16 @@ class Policy:
         -------
         Policy
             The derived policy; this one is unchanged.
+
+        Raises
+        ------
+        ValueError
+            An unknown dtype, or a diagonal cell (a dtype with itself) other than its dtype.
         """
         arrays = dict(self.arrays)
         for (a, b), value in (cells or {}).items():
             da, db = _dtype(str(a)), _dtype(str(b))
+            _check_diagonal({(da, db): None if value is None else _dtype(str(value))})
             for key in ((da, db), (db, da)) if symmetric else ((da, db),):
                 if value is None:
                     arrays.pop(key, None)

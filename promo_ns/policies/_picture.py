@@ -13,7 +13,7 @@ from html import escape
 from typing import NamedTuple
 
 from promo_ns._dtypes import DType, widens
-from promo_ns.policies._format import KINDS, View
+from promo_ns.policies._format import KIND_STYLE, View
 
 __all__ = ["disagreement", "picture"]
 
@@ -51,19 +51,18 @@ def _cell(x: float, y: float, w: float, c: Cell, *, row: str, col: str) -> str:
 
 
 def _grid(v: View, cell: dict[tuple[int, int], Cell]) -> tuple[list[str], float]:
-    """One view's title, headers and cells; its width."""
-    x0, y0 = 0, 0
-    out = [_text(x0, y0, v.title, "start", "font-weight='bold'")]
+    """One view's title, headers and cells, from (0, 0); its width."""
+    out = [_text(0, 0, v.title, "start", "font-weight='bold'")]
     bold_cells: list[str] = []
     w = max(_W, 7 * max(len(v.name(c)) for c in v.cols) + 8)
-    y0 += 10
+    y0 = 10
     for j, c in enumerate(v.cols):
-        out.append(_text(x0 + _HEAD + j * w + w / 2, y0 + 14, v.name(c)))
+        out.append(_text(_HEAD + j * w + w / 2, y0 + 14, v.name(c)))
     for i, r in enumerate(v.rows):
         y = y0 + _H * (i + 1)
-        out.append(_text(x0 + _HEAD - 6, y + 14, v.name(r), "end"))
+        out.append(_text(_HEAD - 6, y + 14, v.name(r), "end"))
         for j, c in enumerate(v.cols):
-            drawn = _cell(x0 + _HEAD + j * w, y, w, cell[i, j], row=v.name(r), col=v.name(c))
+            drawn = _cell(_HEAD + j * w, y, w, cell[i, j], row=v.name(r), col=v.name(c))
             (bold_cells if cell[i, j].bold else out).append(drawn)
     return out + bold_cells, max(_HEAD + w * len(v.cols), 7 * len(v.title))
 
@@ -75,7 +74,7 @@ def _document(
     for g, w in zip(grids, widths, strict=True):
         body.append(f"<g transform='translate({x:g},0)'>{''.join(g)}</g>")
         x += w + _GAP
-    width = max(x - _GAP, legend[1], 7.5 * len(title)) + 10
+    width = max(x - _GAP, legend[1], 8.6 * len(title)) + 10
     top = 40 + 10 + _H * (rows + 1) + 16
     height = top + 22
     head = _text(10, 20, title, "start", "font-size='14' font-weight='bold'")
@@ -119,14 +118,15 @@ def picture(views: Sequence[View]) -> str:
             answer = d.name if d else "refused"
             bold = d is not None and a is not None and b is not None and widens(d, (a, b))
             return Cell(
-                KINDS[d.kind if d else "-"][1], d.short if d else "", _tip(v, i, j, answer), answer, bold
+                KIND_STYLE[d.kind if d else "-"][1], d.short if d else "", _tip(v, i, j, answer), answer, bold
             )
 
         g, w = _grid(v, {(i, j): fill(i, j) for i in range(len(v.rows)) for j in range(len(v.cols))})
         grids.append(g)
         widths.append(w)
     legend = _legend(
-        [(fill, name, False) for name, fill, _ in KINDS.values()] + [("#fff", "wider than both arrays", True)]
+        [(fill, name, False) for name, fill, _ in KIND_STYLE.values()]
+        + [("#fff", "wider than both arrays", True)]
     )
     title = f"{first.policy.name}: {first.op} ({first.policy.reference})"
     return _document(title, grids, widths, max(len(v.rows) for v in views), legend)
@@ -154,8 +154,8 @@ def disagreement(views: Sequence[Sequence[View]]) -> str:
         grids.append(g)
         widths.append(w)
     names = ", ".join(vs[0].policy.name for vs in views)
-    legend = _legend(
-        [(c, f"{n} answer{'s' * (n > 1)}", False) for n, c in enumerate(_AGREE, 1)][: len(views)]
-    )
+    counts = [f"{n} answer{'s' * (n > 1)}" for n in range(1, len(_AGREE) + 1)]
+    counts[-1] += " or more" if len(views) > len(_AGREE) else ""
+    legend = _legend([(c, n, False) for c, n in zip(_AGREE, counts, strict=True)][: len(views)])
     title = f"{per_grid[0][0].op}: how many different answers {names} give"
     return _document(title, grids, widths, max(len(v[0].rows) for v in per_grid), legend)
