@@ -35,7 +35,7 @@ from promo_ns.policies._format import ROLE_NAMES, SAMPLE_SCALARS, format_view, p
 from promo_ns.policies._model import Role
 from promo_ns.policies._picture import disagreement, picture
 
-#: The grids ``table`` and ``diff --svg`` show unless told otherwise.
+#: The grids ``table`` shows unless told otherwise.
 DEFAULT_ROLES = ("nd:nd", "nd:scalar", "nd:0d")
 #: Python scalar kinds written as words (``bool`` is the dtype; a Python bool is ``True``).
 _WORDS = {r.name.lower(): v for r, v in SAMPLE_SCALARS.items() if r is not Role.BOOL}
