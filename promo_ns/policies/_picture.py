@@ -8,7 +8,8 @@ Both are plain SVG text (no dependencies), and every cell carries
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from html import escape
 from typing import NamedTuple
 
@@ -50,8 +51,8 @@ def _cell(x: float, y: float, w: float, c: Cell, *, row: str, col: str) -> str:
     )
 
 
-def _grid(v: View, cell: dict[tuple[int, int], Cell]) -> tuple[list[str], float]:
-    """One view's title, headers and cells, from (0, 0); its width."""
+def _grid(v: View, cell: Callable[[int, int], Cell]) -> tuple[list[str], float]:
+    """One view's title, headers and cells (``cell(i, j)``), from (0, 0); its width."""
     out = [_text(0, 0, v.title, "start", "font-weight='bold'")]
     bold_cells: list[str] = []
     w = max(_W, 7 * max(len(v.name(c)) for c in v.cols) + 8)
@@ -62,20 +63,24 @@ def _grid(v: View, cell: dict[tuple[int, int], Cell]) -> tuple[list[str], float]
         y = y0 + _H * (i + 1)
         out.append(_text(_HEAD - 6, y + 14, v.name(r), "end"))
         for j, c in enumerate(v.cols):
-            drawn = _cell(_HEAD + j * w, y, w, cell[i, j], row=v.name(r), col=v.name(c))
-            (bold_cells if cell[i, j].bold else out).append(drawn)
+            drawn = cell(i, j)
+            (bold_cells if drawn.bold else out).append(
+                _cell(_HEAD + j * w, y, w, drawn, row=v.name(r), col=v.name(c))
+            )
     return out + bold_cells, max(_HEAD + w * len(v.cols), 7 * len(v.title))
 
 
-def _document(
-    title: str, grids: list[list[str]], widths: list[float], rows: int, legend: tuple[list[str], float]
+def _draw(
+    title: str, views: Sequence[View], cell: Callable[[int, int, int], Cell], legend: tuple[list[str], float]
 ) -> str:
+    """The SVG document: ``views`` side by side, cell ``(i, j)`` of view ``k`` drawn as ``cell(k, i, j)``."""
     body, x = [], 10.0
-    for g, w in zip(grids, widths, strict=True):
+    for k, v in enumerate(views):
+        g, w = _grid(v, partial(cell, k))
         body.append(f"<g transform='translate({x:g},0)'>{''.join(g)}</g>")
         x += w + _GAP
     width = max(x - _GAP, legend[1], 8.6 * len(title)) + 10
-    top = 40 + 10 + _H * (rows + 1) + 16
+    top = 40 + 10 + _H * (max(len(v.rows) for v in views) + 1) + 16
     height = top + 22
     head = _text(10, 20, title, "start", "font-size='14' font-weight='bold'")
     return (
@@ -108,28 +113,23 @@ def picture(views: Sequence[View]) -> str:
     Each cell's colour is the result's kind; a refused cell is white and
     crossed out; a thick border marks a result wider than both array operands.
     """
-    first = views[0]
-    grids, widths = [], []
-    for v in views:
 
-        def fill(i: int, j: int, v: View = v) -> Cell:
-            d: DType | None = v.cells[i][j]
-            a, b = v.rows[i].dtype, v.cols[j].dtype
-            answer = d.name if d else "refused"
-            bold = d is not None and a is not None and b is not None and widens(d, (a, b))
-            return Cell(
-                KIND_STYLE[d.kind if d else "-"][1], d.short if d else "", _tip(v, i, j, answer), answer, bold
-            )
+    def fill(k: int, i: int, j: int) -> Cell:
+        v = views[k]
+        d: DType | None = v.cells[i][j]
+        a, b = v.rows[i].dtype, v.cols[j].dtype
+        answer = d.name if d else "refused"
+        bold = d is not None and a is not None and b is not None and widens(d, (a, b))
+        return Cell(
+            KIND_STYLE[d.kind if d else "-"][1], d.short if d else "", _tip(v, i, j, answer), answer, bold
+        )
 
-        g, w = _grid(v, {(i, j): fill(i, j) for i in range(len(v.rows)) for j in range(len(v.cols))})
-        grids.append(g)
-        widths.append(w)
     legend = _legend(
         [(fill, name, False) for name, fill, _ in KIND_STYLE.values()]
         + [("#fff", "wider than both arrays", True)]
     )
-    title = f"{first.policy.name}: {first.op} ({first.policy.reference})"
-    return _document(title, grids, widths, max(len(v.rows) for v in views), legend)
+    title = f"{views[0].policy.name}: {views[0].op} ({views[0].policy.reference})"
+    return _draw(title, views, fill, legend)
 
 
 def disagreement(views: Sequence[Sequence[View]]) -> str:
@@ -139,23 +139,17 @@ def disagreement(views: Sequence[Sequence[View]]) -> str:
     answer); its label is that number, and its hover text each policy's answer.
     """
     per_grid = list(zip(*views, strict=True))
-    grids, widths = [], []
-    for same in per_grid:
-        v = same[0]
-        cells = {}
-        for i in range(len(v.rows)):
-            for j in range(len(v.cols)):
-                answers = [(w.policy.name, w.cells[i][j]) for w in same]
-                distinct = len({d for _, d in answers})
-                said = ", ".join(f"{p} {d.name if d else 'refused'}" for p, d in answers)
-                label = str(distinct) if distinct > 1 else "."
-                cells[i, j] = Cell(_AGREE[min(distinct, 5) - 1], label, _tip(v, i, j, said), str(distinct))
-        g, w = _grid(v, cells)
-        grids.append(g)
-        widths.append(w)
+
+    def count(k: int, i: int, j: int) -> Cell:
+        answers = [(w.policy.name, w.cells[i][j]) for w in per_grid[k]]
+        distinct = len({d for _, d in answers})
+        said = ", ".join(f"{p} {d.name if d else 'refused'}" for p, d in answers)
+        label = str(distinct) if distinct > 1 else "."
+        return Cell(_AGREE[min(distinct, 5) - 1], label, _tip(per_grid[k][0], i, j, said), str(distinct))
+
     names = ", ".join(vs[0].policy.name for vs in views)
     counts = [f"{n} answer{'s' * (n > 1)}" for n in range(1, len(_AGREE) + 1)]
     counts[-1] += " or more" if len(views) > len(_AGREE) else ""
     legend = _legend([(c, n, False) for c, n in zip(_AGREE, counts, strict=True)][: len(views)])
     title = f"{per_grid[0][0].op}: how many different answers {names} give"
-    return _document(title, grids, widths, max(len(v[0].rows) for v in per_grid), legend)
+    return _draw(title, [same[0] for same in per_grid], count, legend)
