@@ -31,12 +31,18 @@ from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
 from promo_ns._engine import Operand, Refusal, compute_table, explain, family_name, operand
 from promo_ns._ops import FAMILY
 from promo_ns.policies import Policy
-from promo_ns.policies._format import ROLE_NAMES, SAMPLE_SCALARS, format_view, paint, parse_roles, view
+from promo_ns.policies._format import (
+    DEFAULT_ROLES,
+    ROLE_NAMES,
+    SAMPLE_SCALARS,
+    format_view,
+    paint,
+    parse_roles,
+    view,
+)
 from promo_ns.policies._model import Role
 from promo_ns.policies._picture import disagreement, picture
 
-#: The grids ``table`` shows unless told otherwise.
-DEFAULT_ROLES = ("nd:nd", "nd:scalar", "nd:0d")
 #: Python scalar kinds written as words (``bool`` is the dtype; a Python bool is ``True``).
 _WORDS = {r.name.lower(): v for r, v in SAMPLE_SCALARS.items() if r is not Role.BOOL}
 

@@ -12,13 +12,13 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 from promo_ns import get_policy, policies
-from promo_ns.policies import Policy, Role
-from promo_ns.policies._format import View, view
+from promo_ns.policies import Policy
+from promo_ns.policies._format import DEFAULT_ROLES, View, parse_roles, view
 from promo_ns.policies._picture import disagreement, picture
 
-#: The ops drawn for every policy, and the grids drawn for each: (rows, columns; None = Python scalars).
+#: The ops drawn for every policy; each gets the grids ``python -m promo_ns table`` prints by default.
 OPS = ("add", "divide")
-GRIDS: tuple[tuple[Role, Role | None], ...] = ((Role.ND, Role.ND), (Role.ND, None), (Role.ND, Role.ZERO_D))
+GRIDS = parse_roles(DEFAULT_ROLES)
 
 
 def views(policy: Policy, op: str) -> list[View]:

@@ -8,7 +8,7 @@ import pytest
 
 from promo_ns import get_policy
 from promo_ns.policies import Policy, Role
-from promo_ns.policies._format import KIND_STYLE, view
+from promo_ns.policies._format import DEFAULT_ROLES, KIND_STYLE, parse_roles, view
 from promo_ns.policies._picture import disagreement, picture
 from tests.backends import POLICIES
 
@@ -30,13 +30,7 @@ def cells(svg: str) -> dict[tuple[str, str, str], tuple[str, str]]:
 
 
 def draw(policy: Policy, op: str = "add") -> str:
-    return picture(
-        [
-            view(policy, op, Role.ND, Role.ND),
-            view(policy, op, Role.ND, None),
-            view(policy, op, Role.ND, Role.ZERO_D),
-        ]
-    )
+    return picture([view(policy, op, rows, cols) for rows, cols in parse_roles(DEFAULT_ROLES)])
 
 
 @pytest.mark.parametrize("policy", POLICIES)

@@ -15,6 +15,7 @@ from promo_ns._engine import Operand, PromotionError, resolve
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_COLUMNS, Policy, Role
 
 __all__ = [
+    "DEFAULT_ROLES",
     "KIND_STYLE",
     "ROLE_NAMES",
     "SAMPLE_SCALARS",
@@ -25,6 +26,8 @@ __all__ = [
     "view",
 ]
 
+#: The grids shown unless told otherwise: n-d arrays with n-d arrays, Python scalars and 0-d arrays.
+DEFAULT_ROLES: tuple[str, ...] = ("nd:nd", "nd:scalar", "nd:0d")
 #: Role names on the command line; ``"scalar"`` stands for the four Python scalar kinds.
 ROLE_NAMES: dict[str, Role | None] = {
     "nd": Role.ND,
