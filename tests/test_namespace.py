@@ -33,7 +33,7 @@ def _operand(xp: Any, token: object) -> Any:
     if not isinstance(token, str):
         return token
     name, role = token.split(":")
-    if role == "np":
+    if role == "npscalar":
         return np.dtype(name).type(1)
     return xp.asarray([1, 1] if role == "nd" else 1, dtype=BY_NAME[name])
 

@@ -1,9 +1,9 @@
 """Every example of the seed documents (shared/seeds/), under its policy.
 
 An example is ``(policy, op, left, right, expected)``; operands are written
-like the golden-table tokens (``"int32:nd"``, ``"int64:0d"``, ``"float32:np"``
-for a NumPy scalar) or are Python scalars; ``expected`` is a dtype name,
-``"refused"`` or ``"overflow"``.
+as ``python -m promo_ns explain`` reads them (``"int32:nd"``, ``"int64:0d"``,
+``"float32:npscalar"`` for a NumPy scalar) or are Python scalars; ``expected``
+is a dtype name, ``"refused"`` or ``"overflow"``.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from __future__ import annotations
 import pytest
 
 from promo_ns import PromotionError, get_policy
+from promo_ns.__main__ import parse_operand
 from promo_ns._dtypes import BY_NAME
 from promo_ns._engine import Operand, operand, resolve
 from promo_ns.policies._model import Role
-
-_ROLE = {"nd": Role.ND, "0d": Role.ZERO_D, "np": Role.NP_SCALAR}
 
 SEEDS = [
     # 000 "Demystifying Dtype Promotion in PyTorch": the article's opening questions.
@@ -71,10 +70,10 @@ SEEDS = [
     ("numpy", "add", "uint8:nd", 50000, "overflow"),
     ("pytorch", "add", "float32:nd", "int32:nd", "float32"),
     ("numpy", "add", "float32:nd", "int32:nd", "float64"),
-    ("numpy", "add", "int32:nd", "float32:np", "float64"),
+    ("numpy", "add", "int32:nd", "float32:npscalar", "float64"),
     # The seed's float32 for this one is NumPy 1's value-based casting; NEP 50
     # makes NumPy scalars strong.
-    ("numpy", "add", "float32:nd", "int32:np", "float64"),
+    ("numpy", "add", "float32:nd", "int32:npscalar", "float64"),
     # 004 TensorFlow RFC 431, SAFE mode (tf-safe).
     ("tf-safe", "add", "float32:0d", 3, "float32"),
     ("tf-safe", "add", 3, "float32:0d", "float32"),
@@ -94,10 +93,7 @@ SEEDS = [
 
 
 def _operand(x: object) -> Operand:
-    if isinstance(x, str):
-        dtype, role = x.split(":")
-        return Operand(BY_NAME[dtype], _ROLE[role])
-    return operand(x)
+    return parse_operand(x) if isinstance(x, str) else operand(x)
 
 
 def _id(case: tuple[object, ...]) -> str:
