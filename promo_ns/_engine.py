@@ -15,7 +15,7 @@ from functools import cache
 from typing import NamedTuple
 
 from promo_ns._dtypes import CATEGORY, DTYPES, INT_RANGE, DType, bool_
-from promo_ns._ops import family_of
+from promo_ns._ops import FUNCTION_FAMILY, family_of
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "compute_table",
     "explain",
     "family_name",
+    "function_dtype",
     "operand",
     "promoted_table",
     "resolve",
@@ -580,6 +581,30 @@ def accumulation_dtype(policy: Policy, op: str, dtype: DType) -> DType:
             f"({policy.reference}). Fix: cast explicitly first, e.g. {op}(xp.astype(x, xp.int64))."
         )
     return policy.accumulate_ops.get(op, policy.accumulate).get(dtype, dtype)
+
+
+def function_dtype(policy: Policy, op: str, dtype: DType) -> DType:
+    """The result dtype of the one-array function ``op`` (``log``, ``mean``, ``linalg.inv``) of ``dtype``.
+
+    Raises
+    ------
+    PromotionError
+        The policy refuses ``op`` on ``dtype`` (its framework raises there).
+    """
+    family = FUNCTION_FAMILY[op]
+    found = policy.functions.get((family, dtype))
+    if found is None:
+        takes = sorted({d for f, d in policy.functions if f == family}, key=DTYPES.index)
+        fix = (
+            f"cast explicitly first, e.g. {op}(xp.astype(x, xp.{takes[-1]}))"
+            if takes
+            else "switch policy with promo_ns.policy(...)"
+        )
+        raise PromotionError(
+            f"policy {policy.name!r} refuses {op}(x: {dtype} array): its {family!r} functions take "
+            f"{', '.join(map(str, takes)) or 'no'} arrays ({policy.reference}). Fix: {fix}."
+        )
+    return found
 
 
 # --- messages ----------------------------------------------------------------------------

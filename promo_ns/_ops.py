@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["FAMILY", "NATIVE", "family_of"]
+__all__ = ["FAMILY", "FUNCTION_FAMILY", "NATIVE", "family_of"]
 
 #: op name -> op family (see :data:`promo_ns.policies._model.FAMILIES`).
 FAMILY: Final[dict[str, str]] = {
@@ -22,6 +22,38 @@ FAMILY: Final[dict[str, str]] = {
     "clip": "extrema",
     **dict.fromkeys(("where", "result_type", "concat", "stack", "setitem"), "common"),
     **dict.fromkeys(("matmul", "tensordot", "vecdot", "cross", "outer", "solve"), "linalg"),
+}
+
+_FLOAT_FUNCTIONS = (
+    *("acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh", "tan", "tanh"),
+    *("exp", "expm1", "log", "log1p", "log2", "log10", "sqrt"),
+)
+_LINALG_FUNCTIONS = (
+    *("linalg.cholesky", "linalg.det", "linalg.eigh", "linalg.eigvalsh", "linalg.inv"),
+    *("linalg.matrix_norm", "linalg.pinv", "linalg.qr", "linalg.slogdet", "linalg.svd"),
+    *("linalg.svdvals", "linalg.vector_norm", "linalg.matrix_rank"),
+)
+_FFT_FUNCTIONS = (
+    *("fft.fft", "fft.ifft", "fft.fftn", "fft.ifftn", "fft.rfft", "fft.rfftn", "fft.hfft", "fft.ihfft"),
+    *("fft.irfft", "fft.irfftn"),
+)
+
+#: one-array function -> the column of a policy's ``functions`` grid that decides its result dtype
+#: (see :data:`promo_ns.policies._model.FUNCTION_FAMILIES`).
+FUNCTION_FAMILY: Final[dict[str, str]] = {
+    **dict.fromkeys(_FLOAT_FUNCTIONS, "float"),
+    "reciprocal": "reciprocal",
+    "abs": "abs",
+    **dict.fromkeys(("negative", "positive"), "negative"),
+    "sign": "sign",
+    "square": "square",
+    **dict.fromkeys(("ceil", "floor", "round", "trunc"), "rounding"),
+    "mean": "mean",
+    **dict.fromkeys(("std", "var"), "std"),
+    **dict.fromkeys(("max", "min"), "extrema"),
+    **dict.fromkeys(("argmax", "argmin"), "argextrema"),
+    **dict.fromkeys(_LINALG_FUNCTIONS, "linalg"),
+    **dict.fromkeys(_FFT_FUNCTIONS, "fft"),
 }
 
 #: binary elementwise op -> (NumPy/CuPy ufunc name, torch function name).

@@ -18,7 +18,7 @@ from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
 if TYPE_CHECKING:
     from promo_ns.policies._check import PolicyCheck
 
-__all__ = ["Family", "Policy", "Role", "grid", "scalar_grid"]
+__all__ = ["FUNCTION_FAMILIES", "Family", "Policy", "Role", "function_grid", "grid", "scalar_grid"]
 
 
 class Role(enum.Enum):
@@ -59,6 +59,25 @@ SCALAR_COLUMNS: dict[str, Role] = {
 
 Grid = Mapping[tuple[DType, DType], DType]
 ScalarGrid = Mapping[tuple[DType, Role], DType]
+FunctionGrid = Mapping[tuple[str, DType], DType]
+
+#: Families of one-array functions whose result dtype the policy decides: the columns of a
+#: policy's ``functions`` grid (see :data:`promo_ns._ops.FUNCTION_FAMILY` for the functions in each).
+FUNCTION_FAMILIES: tuple[str, ...] = (
+    "float",
+    "reciprocal",
+    "abs",
+    "negative",
+    "sign",
+    "square",
+    "rounding",
+    "mean",
+    "std",
+    "extrema",
+    "argextrema",
+    "linalg",
+    "fft",
+)
 
 
 def _dtype(token: str) -> DType:
@@ -121,6 +140,31 @@ def scalar_grid(text: str) -> dict[tuple[DType, Role], DType]:
         (_dtype(row[0]), col): _dtype(cell)
         for row in body
         for col, cell in zip(cols, row[1:], strict=True)
+        if cell != "-"
+    }
+
+
+def function_grid(text: str) -> dict[tuple[str, DType], DType]:
+    """Parse a one-array function grid: a header of function families, then one row per input dtype.
+
+    Cells are the result's short dtype name, or ``-`` where the policy refuses
+    the function on that input dtype.
+
+    Raises
+    ------
+    ValueError
+        An unknown family or dtype, or a row of the wrong length.
+    """
+    header, body = _rows(text)
+    unknown = [c for c in header if c not in FUNCTION_FAMILIES]
+    if unknown:
+        raise ValueError(
+            f"unknown function families {unknown} in a grid; known: {', '.join(FUNCTION_FAMILIES)}"
+        )
+    return {
+        (family, _dtype(row[0])): _dtype(cell)
+        for row in body
+        for family, cell in zip(header, row[1:], strict=True)
         if cell != "-"
     }
 
@@ -248,6 +292,9 @@ class Policy:
         ``accumulate`` for that op.
     accumulate_kinds
         Kinds those reductions accept.
+    functions
+        The result dtype of each one-array function family per input dtype
+        (:func:`function_grid`); a missing cell refuses the function on that dtype.
     int_values
         What a Python int out of the result dtype's range does: ``"wrap"``
         (silently, like the framework), ``"overflow"`` (``OverflowError``, NEP
@@ -283,6 +330,7 @@ class Policy:
     accumulate: Mapping[DType, DType] = field(default_factory=dict)
     accumulate_ops: Mapping[str, Mapping[DType, DType]] = field(default_factory=dict)
     accumulate_kinds: str = "biufc"
+    functions: FunctionGrid = field(default_factory=dict)
     int_values: Literal["wrap", "overflow", "refuse"] = "wrap"
     inplace: Literal["same", "category", "same_kind"] = "same"
     inplace_as_nd: frozenset[Role] = frozenset()
