@@ -16,7 +16,7 @@ from promo_ns.policies import Policy, get_policy, policies, register
 
 if TYPE_CHECKING:
     from promo_ns._array import Array, unwrap
-    from promo_ns._namespace import Namespace, namespace
+    from promo_ns._namespace import Namespace, array_namespace, namespace
 
 __all__ = [
     "Array",
@@ -24,6 +24,7 @@ __all__ = [
     "Namespace",
     "Policy",
     "PromotionError",
+    "array_namespace",
     "get_policy",
     "namespace",
     "policies",
@@ -36,15 +37,23 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "namespace": "promo_ns._namespace",
+    "array_namespace": "promo_ns._namespace",
     "Namespace": "promo_ns._namespace",
     "Array": "promo_ns._array",
     "unwrap": "promo_ns._array",
 }
 
 
+_BACKENDS = ("numpy", "torch", "cupy")
+
+
 def __getattr__(name: str) -> Any:
-    if name in ("numpy", "torch", "cupy"):
+    if name in _BACKENDS:
         return import_module(f"promo_ns.{name}")
     if name in _LAZY:
         return getattr(import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'promo_ns' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*__all__, *_BACKENDS, "__version__"})

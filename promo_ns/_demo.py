@@ -1,34 +1,44 @@
-"""The tour ``python -m promo_ns demo`` prints: one expression under every policy."""
+"""The tour ``python -m promo_ns demo`` prints: the same expressions on NumPy arrays under every policy."""
 
 from __future__ import annotations
 
-from promo_ns import PromotionError, get_policy, policies
-from promo_ns._dtypes import float16, float32, int8, int32, uint8
-from promo_ns._engine import Operand, operand, resolve
-from promo_ns.policies._model import Role
+from collections.abc import Callable
+from typing import Any
 
-_CASES = (
-    ("int32 array + 1.5", "add", Operand(int32, Role.ND), operand(1.5)),
-    ("int8 array + 0-d int32 array", "add", Operand(int8, Role.ND), Operand(int32, Role.ZERO_D)),
-    ("uint8 array + int8 array", "add", Operand(uint8, Role.ND), Operand(int8, Role.ND)),
-    ("int32 array / int32 array", "divide", Operand(int32, Role.ND), Operand(int32, Role.ND)),
-    ("float16 array + float32 array", "add", Operand(float16, Role.ND), Operand(float32, Role.ND)),
-    ("int8 array + 1000", "add", Operand(int8, Role.ND), operand(1000)),
+from promo_ns import PromotionError, policies
+
+_CASES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("int32 array + 1.5", lambda xp: xp.asarray([1, 2], dtype=xp.int32) + 1.5),
+    ("int8 array + 0-d int32 array", lambda xp: xp.ones(2, dtype=xp.int8) + xp.asarray(1, dtype=xp.int32)),
+    ("uint8 array + int8 array", lambda xp: xp.ones(2, dtype=xp.uint8) + xp.ones(2, dtype=xp.int8)),
+    ("int32 array / int32 array", lambda xp: xp.ones(2, dtype=xp.int32) / xp.ones(2, dtype=xp.int32)),
+    ("float16 array + float32 array", lambda xp: xp.ones(2, dtype=xp.float16) + xp.ones(2, dtype=xp.float32)),
+    ("int8 array + 1000", lambda xp: xp.ones(2, dtype=xp.int8) + 1000),
 )
 
 
+def _outcome(expression: Callable[[Any], Any], xp: Any) -> str:
+    try:
+        return str(expression(xp).dtype)
+    except PromotionError:
+        return "refused"
+    except OverflowError:
+        return "overflow"
+
+
 def demo() -> None:
-    """Print each case's result dtype under every built-in policy."""
+    """Compute each case on NumPy arrays under every built-in policy and print the result dtypes."""
+    import numpy as np
+
+    from promo_ns._namespace import namespace
+
     names = policies()
+    spaces = [namespace("numpy", policy=name) for name in names]
+    print(f"Result dtypes on NumPy {np.__version__} arrays, xp = promo_ns.namespace('numpy', policy=...):\n")
     print(f"{'':32}" + "".join(f"{n:>11}" for n in names))
-    for title, op, a, b in _CASES:
-        cells = []
-        for name in names:
-            try:
-                cells.append(resolve(get_policy(name), op, a, b).name)
-            except PromotionError:
-                cells.append("refused")
-            except OverflowError:
-                cells.append("overflow")
-        print(f"{title:32}" + "".join(f"{c:>11}" for c in cells))
-    print("\nrefused: promo_ns.PromotionError (a TypeError) naming the operands and the cast to write.")
+    for title, expression in _CASES:
+        print(f"{title:32}" + "".join(f"{_outcome(expression, xp):>11}" for xp in spaces))
+    xp = namespace("numpy", policy="pytorch")
+    a = xp.asarray([1, 2], dtype=xp.int32)
+    print(f"\nunder 'pytorch': {a!r} + 1.5 = {a + 1.5!r}")
+    print("refused: promo_ns.PromotionError (a TypeError) naming the operands and the cast to write.")

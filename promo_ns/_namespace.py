@@ -23,7 +23,7 @@ from promo_ns._ops import NATIVE
 from promo_ns.backends import Backend, Plan, get_backend
 from promo_ns.policies import Policy, Role, get_policy
 
-__all__ = ["Namespace", "namespace"]
+__all__ = ["Namespace", "array_namespace", "namespace"]
 
 API_VERSION = "2024.12"
 
@@ -749,3 +749,75 @@ def namespace(
         f"promo_ns.{b.name}" if p.name == "array-api" and device is None else f"promo_ns.{b.name}[{p.name}]"
     )
     return Namespace(b, p, device, name)
+
+
+def array_namespace(*arrays: Any, policy: str | Policy | None = None) -> Namespace:
+    """The promo_ns namespace for ``arrays``, as ``array_api_compat.array_namespace`` finds one.
+
+    Parameters
+    ----------
+    *arrays
+        promo_ns arrays, or native NumPy/CuPy/torch arrays (wrap those with
+        ``xp.asarray(x)``, zero-copy).  Python scalars and ``None`` are skipped.
+    policy
+        The policy of the namespace returned; default: that of the promo_ns
+        arrays' namespace, or ``"array-api"`` for native arrays only.
+
+    Returns
+    -------
+    Namespace
+        The namespace the promo_ns arrays belong to, or the namespace of the
+        native arrays' backend.
+
+    Raises
+    ------
+    TypeError
+        No array; an object that is no array promo_ns can wrap; arrays of two
+        backends; or promo_ns arrays of two namespaces and no ``policy`` to choose.
+
+    Examples
+    --------
+    >>> import numpy as np, promo_ns
+    >>> xp = promo_ns.array_namespace(np.ones(3), policy="pytorch")
+    >>> xp.__name__
+    'promo_ns.numpy[pytorch]'
+    """
+    from promo_ns.backends import backend_of
+
+    spaces: dict[int, Namespace] = {}
+    backends: dict[str, Backend] = {}
+    for x in arrays:
+        if x is None or type(x) in (bool, int, float, complex):
+            continue
+        if x.__class__ is Array:
+            spaces[id(x._ns)] = x._ns
+            backends[x._ns._backend.name] = x._ns._backend
+            continue
+        found = backend_of(x)
+        if found is None and _array.is_numpy_like(x):  # a NumPy or CuPy scalar
+            found = get_backend(type(x).__module__)
+        if found is None:
+            raise TypeError(
+                f"array_namespace() got a {type(x).__module__}.{type(x).__qualname__}, which is neither a "
+                "promo_ns array nor a NumPy, CuPy or torch array; pass arrays only (Python scalars and "
+                "None are skipped)"
+            )
+        backends[found.name] = found
+    if not backends:
+        raise TypeError("array_namespace() needs at least one array (Python scalars and None are skipped)")
+    if len(backends) > 1:
+        raise TypeError(
+            f"array_namespace() got arrays of several backends ({', '.join(sorted(backends))}); move them "
+            "to one backend first, e.g. with the other namespace's xp.from_dlpack(x)"
+        )
+    (backend,) = backends.values()
+    names = {s.__name__ for s in spaces.values()}
+    if policy is None and len(names) > 1:
+        raise TypeError(
+            f"array_namespace() got arrays of several promo_ns namespaces ({', '.join(sorted(names))}); "
+            "pass policy=... to choose the policy, or make them with one namespace"
+        )
+    if policy is None and spaces:
+        return next(iter(spaces.values()))
+    device = next(iter(spaces.values()))._device if len(spaces) == 1 else None
+    return namespace(backend.name, policy=policy or "array-api", device=device)

@@ -180,10 +180,22 @@ def get_backend(backend: str | ModuleType) -> Backend:
     try:
         return _load(name)
     except ImportError as e:
-        raise ImportError(
-            f"the {name!r} backend needs {name} and array-api-compat installed: "
-            f"pip install 'promo_ns[{name}]' ({e})"
-        ) from e
+        raise ImportError(_install_hint(name, e)) from e
+
+
+def _install_hint(name: str, error: ImportError) -> str:
+    """What to install for backend ``name``, given the ImportError that loading it raised."""
+    if name == "numpy":
+        return (
+            f"the 'numpy' backend needs numpy, ml_dtypes and array-api-compat: pip install promo_ns ({error})"
+        )
+    hint = f"the {name!r} backend needs {name} installed: pip install 'promo_ns[{name}]'"
+    if name == "torch":
+        hint += (
+            "; that installs PyPI's torch, whose Linux wheels bring CUDA. For the CPU-only build, "
+            "first: pip install torch --index-url https://download.pytorch.org/whl/cpu"
+        )
+    return f"{hint} ({error})"
 
 
 def backend_of(x: object) -> Backend | None:
