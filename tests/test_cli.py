@@ -9,9 +9,10 @@ import sys
 import pytest
 
 import promo_ns
-from promo_ns.__main__ import main, parse_operand
-from promo_ns._dtypes import DTYPES, bool_, float32, float64, int8
-from promo_ns._engine import Operand, PromotionError, resolve
+from promo_ns.__main__ import disagreements, main, parse_operand
+from promo_ns._dtypes import DTYPES, DType, bool_, float32, float64, int8
+from promo_ns._engine import Operand, PromotionError, explain, resolve
+from promo_ns._ops import FAMILY
 from promo_ns.policies import Role
 from tests.backends import POLICIES
 
@@ -88,7 +89,28 @@ def test_table_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no promotion policy named 'jax'" in fails(capsys, "table", "jax")
     assert "bad --roles entry 'scalar:nd'" in fails(capsys, "table", "numpy", "--roles", "scalar:nd")
     assert "bad --roles entry '2d'" in fails(capsys, "table", "numpy", "--roles", "2d")
-    assert "invalid choice: 'plus'" in fails(capsys, "table", "numpy", "--op", "plus")
+    assert "unknown op 'plus'; 'python -m promo_ns ops' lists" in fails(
+        capsys, "table", "numpy", "--op", "plus"
+    )
+
+
+def test_table_legend(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "table", "numpy", "--op", "multiply")
+    *_, first, second = out.splitlines()
+    assert first == (
+        "cell: row (x1) multiply column (x2); -: refused, the op raises PromotionError; "
+        "bool int float complex: the Python scalars True, 1, 1.0, 1j"
+    )
+    assert (
+        second
+        == "dtypes: b bool, i8 int8, u16 uint16, f32 float32, bf16 bfloat16, c64 complex64 (kind + bits)"
+    )
+    assert out.count("cell: row (x1)") == 1  # once, under the last grid
+    *_, first, second = run(capsys, "table", "numpy", "--roles", "nd", "0d").splitlines()
+    assert first == "cell: row (x1) add column (x2); -: refused, the op raises PromotionError"
+    painted = run(capsys, "table", "numpy", "--roles", "nd", "--color", "always").splitlines()[-1]
+    assert "\x1b[38;5;215mi8 int8\x1b[0m" in painted and "\x1b[38;5;245m- refused\x1b[0m" in painted
+    assert painted.endswith(": coloured by kind of result")
 
 
 # --- diff ----------------------------------------------------------------------------------
@@ -108,19 +130,77 @@ def test_diff_lists_every_disagreeing_cell(capsys: pytest.CaptureFixture[str]) -
                 answers.append(None)
         expected += answers[0] is not answers[1]
     nd = [line for line in lines if line.count("(n-d array)") == 2]
+    expected_all = len(lines) - 3  # the count line, the header and the legend
     assert len(nd) == expected > 0
     assert any(
         line.split()[-2:] == ["float16", "float32"] for line in lines if "int16 (n-d array), float16" in line
     )
-    assert lines[0].endswith("where 'pytorch' and 'numpy' disagree")
+    assert lines[0].startswith(f"{expected_all} cells of multiply where 'pytorch' and 'numpy' disagree (")
+    assert lines[-1] == "refused: the policy raises PromotionError on these operands"
 
 
 def test_diff_of_three_policies(capsys: pytest.CaptureFixture[str]) -> None:
     lines = run(capsys, "diff", "array-api", "pytorch", "tf-safe").splitlines()
-    assert lines[0].endswith("where 'array-api', 'pytorch' and 'tf-safe' disagree")
+    assert re.fullmatch(
+        r"(\d+) cells of add where 'array-api', 'pytorch' and 'tf-safe' disagree "
+        r"\((\d+) (refused vs dtype|different dtype), (\d+) (refused vs dtype|different dtype)\)",
+        lines[0],
+    )
     row = next(line for line in lines if line.startswith("add(uint8 (n-d array), int8 (n-d array))"))
     assert row.split()[-3:] == ["int16", "int16", "refused"]
-    assert all(len(set(line.split()[-3:])) > 1 for line in lines[2:])
+    assert all(len(set(line.split()[-3:])) > 1 for line in lines[2:-1])
+
+
+def test_diff_counts_and_sorts_the_cells(capsys: pytest.CaptureFixture[str]) -> None:
+    chosen = [promo_ns.get_policy(p) for p in ("pytorch", "numpy")]
+    lines = run(capsys, "diff", "pytorch", "numpy", "--op", "divide").splitlines()
+    found = disagreements(chosen, "divide")
+    refused = sum(None in answers for _, answers in found)
+    counts = sorted([(refused, "refused vs dtype"), (len(found) - refused, "different dtype")], reverse=True)
+    assert lines[0] == (
+        f"{len(found)} cells of divide where 'pytorch' and 'numpy' disagree "
+        f"({counts[0][0]} {counts[0][1]}, {counts[1][0]} {counts[1][1]})"
+    )
+    roles, dtypes = list(Role), list(DTYPES)
+
+    def order(key: tuple[DType | None, Role, DType | None, Role]) -> tuple[int, ...]:
+        d1, d2 = (dtypes.index(d) if d is not None else -1 for d in (key[0], key[2]))
+        return roles.index(key[1]), roles.index(key[3]), d1, d2
+
+    keys = [k for k, _ in found]
+    assert keys == sorted(keys, key=order) and len(lines) == len(keys) + 3
+    assert lines[2].startswith("divide(bool (n-d array), bool (n-d array))")
+    assert lines[-2].startswith("divide(Python complex, ")
+
+
+def test_diff_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "diff", "pytorch", "numpy", "--summary")
+    lines = out.splitlines()
+    chosen = [promo_ns.get_policy(p) for p in ("pytorch", "numpy")]
+    total = sum(len(disagreements(chosen, op)) for op in FAMILY)
+    assert lines[0] == (
+        f"'pytorch' and 'numpy' disagree on {total} cells of {len(FAMILY)} of {len(FAMILY)} ops, "
+        "over any operand dtypes and roles"
+    )
+    assert lines[2].split() == ["op", "cells", "refused", "vs", "dtype", "different", "dtype"]
+    per_op = lines[3 : 3 + next(i for i, line in enumerate(lines[3:]) if line.startswith("("))]
+    cells = [int(line.split()[-3]) for line in per_op]
+    assert cells == sorted(cells, reverse=True)
+    add_row = next(line for line in per_op if line.startswith("add, subtract, multiply "))
+    found = disagreements(chosen, "add")
+    refused = sum(None in a for _, a in found)
+    assert add_row.split()[-3:] == [str(len(found)), str(refused), str(len(found) - refused)]
+    answers = lines[lines.index("answers (pytorch / numpy)   cells") + 1 : -1]
+    counts = [int(line.split()[-1]) for line in answers]
+    assert counts == sorted(counts, reverse=True) and sum(counts) == total
+    assert any(line.split()[:3] == ["refused", "/", "uint"] for line in answers)
+    assert lines[-1] == "refused: the policy raises PromotionError on these operands; uint: unsigned integer"
+    one = run(capsys, "diff", "pytorch", "numpy", "--summary", "--op", "true_divide").splitlines()
+    assert one[0].startswith("'pytorch' and 'numpy' disagree on ") and " cells of divide, " in one[0]
+    assert run(capsys, "diff", "numpy", "numpy", "--summary").strip() == (
+        f"'numpy' and 'numpy' agree on every cell of {len(FAMILY)} ops"
+    )
+    assert "not allowed with argument" in fails(capsys, "diff", "numpy", "paddle", "--summary", "--svg")
 
 
 def test_diff_of_a_policy_with_itself_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
@@ -165,8 +245,36 @@ def test_operands_parse(text: str, expected: Operand) -> None:
 
 @pytest.mark.parametrize("text", ["int7", "int8:2d", "int8:scalar", "'a'", "[1]", "x"])
 def test_bad_operands_are_named(text: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(f"cannot read operand {text!r}: write a dtype")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(f"cannot read operand {text!r}") + r"( \(did you mean .*\))?: write a dtype",
+    ):
         parse_operand(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "suggestion"),
+    [
+        ("int9", "int8"),
+        ("float65", "float64"),
+        ("f6", "f64"),
+        ("int8:od", "int8:0d"),
+        ("int8:0D", "int8:0d"),
+        ("int8:scalar", "int8:npscalar"),
+        ("in8:nd", "int8:nd"),
+        ("flaot", "float"),
+        ("Tru", "True"),
+        ("compex", "complex"),
+        ("x", None),
+    ],
+)
+def test_bad_operands_get_a_suggestion(text: str, suggestion: str | None) -> None:
+    with pytest.raises(ValueError) as exc:
+        parse_operand(text)
+    found = re.search(r"did you mean '([^']*)'\?", str(exc.value))
+    assert (found and found.group(1)) == suggestion
+    if suggestion is not None:
+        parse_operand(suggestion)
 
 
 def test_explain_a_priority_policy(capsys: pytest.CaptureFixture[str]) -> None:
@@ -213,7 +321,9 @@ def test_explain_takes_negative_operands(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_explain_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot read operand 'int7'" in fails(capsys, "explain", "numpy", "add", "int7", "1")
-    assert "invalid choice: 'plus'" in fails(capsys, "explain", "numpy", "plus", "i8", "1")
+    assert "unknown op 'plus'; 'python -m promo_ns ops' lists" in fails(
+        capsys, "explain", "numpy", "plus", "i8", "1"
+    )
     assert "no promotion policy named 'jax'" in fails(capsys, "explain", "jax", "add", "i8", "1")
 
 
@@ -246,3 +356,97 @@ def test_the_module_runs_and_survives_a_closed_pipe() -> None:
     assert "explain POLICY OP OPERAND OPERAND" in subprocess.check_output(
         [sys.executable, "-m", "promo_ns", "--help"], text=True
     )
+
+
+# --- op names, op family names, did you mean, help -----------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_every_op_family_explain_names_is_an_op_for_table(
+    policy: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    p = promo_ns.get_policy(policy)
+    named: set[str] = set()
+    for op in FAMILY:
+        text = str(explain(p, op, Operand(int8, Role.ND), Operand(float32, Role.ND)))
+        named |= set(re.findall(r"the '(\w+)' op family", text))
+    assert named
+    for family in sorted(named):
+        out = run(capsys, "table", policy, "--op", family, "--roles", "nd")
+        op = out.splitlines()[0].split("): ", 1)[1].split()[0]
+        if family not in FAMILY:
+            assert out.splitlines()[0].endswith(f"{op} (the first op of the {family!r} op family)")
+        assert explain(p, op, Operand(int8, Role.ND), Operand(int8, Role.ND)).steps[0] == (
+            f"{op!r} follows the rules of the {family!r} op family"
+        )
+        assert (
+            out.split("\n\n")[2] == run(capsys, "table", policy, "--op", op, "--roles", "nd").split("\n\n")[2]
+        )
+
+
+def test_an_op_family_stands_for_its_first_op_under_every_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        run(capsys, "explain", "numpy", "true_divide", "i8", "i8")
+        .splitlines()[0]
+        .endswith("divide(x1: int8 (n-d array), x2: int8 (n-d array)) -> float64")
+    )
+    # paddle gives atan2 a family of its own: float_only's first op there is hypot, on both policies.
+    assert " hypot (the first op of the 'float_only' op family)" in run(
+        capsys, "table", "paddle", "--op", "float_only"
+    )
+    assert " atan2 (the first op of the 'float_only' op family)" in run(
+        capsys, "table", "numpy", "--op", "float_only"
+    )
+    assert (
+        run(capsys, "diff", "paddle", "numpy", "--op", "float_only").split(" where ")[0].endswith("of hypot")
+    )
+    # ... and where no op follows a family under every policy given, it says which ops do under each.
+    assert (
+        "no op follows the 'float_only' op family under every policy given "
+        "('paddle': hypot; 'tf-safe': atan2, copysign, nextafter)"
+    ) in fails(capsys, "diff", "paddle", "tf-safe", "--op", "float_only")
+
+
+def test_ops_lists_the_ops_by_family(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "ops")
+    assert "  true_divide      divide\n" in out and "  arithmetic       add, subtract, multiply\n" in out
+    paddle = run(capsys, "ops", "paddle")
+    assert "under policy 'paddle'" in paddle and "  float_only       hypot\n" in paddle
+    assert "did you mean 'paddle'?" in fails(capsys, "ops", "padle")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ("table", "numpy", "--op", "ad"),
+            "unknown op 'ad'; did you mean 'add'? 'python -m promo_ns ops' lists",
+        ),
+        (("diff", "numpy", "paddle", "--op", "substract"), "did you mean 'subtract'?"),
+        (("check", "numpy", "--op", "tru_divide"), "did you mean 'true_divide'?"),
+        (("explain", "numpy", "atan", "i8", "i8"), "did you mean 'atan2'?"),
+        (
+            ("table", "numpi"),
+            "no promotion policy named 'numpi'; did you mean 'numpy'? registered: array-api, ",
+        ),
+        (("diff", "numpy", "pytorh"), "did you mean 'pytorch'?"),
+        (("explain", "numpy", "add", "int9", "int8"), "cannot read operand 'int9' (did you mean 'int8'?): "),
+    ],
+)
+def test_typos_get_a_suggestion_not_every_choice(
+    argv: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = fails(capsys, *argv)
+    assert message in err
+    assert "tensordot" not in err  # the 40 op names are not listed
+    assert err.startswith(f"usage: python -m promo_ns {argv[0]} ")
+
+
+@pytest.mark.parametrize("verb", [None, "table", "diff", "explain", "check", "ops", "demo"])
+def test_help_is_plain_text(verb: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([verb, "--help"] if verb else ["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage: python -m promo_ns" in out
+    assert "``" not in out and not re.search(r":[a-z]+:`", out), out

@@ -21,6 +21,8 @@ __all__ = [
     "SAMPLE_SCALARS",
     "View",
     "format_view",
+    "kind_key",
+    "legend",
     "paint",
     "parse_roles",
     "view",
@@ -118,9 +120,55 @@ def parse_roles(specs: Sequence[str]) -> list[tuple[Role, Role | None]]:
     return pairs
 
 
-def paint(text: str, dtype: DType | None, color: bool) -> str:
-    """``text`` in the ANSI colour of ``dtype``'s kind (``None``: refused) if ``color``."""
-    return f"\x1b[38;5;{KIND_STYLE[dtype.kind if dtype else '-'][2]}m{text}\x1b[0m" if color else text
+def paint(text: str, dtype: DType | str | None, color: bool) -> str:
+    """``text`` in the ANSI colour of ``dtype``'s kind if ``color``.
+
+    ``dtype`` may also be a kind letter (``"biufc"``), or ``None`` or ``"-"`` for a refusal.
+    """
+    kind = dtype.kind if isinstance(dtype, DType) else dtype or "-"
+    return f"\x1b[38;5;{KIND_STYLE[kind][2]}m{text}\x1b[0m" if color else text
+
+
+def kind_key(color: bool) -> str:
+    """The colour key: each kind of result named in its own colour, ``"colour: bool, ..., refused"``."""
+    return "colour: " + ", ".join(paint(name, kind, color) for kind, (name, _, _) in KIND_STYLE.items())
+
+
+#: One example dtype per kind for the legend: its short name, as the grids' headers write it.
+_LEGEND_DTYPES = ("b", "i8", "u16", "f32", "bf16", "c64")
+
+
+def legend(views: Sequence[View], *, color: bool = False) -> str:
+    """Two lines to print under text grids: what a cell, ``-`` and the headers mean.
+
+    The first line says what a cell is (row operand, op, column operand), that
+    ``-`` is a refusal and, where a grid's columns are Python scalars, which
+    values they stand for; the second reads the short dtype names and, with
+    ``color``, paints each one in its kind's colour.
+
+    Parameters
+    ----------
+    views
+        The grids printed above the legend (one op; at least one grid).
+    color
+        Whether the grids were painted (ANSI colours by result kind).
+
+    Returns
+    -------
+    str
+        The legend, without a trailing newline.
+    """
+    first = f"cell: row (x1) {views[0].op} column (x2); -: refused, the op raises PromotionError"
+    scalars = next((v.cols for v in views if v.cols[0].role.is_scalar), ())
+    if scalars:
+        names = " ".join(View.name(c) for c in scalars)
+        first += f"; {names}: the Python scalars {', '.join(repr(c.value) for c in scalars)}"
+    by_short = {d.short: d for d in DTYPES}
+    examples = ", ".join(paint(f"{s} {by_short[s].name}", by_short[s], color) for s in _LEGEND_DTYPES)
+    second = f"dtypes: {examples} (kind + bits)"
+    if color:
+        second += f", {paint('- refused', None, color)}: coloured by kind of result"
+    return f"{first}\n{second}"
 
 
 def format_view(v: View, *, color: bool = False) -> str:
