@@ -6,10 +6,48 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 import timeit
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["peak_memory", "time_interleaved"]
+__all__ = ["Progress", "peak_memory", "time_interleaved"]
+
+
+class Progress:
+    """Progress lines ``[k/N] what (about M s left)``, the time left estimated from the steps so far.
+
+    Parameters
+    ----------
+    total
+        How many steps the run has.
+    write
+        Where each line goes (e.g. a function printing to stderr).
+    clock
+        Seconds from any origin; :func:`time.perf_counter` unless told.
+    """
+
+    def __init__(
+        self, total: int, write: Callable[[str], None], clock: Callable[[], float] = time.perf_counter
+    ) -> None:
+        self.total = total
+        self.done = 0
+        self._write = write
+        self._clock = clock
+        self._start = clock()
+
+    def step(self, what: str) -> None:
+        """Announce the next step, ``what``, with the time the steps left are likely to take.
+
+        The estimate is the mean time of the steps done so far times the steps
+        left, this one included; the first step has none.
+        """
+        self.done += 1
+        line = f"[{self.done}/{self.total}] {what}"
+        if self.done > 1:
+            left = (self._clock() - self._start) / (self.done - 1) * (self.total - self.done + 1)
+            line += f" (about {left:.0f} s left)"
+        self._write(line)
 
 
 def _loops(timer: timeit.Timer, sample_s: float) -> int:
