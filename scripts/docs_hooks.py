@@ -7,13 +7,14 @@ draws them from the policies as the code defines them.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 from promo_ns import get_policy, policies
 from promo_ns.policies import Policy
-from promo_ns.policies._format import DEFAULT_ROLES, View, parse_roles, view
+from promo_ns.policies._format import DEFAULT_ROLES, View, format_view, legend, parse_roles, view
 from promo_ns.policies._picture import disagreement, picture
 
 #: The ops drawn for every policy; each gets the grids ``python -m promo_ns table`` prints by default.
@@ -26,19 +27,49 @@ def views(policy: Policy, op: str) -> list[View]:
     return [view(policy, op, rows, cols) for rows, cols in GRIDS]
 
 
+#: The line above each policy's grids as text.
+TEXT_INTRO = (
+    "`python -m promo_ns table {name} --op {op}` prints these grids; `-` is refused (`PromotionError`)."
+)
+
+
+def as_text(policy: Policy, op: str) -> str:
+    """The grids of ``op`` under ``policy`` and their legend, as ``python -m promo_ns table`` prints them.
+
+    Parameters
+    ----------
+    policy
+        The policy whose grids to write.
+    op
+        The op, e.g. ``"add"``.
+
+    Returns
+    -------
+    str
+        Each grid of :func:`views` under its title, ``-`` for a refused cell, then what the
+        cells and headers mean.
+    """
+    vs = views(policy, op)
+    return "\n\n".join([*(f"{v.title}\n\n{format_view(v)}" for v in vs), legend(vs)])
+
+
 def tables_page(names: tuple[str, ...]) -> str:
-    """The Markdown of the "Promotion tables" page."""
+    """The Markdown of the "Promotion tables" page: per policy and op, a picture and its grids as text."""
     lines = [
         "# Promotion tables",
         "",
-        "Every grid below is drawn from the policy data when the site is built. Rows are n-d arrays;",
-        "columns are n-d arrays, Python scalars and 0-d arrays. A cell's colour is the kind of the",
+        "Every grid below is drawn from the policy data when the site is built. Each picture shows one op",
+        "under one policy as three grids, one above the other: an n-d array (rows, the left operand) with",
+        "an n-d array, a Python scalar and a 0-d array (columns). A cell's colour is the kind of the",
         "result, a crossed-out white cell is refused (`PromotionError`), and a thick border marks a",
         "result wider than both arrays (RFC 431's unsafe widening). Hover a cell for the op and its",
-        "operands. `python -m promo_ns table POLICY --op OP --svg` draws any op the same way, and",
-        "`python -m promo_ns table POLICY --op OP` prints it as text.",
+        "operands. Under each picture, *as text* opens the same grids as `python -m promo_ns table`",
+        "prints them; `python -m promo_ns table POLICY --op OP --svg` draws any op as a picture like these.",
         "",
         "## Where the policies disagree",
+        "",
+        "Each cell's colour, and its label, is the number of different answers the policies give there",
+        "(a refusal counts as an answer); hover a cell for each policy's answer.",
         "",
     ]
     for op in OPS:
@@ -46,7 +77,17 @@ def tables_page(names: tuple[str, ...]) -> str:
     for name in names:
         p = get_policy(name)
         lines += [f"## `{name}`", "", f"{p.summary} Reference: {p.reference}.", ""]
-        lines += [f"![{name}: {op}](pictures/{name}-{op}.svg)\n" for op in OPS]
+        for op in OPS:
+            text = f"{TEXT_INTRO.format(name=name, op=op)}\n\n```text\n{as_text(p, op)}\n```"
+            lines += [
+                f"### `{name}`: {op}",
+                "",
+                f"![{name}: {op}](pictures/{name}-{op}.svg)",
+                "",
+                f'??? note "`{name}`: {op} as text"',  # collapsed (pymdownx.details)
+                textwrap.indent(text, "    "),
+                "",
+            ]
     return "\n".join(lines)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import pytest
 
 import promo_ns
 from promo_ns import get_policy
-from promo_ns.policies import _REGISTERED
+from promo_ns.policies import _REGISTERED, Policy, Role
+from promo_ns.policies._format import format_view, view
 from tests.test_pictures import cells
 
 mkdocs_config = pytest.importorskip("mkdocs.config")
@@ -32,6 +34,17 @@ def inlined(html: str) -> list[str]:
     return re.findall(r"<div class='promo-picture'[^>]*>(<svg.*?</svg>\n?)</div>", html, re.DOTALL)
 
 
+def text_grids(page: str) -> str:
+    """The text of a built page's code blocks: the grids as text, as the CLI prints them."""
+    blocks = re.findall(r"<pre[^>]*>(.*?)</pre>", page, re.DOTALL)
+    return html.unescape(re.sub(r"<[^>]+>", "", "\n".join(blocks)))
+
+
+def nd_grid(policy: Policy, op: str = "add") -> str:
+    """The n-d with n-d grid of ``op`` as text, each line indented as in the page's code block."""
+    return format_view(view(policy, op, Role.ND, Role.ND))
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build(tmp_path_factory.mktemp("site"))
@@ -49,6 +62,21 @@ def test_every_policy_and_op_has_a_picture_inlined_in_the_tables_page(site: Path
     assert len(inlined((site / "index.html").read_text())) == 1
 
 
+def test_every_policy_and_op_has_its_grids_as_text_with_a_legend_next_to_its_picture(site: Path) -> None:
+    page = (site / "tables" / "index.html").read_text()
+    grids = text_grids(page)
+    for name in promo_ns.policies():
+        for op in hooks.OPS:
+            for v in hooks.views(get_policy(name), op):
+                assert f"{v.title}\n\n{format_view(v)}" in grids
+            picture = page.index(f"aria-label='{name}: {op}'")
+            after = page.find("class='promo-picture'", picture) % (len(page) + 1)  # the next, or the end
+            assert picture < page.index(f"<code>{name}</code>: {op} as text</summary>") < after
+            assert hooks.as_text(get_policy(name), op) in grids  # with the legend the CLI prints
+    legends = page.count("<code>-</code> is refused (<code>PromotionError</code>)")
+    assert legends == len(hooks.OPS) * len(promo_ns.policies())
+
+
 def test_a_changed_cell_changes_the_built_pictures(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -62,9 +90,10 @@ def test_a_changed_cell_changes_the_built_pictures(
     old, new = (cells((s / "pictures" / "pytorch-add.svg").read_text()) for s in (site, after))
     assert {k[1:] for k in old if old[k] != new[k]} == {("i8", "u8")}
     assert new["n-d array (rows) with n-d array (columns)", "i8", "u8"][0] == "float32"
-    assert (after / "pictures" / "pytorch-add.svg").read_text() in inlined(
-        (after / "tables" / "index.html").read_text()
-    )
+    page = (after / "tables" / "index.html").read_text()
+    assert (after / "pictures" / "pytorch-add.svg").read_text() in inlined(page)
+    assert nd_grid(changed) in text_grids(page) and nd_grid(base) not in text_grids(page)
+    assert nd_grid(base) in text_grids((site / "tables" / "index.html").read_text())
 
 
 def test_every_page_in_docs_is_in_the_nav() -> None:

@@ -82,6 +82,36 @@ def test_a_refused_cell_is_crossed_out_and_widening_has_a_thick_border() -> None
     )
 
 
+def size(svg: str) -> tuple[float, float]:
+    """A picture's drawn width and height."""
+    root = ET.fromstring(svg)
+    return float(root.attrib["width"]), float(root.attrib["height"])
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_views_are_drawn_one_above_the_other_narrow_enough_for_a_page_column(policy: str) -> None:
+    svg = draw(get_policy(policy))
+    root = ET.fromstring(svg)
+    tops = [
+        float(g.attrib["transform"].split(",")[1].rstrip(")"))
+        for g in root.findall(f"{SVG}g")
+        if g.find(f"{SVG}g[@class='cell']") is not None
+    ]
+    assert len(tops) == 3 and tops == sorted(tops)  # one grid per row, in the order given
+    width, height = size(svg)
+    assert width <= 670 and height > 3 * 16 * 20  # fits the docs' column (about 690 px) at 12 px text
+    assert "font-size='12'" in svg
+
+
+def test_a_long_title_wraps_into_balanced_lines_within_the_picture() -> None:
+    views = [[view(get_policy(p), "add", Role.ND, Role.ND)] for p in POLICIES]
+    svg = disagreement(views)
+    lines = [t.text or "" for t in ET.fromstring(svg).iter(f"{SVG}text") if t.get("font-size") == "14"]
+    assert " ".join(lines) == f"add: how many different answers {', '.join(POLICIES)} give"
+    assert len(lines) == 2 and abs(len(lines[0]) - len(lines[1])) < 12
+    assert size(svg)[0] <= 670
+
+
 def test_hover_text_names_the_op_and_operands() -> None:
     svg = draw(get_policy("pytorch"))
     assert "<title>add(int8 (n-d array), 1.0 (Python float)) -&gt; float32</title>" in svg

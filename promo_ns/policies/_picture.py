@@ -1,13 +1,16 @@
 """Policy grids as SVG pictures: one colour per result kind, refused cells crossed out.
 
-:func:`picture` draws one policy's views side by side; :func:`disagreement`
+:func:`picture` draws one policy's views one above the other; :func:`disagreement`
 draws, for the same cells, how many different answers several policies give.
 Both are plain SVG text (no dependencies), and every cell carries
 ``data-row``/``data-col``/``data-value`` attributes and a hover ``<title>``.
+A picture of 15-column views is about 660 px wide, so a documentation page's
+column shows it at its drawn size, with 12 px text.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from functools import partial
 from html import escape
@@ -18,15 +21,23 @@ from promo_ns.policies._format import KIND_STYLE, View
 
 __all__ = ["disagreement", "picture"]
 
-_W, _H = 38, 20  # smallest cell width, cell height
+_W, _H = 40, 20  # smallest cell width, cell height
 _HEAD = 44  # row-header width
-_GAP = 26  # between views
-_FONT = "font-family='ui-monospace,Menlo,Consolas,monospace' font-size='11'"
+_GAP = 30  # between views, one above the other
+_WRAP = 600  # the picture's title and legend wrap at this width, or at the widest view's if wider
+_MARGIN = 10
+_SIZE, _TITLE_SIZE = 12, 14  # font sizes
+_CHAR = 0.62  # a monospace character's width, in font sizes (with a little room)
+_FONT = f"font-family='ui-monospace,Menlo,Consolas,monospace' font-size='{_SIZE}'"
 _AGREE = ("#f7f7f7", "#fde0c5", "#f9b98a", "#ef8a5a", "#d7462e")  # 1, 2, 3, 4, 5+ answers
 
 
 def _text(x: float, y: float, s: str, anchor: str = "middle", extra: str = "") -> str:
     return f"<text x='{x:g}' y='{y:g}' text-anchor='{anchor}' {extra}>{escape(s)}</text>"
+
+
+def _width(s: str, size: float = _SIZE) -> float:
+    return _CHAR * size * len(s)
 
 
 class Cell(NamedTuple):
@@ -51,11 +62,19 @@ def _cell(x: float, y: float, w: float, c: Cell, *, row: str, col: str) -> str:
     )
 
 
-def _grid(v: View, cell: Callable[[int, int], Cell]) -> tuple[list[str], float]:
-    """One view's title, headers and cells (``cell(i, j)``), from (0, 0); its width."""
+class _Block(NamedTuple):
+    """Drawn SVG elements, from (0, 0) (the first line's baseline, for text), and the size they take."""
+
+    parts: list[str]
+    width: float
+    height: float
+
+
+def _grid(v: View, cell: Callable[[int, int], Cell]) -> _Block:
+    """One view: its title (baseline at 0), headers and cells (``cell(i, j)``)."""
     out = [_text(0, 0, v.title, "start", "font-weight='bold'")]
     bold_cells: list[str] = []
-    w = max(_W, 7 * max(len(v.name(c)) for c in v.cols) + 8)
+    w = max(_W, _width(max((v.name(c) for c in v.cols), key=len)) + 10)
     y0 = 10
     for j, c in enumerate(v.cols):
         out.append(_text(_HEAD + j * w + w / 2, y0 + 14, v.name(c)))
@@ -67,39 +86,73 @@ def _grid(v: View, cell: Callable[[int, int], Cell]) -> tuple[list[str], float]:
             (bold_cells if drawn.bold else out).append(
                 _cell(_HEAD + j * w, y, w, drawn, row=v.name(r), col=v.name(c))
             )
-    return out + bold_cells, max(_HEAD + w * len(v.cols), 7 * len(v.title))
+    width = max(_HEAD + w * len(v.cols), _width(v.title))
+    return _Block(out + bold_cells, width, y0 + _H * (len(v.rows) + 1))
+
+
+def _title(title: str, width: float) -> _Block:
+    """The picture's title in bold, wrapped into lines no wider than ``width``."""
+    wrap = partial(textwrap.wrap, title, break_on_hyphens=False)
+    most = max(20, int(width / _width("x", _TITLE_SIZE)))
+    count = len(wrap(most))
+    while most > 1 and len(wrap(most - 1)) == count:  # balanced lines: no lone last word
+        most -= 1
+    lines = wrap(most)
+    step = _TITLE_SIZE + 4
+    parts = [
+        _text(0, k * step, line, "start", f"font-size='{_TITLE_SIZE}' font-weight='bold'")
+        for k, line in enumerate(lines)
+    ]
+    return _Block(parts, max((_width(s, _TITLE_SIZE) for s in lines), default=0), step * len(lines))
+
+
+def _legend(items: Sequence[tuple[str, str, bool]], width: float) -> _Block:
+    """Swatches (fill colour, name, thick border), left to right in rows no wider than ``width``."""
+    out, x, y, widest = [], 0.0, 0.0, 0.0
+    for fill, name, bold in items:
+        w = 20 + _width(name)
+        if x and x + w > width:
+            x, y = 0.0, y + 22
+        stroke = "stroke='#222' stroke-width='2'" if bold else "stroke='#999'"
+        out.append(f"<rect x='{x:g}' y='{y:g}' width='14' height='14' fill='{fill}' {stroke}/>")
+        out.append(_text(x + 20, y + 12, name, "start"))
+        widest = max(widest, x + w)
+        x += w + 16
+    return _Block(out, widest, y + 16)
+
+
+def _place(x: float, y: float, block: _Block) -> str:
+    return f"<g transform='translate({x:g},{y:g})'>{''.join(block.parts)}</g>"
 
 
 def _draw(
-    title: str, views: Sequence[View], cell: Callable[[int, int, int], Cell], legend: tuple[list[str], float]
+    title: str,
+    views: Sequence[View],
+    cell: Callable[[int, int, int], Cell],
+    legend: Sequence[tuple[str, str, bool]],
 ) -> str:
-    """The SVG document: ``views`` side by side, cell ``(i, j)`` of view ``k`` drawn as ``cell(k, i, j)``."""
-    body, x = [], 10.0
-    for k, v in enumerate(views):
-        g, w = _grid(v, partial(cell, k))
-        body.append(f"<g transform='translate({x:g},0)'>{''.join(g)}</g>")
-        x += w + _GAP
-    width = max(x - _GAP, legend[1], 8.6 * len(title)) + 10
-    top = 40 + 10 + _H * (max(len(v.rows) for v in views) + 1) + 16
-    height = top + 22
-    head = _text(10, 20, title, "start", "font-size='14' font-weight='bold'")
+    """The SVG document: ``views`` one above the other, cell ``(i, j)`` of view ``k`` as ``cell(k, i, j)``.
+
+    One view per row keeps the picture narrow enough for a page's column at its
+    drawn size, so its text stays readable there.
+    """
+    grids = [_grid(v, partial(cell, k)) for k, v in enumerate(views)]
+    wrap = max(_WRAP, *(g.width for g in grids))
+    head = _title(title, wrap)
+    body, y = [_place(_MARGIN, _MARGIN + _TITLE_SIZE, head)], _MARGIN + _TITLE_SIZE + head.height + 8
+    for g in grids:
+        y += _SIZE  # the view's title sits above its baseline
+        body.append(_place(_MARGIN, y, g))
+        y += g.height + _GAP
+    key = _legend(legend, wrap)
+    body.append(_place(_MARGIN, y - _GAP + 16, key))
+    width = max(head.width, key.width, *(g.width for g in grids)) + 2 * _MARGIN
+    height = y - _GAP + 16 + key.height + _MARGIN
     return (
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width:g}' height='{height:g}' "
         f"viewBox='0 0 {width:g} {height:g}' {_FONT}><rect width='100%' height='100%' fill='#fff'/>"
-        f"{head}<g transform='translate(0,40)'>{''.join(body)}</g>"
-        f"<g transform='translate(10,{top:g})'>{''.join(legend[0])}</g></svg>\n"
+        f"{''.join(body)}</svg>\n"
     )
-
-
-def _legend(items: Sequence[tuple[str, str, bool]]) -> tuple[list[str], float]:
-    """Swatches (fill colour, name, thick border) in a row; the row's width."""
-    out, x = [], 0.0
-    for fill, name, bold in items:
-        stroke = "stroke='#222' stroke-width='2'" if bold else "stroke='#999'"
-        out.append(f"<rect x='{x:g}' y='0' width='14' height='14' fill='{fill}' {stroke}/>")
-        out.append(_text(x + 20, 11, name, "start"))
-        x += 34 + 7 * len(name)
-    return out, x
 
 
 def _tip(v: View, i: int, j: int, answer: str) -> str:
@@ -108,7 +161,7 @@ def _tip(v: View, i: int, j: int, answer: str) -> str:
 
 
 def picture(views: Sequence[View]) -> str:
-    """One policy's views side by side, as an SVG document.
+    """One policy's views, one above the other, as an SVG document.
 
     Each cell's colour is the result's kind; a refused cell is white and
     crossed out; a thick border marks a result wider than both array operands.
@@ -124,10 +177,8 @@ def picture(views: Sequence[View]) -> str:
             KIND_STYLE[d.kind if d else "-"][1], d.short if d else "", _tip(v, i, j, answer), answer, bold
         )
 
-    legend = _legend(
-        [(fill, name, False) for name, fill, _ in KIND_STYLE.values()]
-        + [("#fff", "wider than both arrays", True)]
-    )
+    legend = [(fill, name, False) for name, fill, _ in KIND_STYLE.values()]
+    legend.append(("#fff", "wider than both arrays", True))
     title = f"{views[0].policy.name}: {views[0].op} ({views[0].policy.reference})"
     return _draw(title, views, fill, legend)
 
@@ -150,6 +201,6 @@ def disagreement(views: Sequence[Sequence[View]]) -> str:
     names = ", ".join(vs[0].policy.name for vs in views)
     counts = [f"{n} answer{'s' * (n > 1)}" for n in range(1, len(_AGREE) + 1)]
     counts[-1] += " or more" if len(views) > len(_AGREE) else ""
-    legend = _legend([(c, n, False) for c, n in zip(_AGREE, counts, strict=True)][: len(views)])
+    legend = [(c, n, False) for c, n in zip(_AGREE, counts, strict=True)][: len(views)]
     title = f"{per_grid[0][0].op}: how many different answers {names} give"
     return _draw(title, [same[0] for same in per_grid], count, legend)
