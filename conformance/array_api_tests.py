@@ -13,11 +13,14 @@ then run::
 (or set ``ARRAY_API_TESTS_SUITE`` instead of ``--suite``). It runs the suite
 against ``promo_ns.<backend>`` (policy ``array-api``) with fixed hypothesis
 settings, marks the tests listed in ``conformance/xfails/<backend>.txt`` as
-expected failures and writes ``docs/conformance/array-api-tests-<backend>.md``
-and ``.json``. ``--module compat`` or ``--module strict`` runs the same suite
-against ``array_api_compat.<backend>`` or ``array_api_strict`` with the same
-settings (no xfails), for comparison. The exit status is 0 when every failure
-is an expected one.
+expected failures and writes ``array-api-tests-<backend>.md`` and ``.json``
+into the folder ``--out`` names (default: ``promo_ns-array-api-tests`` in the
+system's temporary folder), and prints where. Only ``--write-docs`` writes
+them into ``docs/conformance/`` instead, over the committed pages.
+``--module compat`` or ``--module strict`` runs the same suite against
+``array_api_compat.<backend>`` or ``array_api_strict`` with the same settings
+(no xfails), for comparison. The exit status is 0 when every failure is an
+expected one.
 """
 
 from __future__ import annotations
@@ -39,6 +42,10 @@ from typing import Any
 SUITE_COMMIT = "55fcc60179efa2680ddd6cd926ddf17b83530e2b"
 SPEC_COMMIT = "5f847a3858875c682ae901aa22b0413bf24be9da"
 ROOT = Path(__file__).resolve().parents[1]
+#: Where ``--write-docs`` puts the summaries: the committed pages.
+DOCS = ROOT / "docs" / "conformance"
+#: Where the summaries go unless ``--out`` or ``--write-docs`` says otherwise: outside the checkout.
+DEFAULT_OUT = Path(tempfile.gettempdir()) / "promo_ns-array-api-tests"
 MODULES = {
     "promo_ns": "promo_ns.{backend}",
     "compat": "array_api_compat.{backend}",
@@ -244,7 +251,7 @@ def run(args: argparse.Namespace) -> int:
         if args.module == "promo_ns"
         else []
     )
-    out_dir = Path(args.out)
+    out_dir = output_dir(args)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"array-api-tests-{args.backend}" + ("" if args.module == "promo_ns" else f"-{args.module}")
     settings = {
@@ -306,7 +313,8 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{module}: {t['passed']} passed, {t['failed'] + t['error']} failed "
         f"({len(summary.failures)} unexpected), {t['xfailed']} xfailed, {t['xpassed']} xpassed, "
-        f"{t['skipped']} skipped; summary in {out_dir / stem}.md"
+        f"{t['skipped']} skipped\nwrote {out_dir / stem}.md and {stem}.json"
+        + ("" if args.write_docs else " (--write-docs writes them into docs/conformance/)")
     )
     return 1 if summary.failures else 0
 
@@ -329,11 +337,37 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-examples", type=int, default=20, help="hypothesis max_examples (default 20)")
     p.add_argument("--jobs", "-j", type=int, default=1, help="pytest-xdist workers (default 1)")
-    p.add_argument(
-        "--out", default=str(ROOT / "docs" / "conformance"), help="where the .md/.json summary goes"
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--out",
+        metavar="DIR",
+        help=f"the folder the .md/.json summary goes to, created if missing (default: {DEFAULT_OUT})",
+    )
+    where.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="write the summary into docs/conformance/ instead, over the committed pages",
     )
     p.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     return p
+
+
+def output_dir(args: argparse.Namespace) -> Path:
+    """The folder the summaries go to: ``docs/conformance`` with ``--write-docs``, else ``--out``'s.
+
+    Parameters
+    ----------
+    args
+        The parsed command line.
+
+    Returns
+    -------
+    Path
+        :data:`DOCS`, the ``--out`` folder, or :data:`DEFAULT_OUT`.
+    """
+    if args.write_docs:
+        return DOCS
+    return Path(args.out).expanduser() if args.out else DEFAULT_OUT
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,6 +95,64 @@ def test_summary_counts_per_file_and_lists_failures() -> None:
     assert "## Unexpected failures" in page and "NumPy numerics" in page
     data = json.loads(json.dumps(s.to_json()))
     assert data["totals"]["failed"] == 1 and data["settings"] == {"max examples": 20}
+
+
+def test_the_summary_goes_outside_docs_unless_asked() -> None:
+    parse = runner.parser().parse_args
+    default = runner.output_dir(parse(["--backend", "numpy"]))
+    assert default == runner.DEFAULT_OUT and runner.ROOT / "docs" not in default.parents
+    assert runner.output_dir(parse(["--backend", "numpy", "--out", "here"])) == Path("here")
+    assert (
+        runner.output_dir(parse(["--backend", "numpy", "--write-docs"]))
+        == runner.ROOT / "docs" / "conformance"
+    )
+    with pytest.raises(SystemExit):
+        parse(["--backend", "numpy", "--out", "here", "--write-docs"])
+    assert str(runner.DEFAULT_OUT) in runner.parser().format_help()
+
+
+@pytest.fixture
+def fake_suite(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A suite checkout whose pytest run only writes :func:`_report`, and a docs folder in ``tmp_path``."""
+    suite = tmp_path / "suite"
+    (suite / "array_api_tests").mkdir(parents=True)
+    (suite / "array-api" / "spec").mkdir(parents=True)
+
+    def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        for arg in command:
+            if arg.startswith("--json-report-file="):
+                Path(arg.split("=", 1)[1]).write_text(json.dumps(_report()))
+        return subprocess.CompletedProcess(command, 0, stdout=f"{runner.SUITE_COMMIT}\n", stderr="")
+
+    monkeypatch.setattr(subprocess, "run", run)
+    monkeypatch.setattr(runner, "DOCS", tmp_path / "docs")
+    monkeypatch.setattr(runner, "DEFAULT_OUT", tmp_path / "default")
+    return suite
+
+
+def test_a_plain_run_writes_into_the_default_folder_and_says_where(
+    fake_suite: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert runner.main(["--suite", str(fake_suite), "--backend", "numpy"]) == 1  # one unexpected failure
+    written = sorted(p.name for p in (tmp_path / "default").iterdir())
+    assert written == ["array-api-tests-numpy.json", "array-api-tests-numpy.md"]
+    assert not (tmp_path / "docs").exists()
+    out = capsys.readouterr().out
+    assert f"wrote {tmp_path / 'default' / 'array-api-tests-numpy'}.md and array-api-tests-numpy.json" in out
+    assert "--write-docs writes them into docs/conformance/" in out
+
+
+def test_out_and_write_docs_choose_the_folder(fake_suite: Path, tmp_path: Path) -> None:
+    runner.main(
+        ["--suite", str(fake_suite), "--backend", "torch", "--module", "compat", "--out", str(tmp_path / "o")]
+    )
+    assert (tmp_path / "o" / "array-api-tests-torch-compat.md").exists()
+    runner.main(["--suite", str(fake_suite), "--backend", "numpy", "--write-docs"])
+    assert sorted(p.name for p in (tmp_path / "docs").iterdir()) == [
+        "array-api-tests-numpy.json",
+        "array-api-tests-numpy.md",
+    ]
+    assert not (tmp_path / "default").exists()
 
 
 @pytest.mark.skipif(
