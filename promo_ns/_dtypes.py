@@ -29,6 +29,7 @@ __all__ = [
     "int32",
     "int64",
     "native",
+    "real_float",
     "uint8",
     "uint16",
     "uint32",
@@ -128,6 +129,11 @@ INT_RANGE: Final[dict[DType, tuple[int, int]]] = {
     for d in DTYPES
     if d.kind in "iu"
 }
+
+
+def real_float(dtype: DType) -> DType:
+    """The real floating dtype of a floating or complex ``dtype`` (``complex64`` -> ``float32``)."""
+    return BY_NAME[f"float{dtype.bits // 2}"] if dtype.kind == "c" else dtype
 
 
 def widens(result: DType, inputs: Sequence[DType]) -> bool:

@@ -39,8 +39,9 @@ def test_missing_backend_names_the_extra_and_the_cpu_build() -> None:
 
 
 def test_plain_install_needs_no_extra_for_numpy() -> None:
-    import tomllib
     from pathlib import Path
+
+    import tomllib
 
     meta = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]
     base = {d.split(">")[0].split("=")[0] for d in meta["dependencies"]}

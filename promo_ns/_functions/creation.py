@@ -1,0 +1,154 @@
+"""Creation functions: Python data gets the active policy's default dtypes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from promo_ns._dtypes import DType, canonical
+from promo_ns._functions._common import SIGNATURES
+from promo_ns._plan import Space, is_numpy_like, native, wrap
+
+__all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
+
+DELEGATED = ("empty_like", "from_dlpack", "full_like", "ones_like", "tril", "triu", "zeros_like")
+
+_DEFAULT_KIND = {bool: "bool", int: "int", float: "float", complex: "complex"}
+_KIND_NAME = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
+
+
+def creation_kwargs(ns: Space, kwargs: dict[str, Any], kind: str | None) -> dict[str, Any]:
+    """Native ``dtype=``/``device=`` for a creation function: the policy's default dtype of ``kind``."""
+    dtype = kwargs.get("dtype")
+    if dtype is None and kind is not None:
+        dtype = ns.policy_now().defaults[kind]
+    if dtype is not None:
+        kwargs["dtype"] = ns._backend.native_dtype(canonical(dtype))
+    if kwargs.get("device") is None and ns._device is not None:
+        kwargs["device"] = ns._device
+    return kwargs
+
+
+def _kind_of_scalar(x: Any) -> str:
+    for t, kind in _DEFAULT_KIND.items():
+        if isinstance(x, t):
+            return kind
+    raise TypeError(f"expected a Python scalar, got {type(x).__name__}")
+
+
+def asarray(
+    ns: Space, obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None
+) -> Any:
+    """An array from an object: a promo_ns or native array (zero-copy), a scalar, a nested sequence.
+
+    Without ``dtype``, Python data gets the active policy's default dtype of its kind.
+    """
+    backend = ns._backend
+    if obj.__class__ is ns.Array:
+        obj = native(ns, obj)
+    elif isinstance(obj, (list, tuple)):
+        obj = _unwrap_nested(ns, obj)
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, None)
+    x = backend.compat.asarray(obj, copy=copy, **kwargs)
+    if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
+        have = backend.dtype(x)
+        want = ns.policy_now().defaults[_KIND_NAME[have.kind]]
+        if have is not want and have.kind != "u":
+            x = backend.compat.asarray(
+                obj, copy=copy, **creation_kwargs(ns, {"dtype": want, "device": device}, None)
+            )
+    return wrap(x, ns)
+
+
+def _unwrap_nested(ns: Space, obj: Any) -> Any:
+    if obj.__class__ is ns.Array:
+        return obj._x
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_unwrap_nested(ns, v) for v in obj)
+    return obj
+
+
+def _creation(name: str, kind: str | None) -> Callable[..., Any]:
+    """``name`` (``"ones"``, ``"fft.fftfreq"``) with the policy's default ``kind`` dtype."""
+    owner, _, short = name.rpartition(".")
+
+    def create(ns: Space, *args: Any, **kwargs: Any) -> Any:
+        compat = ns._backend.compat
+        fn = getattr(getattr(compat, owner) if owner else compat, short)
+        return wrap(fn(*args, **creation_kwargs(ns, kwargs, kind)), ns)
+
+    create.__name__ = create.__qualname__ = short
+    create.__doc__ = (
+        f"``{name}`` of the Array API standard; without ``dtype``, the policy's default {kind} dtype."
+    )
+    return create
+
+
+def full(ns: Space, shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None) -> Any:
+    """An array of ``shape`` filled with ``fill_value``; without ``dtype``, the policy's default dtype."""
+    kind = None if dtype is not None else _kind_of_scalar(fill_value)
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
+    return wrap(ns._backend.compat.full(shape, native(ns, fill_value), **kwargs), ns)
+
+
+def arange(
+    ns: Space,
+    start: int | float,
+    /,
+    stop: int | float | None = None,
+    step: int | float = 1,
+    *,
+    dtype: DType | None = None,
+    device: Any = None,
+) -> Any:
+    """Evenly spaced values; without ``dtype``, the policy's default int or float dtype."""
+    ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float")
+    return wrap(ns._backend.compat.arange(start, stop, step, **kwargs), ns)
+
+
+def linspace(
+    ns: Space,
+    start: int | float | complex,
+    stop: int | float | complex,
+    /,
+    num: int,
+    *,
+    dtype: DType | None = None,
+    device: Any = None,
+    endpoint: bool = True,
+) -> Any:
+    """``num`` evenly spaced values; without ``dtype``, the policy's default float (complex) dtype."""
+    kind = "complex" if isinstance(start, complex) or isinstance(stop, complex) else "float"
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
+    return wrap(ns._backend.compat.linspace(start, stop, num, endpoint=endpoint, **kwargs), ns)
+
+
+def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> list[Any]:
+    """``meshgrid`` of the Array API standard 2024.12, which returns a list of arrays."""
+    out = ns._backend.compat.meshgrid(*(native(ns, x) for x in arrays), indexing=indexing)
+    return [wrap(x, ns) for x in out]
+
+
+SIGNATURES.update(
+    {
+        "empty": lambda shape, *, dtype=None, device=None: None,
+        "ones": lambda shape, *, dtype=None, device=None: None,
+        "zeros": lambda shape, *, dtype=None, device=None: None,
+        "eye": lambda n_rows, n_cols=None, /, *, k=0, dtype=None, device=None: None,
+        "fftfreq": lambda n, /, *, d=1.0, dtype=None, device=None: None,
+        "rfftfreq": lambda n, /, *, d=1.0, dtype=None, device=None: None,
+    }
+)
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "asarray": asarray,
+    "arange": arange,
+    "linspace": linspace,
+    "full": full,
+    "meshgrid": meshgrid,
+    **{name: _creation(name, "float") for name in ("empty", "ones", "zeros", "eye")},
+}
+FFT_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    name: _creation(f"fft.{name}", "float") for name in ("fftfreq", "rfftfreq")
+}

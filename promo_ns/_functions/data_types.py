@@ -1,0 +1,131 @@
+"""Data type functions: ``result_type`` and ``can_cast`` ask the policy; ``astype`` is an explicit cast."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from promo_ns._dtypes import DType, canonical, real_float
+from promo_ns._engine import Operand, PromotionError, resolve, resolve_many
+from promo_ns._plan import Space, native, operand_of, promoted_operand, wrap
+from promo_ns.policies import Role
+
+__all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
+
+
+class finfo_object(NamedTuple):  # noqa: N801 - the standard's name
+    """Machine limits of a floating-point dtype."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: DType
+
+
+class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name
+    """Machine limits of an integer dtype."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: DType
+
+
+def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any = None) -> Any:
+    """``x`` cast to ``dtype`` (an explicit cast: no policy applies)."""
+    out = ns._backend.compat.astype(native(ns, x), native(ns, canonical(dtype)), copy=copy, device=device)
+    return wrap(out, ns)
+
+
+def result_type(ns: Space, *arrays_and_dtypes: Any) -> DType:
+    """The dtype the active policy gives to combining the arguments (arrays, dtypes, scalars).
+
+    NumPy scalars count as the 0-d arrays they are, as in operators.
+    """
+    if not arrays_and_dtypes:
+        raise ValueError("result_type() needs at least one array or dtype")
+    # One operand too goes to the engine: it decides whether Python scalars alone
+    # have a dtype (they do where the policy types them strongly).
+    operands = [operand_of(ns, promoted_operand(ns, a, "result_type")) for a in arrays_and_dtypes]
+    return resolve_many(ns.policy_now(), "result_type", operands)
+
+
+def can_cast(ns: Space, from_: DType | Any, to: DType, /) -> bool:
+    """Whether the active policy promotes ``from_`` to ``to`` (``result_type(from_, to) == to``).
+
+    ``from_`` counts as its dtype (an n-d array of it), whatever the array's shape.
+    """
+    dtype = from_.dtype if from_.__class__ is ns.Array else None
+    if dtype is None:
+        if isinstance(from_, (bool, int, float, complex)):
+            raise TypeError(f"can_cast() takes a dtype or an array, not a Python {type(from_).__name__}")
+        dtype = canonical(from_)
+    target = canonical(to)
+    try:
+        return (
+            resolve(ns.policy_now(), "result_type", Operand(dtype, Role.ND), Operand(target, Role.ND))
+            is target
+        )
+    except PromotionError:
+        return False
+
+
+_KINDS = {
+    "bool": "b",
+    "signed integer": "i",
+    "unsigned integer": "u",
+    "integral": "iu",
+    "real floating": "f",
+    "complex floating": "c",
+    "numeric": "iufc",
+}
+
+
+def isdtype(ns: Space, dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
+    """Whether ``dtype`` is ``kind`` (a dtype, a kind name such as ``"integral"``, or a tuple of them)."""
+    if isinstance(kind, tuple):
+        return any(isdtype(ns, dtype, k) for k in kind)
+    dtype = canonical(dtype)
+    if kind.__class__ is DType:
+        return dtype is kind
+    if kind not in _KINDS:
+        raise ValueError(f"unknown dtype kind {kind!r}; expected a dtype or one of {', '.join(_KINDS)}")
+    return dtype.kind in _KINDS[str(kind)]
+
+
+def _info_dtype(ns: Space, type: DType | Any) -> tuple[DType, Any]:
+    dtype = type.dtype if type.__class__ is ns.Array else canonical(type)
+    return dtype, ns._backend.native_dtype(dtype)
+
+
+def finfo(ns: Space, type: DType | Any, /) -> finfo_object:
+    """Machine limits of a floating-point dtype (complex: of its real part)."""
+    dtype, native_dtype = _info_dtype(ns, type)
+    if dtype.name == "bfloat16" and ns._backend.name == "numpy":
+        import ml_dtypes
+
+        f = ml_dtypes.finfo(native_dtype)  # type: ignore[no-untyped-call]
+    else:
+        f = ns._backend.compat.finfo(native_dtype)
+    return finfo_object(
+        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real_float(dtype)
+    )
+
+
+def iinfo(ns: Space, type: DType | Any, /) -> iinfo_object:
+    """Machine limits of an integer dtype."""
+    dtype, native_dtype = _info_dtype(ns, type)
+    i = ns._backend.compat.iinfo(native_dtype)
+    return iinfo_object(int(i.bits), int(i.max), int(i.min), dtype)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "astype": astype,
+    "result_type": result_type,
+    "can_cast": can_cast,
+    "isdtype": isdtype,
+    "finfo": finfo,
+    "iinfo": iinfo,
+}

@@ -1,0 +1,50 @@
+"""Element-wise functions: binary ones are the plan layer's operators; one-array ones ask the policy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from promo_ns._functions._common import decided
+from promo_ns._ops import FUNCTION_FAMILY, NATIVE
+from promo_ns._plan import Space, promoted, wrap, wrap_result
+
+__all__ = ["BINARY", "DELEGATED", "FUNCTIONS"]
+
+#: Binary element-wise functions: each is the plan layer's ``binary_function``.
+BINARY = tuple(NATIVE)
+
+DELEGATED = (
+    "bitwise_invert",
+    "conj",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "logical_not",
+    "real",
+    "signbit",
+)
+
+_DECIDED = (
+    *("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp", "expm1"),
+    *("floor", "log", "log1p", "log2", "log10", "negative", "positive", "reciprocal", "round", "sign"),
+    *("sin", "sinh", "square", "sqrt", "tan", "tanh", "trunc"),
+)
+assert all(name in FUNCTION_FAMILY for name in _DECIDED)
+
+
+def clip(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
+    """``x`` limited to ``[min, max]``; bounds promote with ``x`` under the active policy."""
+    bounds = [b for b in (min, max) if b is not None]
+    if not bounds:
+        if x.__class__ is not ns.Array:
+            raise TypeError(f"clip() takes a promo_ns array, not {type(x).__name__}")
+        return wrap(ns._backend.compat.clip(x._x), ns)
+    dtype, natives = promoted(ns, "clip", [x, *bounds])
+    lo = natives[1] if min is not None else None
+    hi = natives[-1] if max is not None else None
+    return wrap_result(ns, "clip", ns._backend.compat.clip(natives[0], lo, hi), dtype)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {"clip": clip, **{name: decided(name) for name in _DECIDED}}

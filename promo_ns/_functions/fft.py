@@ -1,0 +1,23 @@
+"""Fourier transforms: integer input computes in the policy's float; frequencies in its default float."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from promo_ns._functions._common import decided
+from promo_ns._functions.creation import FFT_FUNCTIONS
+from promo_ns._ops import FUNCTION_FAMILY
+
+__all__ = ["EXTENSION_DELEGATED", "EXTENSION_FUNCTIONS"]
+
+EXTENSION_DELEGATED = ("fftshift", "ifftshift")
+
+EXTENSION_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    **FFT_FUNCTIONS,
+    **{
+        name.partition(".")[2]: decided(name, computes_only=True)
+        for name in FUNCTION_FAMILY
+        if name.startswith("fft.")
+    },
+}

@@ -1,0 +1,52 @@
+"""Manipulation functions: ``concat`` and ``stack`` promote their arrays under the policy."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from promo_ns._functions._common import SIGNATURES
+from promo_ns._plan import Space, native, promoted, wrap, wrap_result
+
+__all__ = ["DELEGATED", "FUNCTIONS"]
+
+DELEGATED = (
+    "broadcast_to",
+    "expand_dims",
+    "flip",
+    "moveaxis",
+    "permute_dims",
+    "repeat",
+    "reshape",
+    "roll",
+    "squeeze",
+    "tile",
+    "unstack",
+    "matrix_transpose",
+)
+
+
+def _joining(name: str) -> Callable[..., Any]:
+    def join(ns: Space, arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+        if not arrays:
+            raise ValueError(f"{name}() needs at least one array")
+        dtype, natives = promoted(ns, name, list(arrays))
+        return wrap_result(ns, name, getattr(ns._backend.compat, name)(natives, axis=axis), dtype)
+
+    join.__name__ = join.__qualname__ = name
+    join.__doc__ = f"``{name}`` of the Array API standard; the arrays are promoted under the active policy."
+    return join
+
+
+def broadcast_arrays(ns: Space, *arrays: Any) -> list[Any]:
+    """``broadcast_arrays`` of the Array API standard 2024.12, which returns a list of arrays."""
+    return [wrap(x, ns) for x in ns._backend.compat.broadcast_arrays(*(native(ns, x) for x in arrays))]
+
+
+SIGNATURES["broadcast_arrays"] = lambda *arrays: None
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "concat": _joining("concat"),
+    "stack": _joining("stack"),
+    "broadcast_arrays": broadcast_arrays,
+}

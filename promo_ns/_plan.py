@@ -1,0 +1,573 @@
+"""The plan layer: operands in, a plan out, for operators and functions alike.
+
+Every binary operator (reflected and in place), every binary function of the
+namespace and setitem is one :func:`operator`: one list index into the plans
+compiled for ``(policy, backend, op)`` gives the result dtype, the dtype the
+kernel computes in, and the backend's native function where its own promotion
+already gives those.  Functions over several operands (``where``, ``clip``,
+``concat``, ``matmul``) go through :func:`promoted`, functions of one array
+whose result dtype the policy decides (``log``, ``mean``, ``abs``) through
+:func:`one_array`.  Device checks, Python scalar conversion, tracing and the
+errors for mixed backends live here once.  This is the only caller of
+:mod:`promo_ns._engine` on the hot path.
+
+Operands are packed into *operand codes*, one int per (dtype, role): this
+module owns the packing; :func:`key` and :func:`dtype_of_code` read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, Protocol
+
+from promo_ns._context import _SCOPE, Scope
+from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, real_float, uint8
+from promo_ns._engine import (
+    Operand,
+    PromotionError,
+    Refusal,
+    compute_table,
+    family_name,
+    function_dtype,
+    operand,
+    promoted_table,
+    resolve,
+    resolve_many,
+)
+from promo_ns.backends import Backend, Plan
+from promo_ns.policies import Policy, Role
+
+__all__ = [
+    "INPLACE",
+    "NORMAL",
+    "PREPARE",
+    "REFLECTED",
+    "Space",
+    "binary_function",
+    "cast",
+    "code_of",
+    "device_error",
+    "dtype_of_code",
+    "finish",
+    "fit",
+    "is_numpy_like",
+    "key",
+    "native",
+    "one_array",
+    "operand_of",
+    "operator",
+    "plans",
+    "promoted",
+    "promoted_operand",
+    "wrap",
+    "wrap_any",
+    "wrap_result",
+]
+
+
+class Space(Protocol):
+    """What the plan layer reads of a namespace."""
+
+    Array: type  #: the array wrapper class, whose instances have ``_x``, ``_ns`` and ``_k``
+    policy: Policy
+    _backend: Backend
+    _plans: dict[str, tuple[Plan | None, ...]]
+
+    def policy_now(self) -> Policy:
+        """The policy in force."""
+        ...
+
+    def __getattr__(self, name: str) -> Any:
+        """The namespace's functions (``asarray``, ``matmul``, ...)."""
+        ...
+
+
+# --- operand codes: an int per (dtype, role), so a plan lookup is one list index ----------
+
+_N = len(DTYPES)
+_INDEX = {d: i for i, d in enumerate(DTYPES)}
+_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
+_NA = 2 * _N  #: array codes are below this, Python scalar codes from it
+_SCALAR_CODE: dict[type, int] = {bool: 2 * _N, int: 2 * _N + 1, float: 2 * _N + 2, complex: 2 * _N + 3}
+_SCALAR_TYPES = tuple(_SCALAR_CODE)
+_NK = 2 * _N + 4
+#: code -> the engine's (dtype, role) key.
+_KEYS: tuple[tuple[DType | None, Role], ...] = tuple(
+    (d, role) for d in DTYPES for role in (Role.ND, Role.ZERO_D)
+) + tuple((None, r) for r in (Role.BOOL, Role.INT, Role.FLOAT, Role.COMPLEX))
+
+#: binary modes: ``a op b``, ``b op a``, ``a op= b``, and the checks of ``a op= b`` alone.
+NORMAL, REFLECTED, INPLACE, PREPARE = 0, 1, 2, 3
+
+
+def key(c: int) -> tuple[DType | None, Role]:
+    """The engine's ``(dtype, role)`` key of operand code ``c``."""
+    return _KEYS[c]
+
+
+def dtype_of_code(c: int) -> DType:
+    """The dtype of array operand code ``c``."""
+    return DTYPES[c >> 1]
+
+
+def code_of(dtype: DType, zero_d: bool) -> int:
+    """The operand code of an array of ``dtype``, 0-d or not."""
+    return 2 * _INDEX[dtype] + zero_d
+
+
+def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role]) -> bool:
+    try:
+        resolve(policy, op, Operand(*a), Operand(*b), inplace=True)
+    except (PromotionError, TypeError):
+        return False
+    return True
+
+
+_KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
+
+
+@cache
+def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
+    """Every cell of ``op`` under ``policy`` on ``backend``; indexed ``code1 * NK + code2``, None if refused.
+
+    A cell runs the native kernel on the operands as they are (``direct``) only
+    where the backend's own promotion gives the same result and compute dtypes,
+    plain promotion already reaches the compute dtype (no kernel maps int to
+    float on its own), and the backend's ``not_native`` does not list it.
+    """
+    native_policy = backend.native_policy
+    family = family_name(policy, op)
+    table = compute_table(policy, family)
+    native_table = compute_table(native_policy, family_name(native_policy, op))
+    native_promoted = promoted_table(native_policy)
+    not_native = backend.not_native
+    out: list[Plan | None] = []
+    for a in _KEYS:
+        for b in _KEYS:
+            k = (a[0], a[1], b[0], b[1])
+            cell = table[k]
+            if isinstance(cell, Refusal):
+                out.append(None)
+                continue
+            result, compute = cell
+            scalar = next((r for d, r in (a, b) if d is None), None)
+            fix = scalar is not None and (
+                (scalar is Role.INT and (policy.int_values != "wrap" or compute.kind in "iu"))
+                or "bifc".index(scalar.kind) > "bifc".index(_KIND[compute.kind])
+            )
+            direct = (
+                not fix
+                and native_promoted[k] is compute
+                and native_table[k] == cell
+                and not any((o, d, compute) in not_native for o in (op, None) for d in (a[0], b[0]))
+            )
+            out.append(
+                Plan(
+                    code_of(result, all(r is not Role.ND for _, r in (a, b))),
+                    compute,
+                    direct,
+                    result is not compute,
+                    fix,
+                    a[0] is not None and _inplace_ok(policy, op, a, b),
+                    backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result) if direct else None,
+                )
+            )
+    return tuple(out)
+
+
+def fit(value: Any, dtype: DType) -> Any:
+    """Python scalar ``value`` converted to ``dtype``'s kind as a cast would: ints wrap into range."""
+    kind = dtype.kind
+    if kind == "b":
+        return bool(value)
+    if kind in "iu":
+        v = int(value.real if isinstance(value, complex) else value)
+        lo, hi = INT_RANGE[dtype]
+        return v if lo <= v <= hi else lo + (v - lo) % (hi - lo + 1)
+    if kind == "f" and isinstance(value, complex):
+        return value.real
+    return value
+
+
+def _fix_scalar(
+    a: Any, other: Any, op: str, *, reflected: bool, policy: Policy, compute: DType, xy: tuple[Any, Any]
+) -> tuple[Any, Any]:
+    """Native operands ``xy`` with the Python scalar range-checked, wrapped or converted for the kernel."""
+    x, y = xy
+    operands = (_engine_operand(a), _engine_operand(other))
+    if reflected:
+        operands = operands[::-1]
+    value = x if reflected else y
+    if type(value) is int and policy.int_values != "wrap":
+        resolve(policy, op, *operands)  # raises OverflowError / PromotionError when out of range
+    value = fit(value, compute)
+    return (value, y) if reflected else (x, value)
+
+
+_new = object.__new__
+
+
+@cache
+def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:
+    """The binary path: ``a op b`` (or ``b op a``, ``a op= b``) under the active policy.
+
+    Every binary operator and function is one of these.  One list index in the
+    plans compiled for ``(policy, backend, op)`` gives the cell; a ``direct``
+    cell calls the backend's native function on the operands as they are.  In
+    ``PREPARE`` mode it checks ``a op= b`` and returns ``(plan, x, y)``.
+    """
+    reflected = mode == REFLECTED
+    inplace = mode >= INPLACE
+
+    def binary(self: Any, other: Any, /) -> Any:
+        ns = self._ns
+        x = self._x
+        ka = self._k
+        cls = self.__class__
+        if other.__class__ is cls:
+            if other._ns is not ns and other._ns._backend is not ns._backend:
+                raise mixed_backends(ns._backend, other._ns._backend)
+            y = other._x
+            kb = other._k
+        else:
+            kb = _SCALAR_CODE.get(other.__class__)  # type: ignore[assignment]
+            if kb is None:
+                return binary(self, _other_operand(ns, other, op))
+            y = other
+        if reflected:
+            ka, kb, x, y = kb, ka, y, x
+        scope = _scope()
+        plan = (
+            (ns._plans.get(op) or _table(ns, op))[ka * _NK + kb]
+            if scope is None
+            else _scoped(ns, op, scope, (ka, x), (kb, y))
+        )
+        if plan is None:
+            raise _refuse(self, other, op, mode)
+        r, compute, _, _, fix, inplace_ok, kernel = plan
+        if inplace and not inplace_ok:
+            raise _refuse(self, other, op, mode)
+        if fix:
+            x, y = _fix_scalar(
+                self, other, op, reflected=reflected, policy=ns.policy_now(), compute=compute, xy=(x, y)
+            )
+        elif (ka | kb) & 1 and ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
+            raise device_error(x, y)
+        if mode == PREPARE:
+            return plan, x, y
+        try:
+            if inplace:
+                ns._backend.inplace(op, x, y, plan)
+                return self
+            if kernel is not None:
+                out = kernel(x, y)
+                if r & 1:
+                    out = ns._backend.to_array(out)
+            else:
+                out = ns._backend.binary(op, x, y, plan)
+        except Exception as e:  # the backend's own words on n-d arrays of two devices: ours instead
+            if ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
+                raise device_error(x, y) from e
+            raise
+        if kernel is None and ns._backend.dtype(out) is not DTYPES[r >> 1]:
+            raise _no_kernel(ns, op, plan, out)
+        result = _new(cls)
+        result._x = out
+        result._ns = ns
+        result._k = r
+        return result
+
+    return binary
+
+
+def binary_function(op: str, array_type: type) -> Callable[[Any, Any], Any]:
+    """The namespace function of binary elementwise ``op``: ``xp.add(x1, x2)``."""
+    forward = operator(op, NORMAL)
+    reflected = operator(op, REFLECTED)
+
+    def f(x1: Any, x2: Any, /) -> Any:
+        if x1.__class__ is array_type:
+            return forward(x1, x2)
+        if x2.__class__ is array_type:
+            return reflected(x2, x1)
+        raise TypeError(
+            f"{op}() needs at least one promo_ns array, got {type(x1).__name__} and {type(x2).__name__}"
+        )
+
+    f.__name__ = f.__qualname__ = op
+    f.__doc__ = f"``{op}(x1, x2)`` of the Array API standard, with the result dtype of the active policy."
+    return f
+
+
+# --- wrapping and unwrapping -----------------------------------------------------------------
+
+
+def wrap(x: Any, ns: Space) -> Any:
+    """Wrap native array ``x`` (zero-copy) as an array of namespace ``ns``."""
+    backend = ns._backend
+    x = backend.to_array(x)
+    a = _new(ns.Array)
+    a._x = x
+    a._ns = ns
+    a._k = code_of(backend.dtype(x), x.ndim == 0)
+    return a
+
+
+def wrap_any(ns: Space, x: Any) -> Any:
+    """Wrap a native result (array, or tuple/namedtuple/list of arrays) into promo_ns arrays."""
+    if isinstance(x, ns._backend.array_type) or is_numpy_like(x):
+        return wrap(x, ns)
+    if isinstance(x, tuple):
+        items = [wrap_any(ns, v) for v in x]
+        if hasattr(x, "_fields"):
+            return type(x)(*items)
+        return type(x)(items)  # a tuple, or a struct sequence (torch.return_types)
+    if isinstance(x, list):
+        return [wrap_any(ns, v) for v in x]
+    return x
+
+
+def native(ns: Space, x: Any) -> Any:
+    """Native arrays for promo_ns arrays, also inside lists and tuples; dtypes to native ones."""
+    if x.__class__ is ns.Array:
+        if x._ns._backend is not ns._backend:
+            raise mixed_backends(ns._backend, x._ns._backend)
+        return x._x
+    if x.__class__ is DType:
+        return ns._backend.native_dtype(x)
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        return type(x)(native(ns, v) for v in x)
+    return x
+
+
+def wrap_result(ns: Space, op: str, out: Any, dtype: DType) -> Any:
+    """Wrap the native result of ``op`` as a promo_ns array of the policy's ``dtype``.
+
+    ``out`` is rounded to ``dtype`` where the backend computed a float dtype in
+    a wider one (NumPy's bfloat16 ``matmul`` returns float32).
+
+    Raises
+    ------
+    TypeError
+        The backend returned another kind (NumPy's integer ``solve`` returns
+        float64): it has no kernel for ``dtype``, and a result in a dtype the
+        policy did not give would be wrong.
+    """
+    backend = ns._backend
+    out = backend.to_array(out)
+    got = backend.dtype(out)
+    if got is not dtype:
+        if got.kind == dtype.kind and got.kind in "fc" and got.bits > dtype.bits:
+            out = backend.astype(out, dtype)
+        else:
+            raise TypeError(
+                f"{backend.name} has no {op!r} kernel that returns {dtype}, the dtype policy "
+                f"{ns.policy_now().name!r} gives (its kernel returned {got}). Cast the "
+                "operands explicitly to a dtype the backend supports first."
+            )
+    return wrap(out, ns)
+
+
+# --- functions of several operands, and of one array ------------------------------------------
+
+
+def operand_of(ns: Space, x: Any) -> Operand:
+    """The engine operand of a promo_ns array, DType, NumPy scalar or Python scalar."""
+    if x.__class__ is ns.Array:
+        if x._ns._backend is not ns._backend:
+            raise mixed_backends(ns._backend, x._ns._backend)
+        return Operand(*_KEYS[x._k])
+    if x.__class__ is DType:
+        return Operand(x, Role.ND)
+    if isinstance(x, (bool, int, float, complex)) and not is_numpy_like(x):
+        return operand(x)
+    raise _unsupported(x, "this function")
+
+
+def cast(ns: Space, x: Any, dtype: DType, like: Any = None) -> Any:
+    """Native ``x`` as ``dtype``; a Python scalar becomes a 0-d array on ``like``'s device.
+
+    The engine has already checked a Python int's range where the policy
+    checks it; where the policy wraps (``int_values="wrap"``), the value
+    wraps into ``dtype`` here, as the framework would.
+    """
+    if x.__class__ is ns.Array:
+        return ns._backend.astype(x._x, dtype)
+    return ns._backend.scalar(fit(x, dtype), dtype, like)
+
+
+def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[DType, list[Any]]:
+    """The policy's dtype for ``op`` over ``xs`` and the native operands cast to it.
+
+    NumPy scalars take part as the 0-d arrays they are, as in operators.
+    Python scalars become 0-d arrays on the device of the first array (or ``like``).
+    """
+    xs = [promoted_operand(ns, x, op) for x in xs]
+    operands = [operand_of(ns, x) for x in xs]
+    dtype = resolve_many(ns.policy_now(), op, operands)
+    arrays = [x._x for x in xs if x.__class__ is ns.Array]
+    for other in arrays[1:]:
+        if not ns._backend.same_device(arrays[0], other):
+            raise device_error(arrays[0], other)
+    scope = _scope()
+    if scope is not None and scope.tracer is not None:
+        scope.tracer.record(
+            op,
+            [
+                (o.dtype, o.role, x._x if x.__class__ is ns.Array else x)
+                for o, x in zip(operands, xs, strict=True)
+            ],
+            dtype,
+            dtype,
+        )
+    return dtype, [cast(ns, x, dtype, arrays[0] if arrays else like) for x in xs]
+
+
+@cache
+def _one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]:
+    """The result dtype of ``op`` on a ``dtype`` array under ``policy``, and the dtype it computes in.
+
+    A real input computes in the real float of a float or complex result; a
+    complex input stays complex; a bool input with a bool or integer result
+    computes in uint8 (backends lack bool kernels for ``abs``, ``argmax``, ...);
+    any other input computes in its own dtype.
+    """
+    result = function_dtype(policy, op, dtype)
+    if dtype.kind == "c":
+        compute = result if result.kind == "c" else dtype
+    elif result.kind in "fc":
+        compute = real_float(result)
+    elif dtype is bool_:
+        compute = uint8
+    else:
+        compute = dtype
+    return result, compute
+
+
+def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
+    """The policy's result dtype of one-array function ``op`` (``log``, ``mean``) of ``x``, and native ``x``.
+
+    The native operand is cast to the dtype the function computes in (see
+    :func:`_one_array_plan`); :func:`finish` brings the backend's result to
+    the policy's dtype.
+    """
+    if x.__class__ is not ns.Array:
+        raise _unsupported(x, op)
+    if x._ns._backend is not ns._backend:
+        raise mixed_backends(ns._backend, x._ns._backend)
+    result, compute = _one_array_plan(ns.policy_now(), op, DTYPES[x._k >> 1])
+    return result, ns._backend.astype(x._x, compute)
+
+
+def finish(ns: Space, out: Any, result: DType) -> Any:
+    """A one-array function's native result as a promo_ns array of the policy's ``result`` dtype.
+
+    Tuples (``linalg.eigh``, ``linalg.slogdet``) are wrapped as they are: their
+    members' dtypes follow from the dtype the function computed in.
+    """
+    if isinstance(out, tuple):
+        return wrap_any(ns, out)
+    backend = ns._backend
+    out = backend.to_array(out)
+    if backend.dtype(out) is not result:
+        out = backend.astype(out, result)
+    return wrap(out, ns)
+
+
+def promoted_operand(ns: Space, x: Any, op: str) -> Any:
+    """``x`` as the plan layer takes it: a NumPy/CuPy scalar becomes the 0-d array it is."""
+    if x.__class__ is ns.Array or x.__class__ is DType or type(x) in _SCALAR_CODE:
+        return x
+    return _other_operand(ns, x, op)
+
+
+# --- errors and helpers of the binary path -----------------------------------------------------
+
+
+def mixed_backends(mine: Backend, theirs: Backend) -> TypeError:
+    """The error for an array of backend ``theirs`` met by an array or namespace of backend ``mine``."""
+    return TypeError(
+        f"cannot combine a {mine.name} array with a {theirs.name} array; move one to the other's "
+        f"backend first, e.g. with the {mine.name} namespace's xp.from_dlpack(x), or use one namespace."
+    )
+
+
+def device_error(a: Any, b: Any) -> ValueError:
+    """The error for native arrays ``a`` and ``b`` on different devices."""
+    return ValueError(
+        f"operands are on different devices ({a.device} and {b.device}); "
+        "move one with x.to_device(other.device) first."
+    )
+
+
+def _table(ns: Space, op: str) -> tuple[Plan | None, ...]:
+    """The plans of ``op`` under the namespace's policy, cached on the namespace."""
+    found = ns._plans[op] = plans(ns.policy, ns._backend, op)
+    return found
+
+
+def _scoped(ns: Space, op: str, scope: Scope, a: tuple[int, Any], b: tuple[int, Any]) -> Plan | None:
+    """The plan of cell ``(a, b)`` (code, native operand) inside a policy or trace block; traced if asked."""
+    plan = plans(scope.policy or ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
+    if scope.tracer is not None and plan is not None:
+        operands = [(*_KEYS[code], x) for code, x in (a, b)]
+        scope.tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute)
+    return plan
+
+
+def is_numpy_like(x: Any) -> bool:
+    """Whether ``x`` is a NumPy or CuPy array or scalar (a NumPy scalar is a 0-d array to promo_ns)."""
+    return type(x).__module__ in ("numpy", "cupy") and hasattr(x, "dtype") and hasattr(x, "ndim")
+
+
+def _other_operand(ns: Any, x: Any, op: str) -> Any:
+    """A NumPy/CuPy scalar as the 0-d array it is (strong, as in NEP 50).
+
+    A subclass of a Python scalar type becomes that Python scalar; anything else raises.
+    """
+    if is_numpy_like(x) and x.ndim == 0:
+        return ns.asarray(x)
+    for t in _SCALAR_TYPES:
+        if isinstance(x, t):
+            return t(x)
+    raise _unsupported(x, op)
+
+
+def _engine_operand(x: Any) -> Operand:
+    code = _SCALAR_CODE.get(x.__class__)
+    if code is None:  # an array
+        return Operand(*_KEYS[x._k])
+    return Operand(None, _KEYS[code][1], x)
+
+
+def _unsupported(other: Any, op: str) -> TypeError:
+    from promo_ns.backends import backend_of
+
+    if backend_of(other) is not None:
+        return TypeError(
+            f"{op!r} got a bare {type(other).__module__}.{type(other).__name__}; wrap it "
+            "first with xp.asarray(x) (zero-copy) so that the policy can see its dtype."
+        )
+    return TypeError(
+        f"{op!r} takes promo_ns arrays and Python bool/int/float/complex, not {type(other).__name__}"
+    )
+
+
+def _refuse(a: Any, other: Any, op: str, mode: int) -> PromotionError:
+    """The engine's error for a refused cell, with the operands in the op's order."""
+    policy = a._ns.policy_now()
+    left, right = (other, a) if mode == REFLECTED else (a, other)
+    try:
+        resolve(policy, op, _engine_operand(left), _engine_operand(right), inplace=mode >= INPLACE)
+    except PromotionError as e:
+        return e
+    raise AssertionError(f"compiled plan and engine disagree on {op}")  # pragma: no cover
+
+
+def _no_kernel(ns: Space, op: str, plan: Plan, out: Any) -> TypeError:
+    return TypeError(
+        f"{ns._backend.name} has no {op!r} kernel that computes in {plan.compute} and returns "
+        f"{DTYPES[plan.result >> 1]} (its kernel returned {ns._backend.dtype(out)}); the policy's "
+        f"dtype cannot be produced on this backend. Cast the operands explicitly first."
+    )
