@@ -29,31 +29,39 @@ _FLOAT_FUNCTIONS = (
     *("exp", "expm1", "log", "log1p", "log2", "log10", "sqrt"),
 )
 _LINALG_FUNCTIONS = (
-    *("linalg.cholesky", "linalg.det", "linalg.eigh", "linalg.eigvalsh", "linalg.inv"),
-    *("linalg.matrix_norm", "linalg.pinv", "linalg.qr", "linalg.slogdet", "linalg.svd"),
-    *("linalg.svdvals", "linalg.vector_norm", "linalg.matrix_rank"),
+    *("linalg.cholesky", "linalg.det", "linalg.eigh", "linalg.inv", "linalg.pinv", "linalg.qr"),
+    *("linalg.slogdet", "linalg.svd"),
 )
-_FFT_FUNCTIONS = (
-    *("fft.fft", "fft.ifft", "fft.fftn", "fft.ifftn", "fft.rfft", "fft.rfftn", "fft.hfft", "fft.ihfft"),
-    *("fft.irfft", "fft.irfftn"),
-)
+_FFT_FUNCTIONS = ("fft.fft", "fft.ifft", "fft.fftn", "fft.ifftn")
 
 #: one-array function -> the column of a policy's ``functions`` grid that decides its result dtype
-#: (see :data:`promo_ns.policies._model.FUNCTION_FAMILIES`).
+#: (see :data:`promo_ns.policies._model.FUNCTION_FAMILIES`).  Functions share a column only where
+#: every reference framework gives them the same dtypes (measured by ``conformance/frameworks``).
+#: For the tuple-valued ``eigh``, ``slogdet`` and ``svd`` the ``linalg`` column is the dtype of the
+#: outputs that keep the input's kind (eigenvectors; sign; U and Vh); their real-valued outputs
+#: (eigenvalues; log|det|; S) are the real dtype of the same precision.
 FUNCTION_FAMILY: Final[dict[str, str]] = {
     **dict.fromkeys(_FLOAT_FUNCTIONS, "float"),
     "reciprocal": "reciprocal",
     "abs": "abs",
-    **dict.fromkeys(("negative", "positive"), "negative"),
+    "negative": "negative",
+    "positive": "positive",
     "sign": "sign",
     "square": "square",
-    **dict.fromkeys(("ceil", "floor", "round", "trunc"), "rounding"),
+    **dict.fromkeys(("ceil", "floor", "trunc"), "rounding"),
+    "round": "round",
     "mean": "mean",
-    **dict.fromkeys(("std", "var"), "std"),
+    "std": "std",
+    "var": "var",
     **dict.fromkeys(("max", "min"), "extrema"),
     **dict.fromkeys(("argmax", "argmin"), "argextrema"),
     **dict.fromkeys(_LINALG_FUNCTIONS, "linalg"),
+    **dict.fromkeys(("linalg.eigvalsh", "linalg.svdvals"), "linalg_values"),
+    **dict.fromkeys(("linalg.matrix_norm", "linalg.vector_norm"), "norm"),
+    "linalg.matrix_rank": "matrix_rank",
     **dict.fromkeys(_FFT_FUNCTIONS, "fft"),
+    **dict.fromkeys(("fft.rfft", "fft.rfftn", "fft.ihfft"), "rfft"),
+    **dict.fromkeys(("fft.irfft", "fft.irfftn", "fft.hfft"), "irfft"),
 }
 
 #: binary elementwise op -> (NumPy/CuPy ufunc name, torch function name).

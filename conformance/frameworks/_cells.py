@@ -16,6 +16,16 @@ operand is a Python int just past the range of the left array's dtype, and
 first element of each result is recorded as its value (``None`` where the
 framework decided the dtype without computing, for want of a kernel).
 
+One-array *function cells* (:data:`FUNCTION_OPS`: ``log``, ``mean``,
+``linalg.inv``, ``fft.rfft`` ...) are keyed by the input's token
+``"<dtype>:nd"``; the input is made by :meth:`FunctionFramework.data` from
+:func:`function_data` (``[1, 1]``; a 3x3 matrix ``2 I + 1`` for ``linalg``,
+the identity for bool; ``[1, 1, 1, 1]`` for ``fft``).  A function returning a
+tuple (``eigh``, ``qr``, ``slogdet``, ``svd``) is observed as its outputs'
+dtypes joined by ``,``.  A cell the CPU cannot run where the framework still
+decides the dtype (a missing kernel) is observed as that decided dtype and
+listed under the checker's ``no_kernel``.
+
 This module imports no framework: each checker supplies a :class:`Framework`.
 """
 
@@ -78,6 +88,30 @@ ARRAY_ONLY_OPS: tuple[str, ...] = ("matmul",)
 UNARY_OPS: tuple[str, ...] = ("sum", "prod", "cumulative_sum")
 #: ``add`` with a Python int just outside the range of an integer array's dtype.
 OUT_OF_RANGE_OPS: tuple[str, ...] = ("add_out_of_range",)
+
+#: One-array elementwise functions whose result dtype a policy's ``functions`` grid decides.
+ELEMENTWISE_FUNCTIONS: tuple[str, ...] = (
+    *("acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh", "tan", "tanh"),
+    *("exp", "expm1", "log", "log1p", "log2", "log10", "sqrt"),
+    *("reciprocal", "abs", "negative", "positive", "sign", "square", "ceil", "floor", "round", "trunc"),
+)
+#: Full reductions (of a 1-d array) whose result dtype the ``functions`` grid decides.
+REDUCTION_FUNCTIONS: tuple[str, ...] = ("mean", "std", "var", "max", "min", "argmax", "argmin")
+#: ``linalg`` functions, run on a 3x3 matrix.
+LINALG_FUNCTIONS: tuple[str, ...] = tuple(
+    f"linalg.{name}"
+    for name in (
+        *("cholesky", "det", "eigh", "eigvalsh", "inv", "matrix_norm", "pinv", "qr", "slogdet"),
+        *("svd", "svdvals", "vector_norm", "matrix_rank"),
+    )
+)
+#: ``fft`` functions, run on a 1-d array of length 4.
+FFT_FUNCTIONS: tuple[str, ...] = tuple(
+    f"fft.{name}"
+    for name in ("fft", "ifft", "fftn", "ifftn", "rfft", "rfftn", "hfft", "ihfft", "irfft", "irfftn")
+)
+#: Every one-array function probed (the keys of ``promo_ns._ops.FUNCTION_FAMILY``).
+FUNCTION_OPS: tuple[str, ...] = ELEMENTWISE_FUNCTIONS + REDUCTION_FUNCTIONS + LINALG_FUNCTIONS + FFT_FUNCTIONS
 
 INT_RANGES: dict[str, tuple[int, int]] = {
     f"{s}int{b}": ((0, 2**b - 1) if s else (-(2 ** (b - 1)), 2 ** (b - 1) - 1))
@@ -143,6 +177,76 @@ class Framework(Protocol):
 
     def value(self, result: Any) -> Any:
         """The result's first element as a NumPy-convertible scalar, or ``None`` when not computed."""
+
+
+class FunctionFramework(Framework, Protocol):
+    """A :class:`Framework` that also runs the one-array functions of :data:`FUNCTION_OPS`."""
+
+    def data(self, values: list[Any], dtype: str) -> Any:
+        """A native array of ``dtype`` holding ``values`` (nested lists of Python scalars).
+
+        Raise ``LookupError`` when the framework has no such dtype.
+        """
+
+
+def function_cells(op: str) -> list[str]:
+    """Every cell key probed for the one-array function ``op``: an n-d array of each dtype."""
+    return array_tokens(("nd",))
+
+
+def function_data(op: str, dtype: str) -> list[Any]:
+    """The values of ``op``'s input of ``dtype`` (see the module docstring)."""
+    one: bool | int = True if dtype == "bool" else 1
+    if op.startswith("linalg."):
+        other: bool | int = False if dtype == "bool" else 1
+        diagonal: bool | int = True if dtype == "bool" else 3
+        return [[diagonal if i == j else other for j in range(3)] for i in range(3)]
+    return [one] * (4 if op.startswith("fft.") else 2)
+
+
+def observe_function(fw: FunctionFramework, op: str, key: str) -> str:
+    """The observation of one function cell: a dtype (``a,b`` for a tuple), or a refusal."""
+    dtype = key.split(":", maxsplit=1)[0]
+    try:
+        x = fw.data(function_data(op, dtype), dtype)
+    except LookupError as exc:
+        return f"unsupported: {exc}"
+    try:
+        result = fw.run(op, [x])
+    except Exception as exc:
+        return fw.classify(exc)
+    if isinstance(result, tuple):
+        return ",".join(fw.dtype_name(r) for r in result)
+    return fw.dtype_name(result)
+
+
+def probe_functions(fw: FunctionFramework, ops: tuple[str, ...] = FUNCTION_OPS) -> dict[str, dict[str, str]]:
+    """Observe every cell of every one-array function."""
+    return {op: {key: observe_function(fw, op, key) for key in function_cells(op)} for op in ops}
+
+
+def function_reference(policy: str) -> Path:
+    """Where ``policy``'s function observations live: ``tests/reference/<policy>-functions.json``."""
+    return reference(policy).with_name(f"{policy}-functions.json")
+
+
+def write_functions(
+    fw: FunctionFramework,
+    path: Path,
+    command: str,
+    ops: dict[str, dict[str, str]],
+    extra: dict[str, object] | None = None,
+) -> None:
+    """Store ``fw``'s function observations ``ops`` (from :func:`probe_functions`) as JSON at ``path``."""
+    data = {
+        "framework": fw.name,
+        "version": fw.version,
+        "python": sys.version.split()[0],
+        "command": command,
+        **(extra or {}),
+        "ops": ops,
+    }
+    path.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
 
 
 def operand(fw: Framework, token: str, op: str, left: str | None = None) -> Any:

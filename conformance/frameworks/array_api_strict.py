@@ -4,8 +4,14 @@ Every op is the standard function of the same name (``iadd`` is ``x1 += x2``);
 array-api-strict raises ``TypeError`` for every promotion the standard leaves
 undefined, and has no float16/bfloat16 (those cells are unsupported).
 
+One-array functions (``_cells.FUNCTION_OPS``) are the standard's functions of
+the same name (``xp.linalg.inv``, ``xp.fft.rfft``); array-api-strict raises
+``TypeError`` for every input dtype the standard does not define them for
+("Only floating-point dtypes are allowed in log").
+
 ``python -m conformance.frameworks.array_api_strict`` writes
-``tests/reference/array-api.json``; the test suite probes it live.
+``tests/reference/array-api.json`` and ``tests/reference/array-api-functions.json``;
+the test suite probes it live.
 """
 
 from __future__ import annotations
@@ -32,8 +38,20 @@ class ArrayApiStrict:
             raise LookupError(f"array-api-strict has no {dtype}")
         return xp.ones(() if role == "0d" else (2,) * ndim, dtype=native)
 
+    def data(self, values: list[Any], dtype: str) -> Any:
+        """An array holding ``values``; see :meth:`_cells.FunctionFramework.data`."""
+        native = getattr(xp, dtype, None)
+        if native is None:
+            raise LookupError(f"array-api-strict has no {dtype}")
+        return xp.asarray(values, dtype=native)
+
     def run(self, op: str, args: list[Any]) -> Any:
         """Run the standard function ``op``."""
+        if op in _cells.FUNCTION_OPS:
+            found: Any = xp
+            for part in op.split("."):
+                found = getattr(found, part)
+            return found(*args)
         return _cells.standard_call(xp, op, args)
 
     def dtype_name(self, result: Any) -> str:
@@ -61,10 +79,19 @@ def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
     return _cells.probe_all(ArrayApiStrict())
 
 
+def probe_functions() -> dict[str, dict[str, str]]:
+    """Observe every one-array function cell."""
+    return _cells.probe_functions(ArrayApiStrict())
+
+
 def main() -> None:
-    """Write ``tests/reference/array-api.json`` and ``docs/conformance/array-api.md``."""
+    """Write ``tests/reference/array-api.json``, ``array-api-functions.json`` and the report."""
     out = _cells.reference("array-api")
-    _cells.write(ArrayApiStrict(), out, "python -m conformance.frameworks.array_api_strict")
+    command = "python -m conformance.frameworks.array_api_strict"
+    fw = ArrayApiStrict()
+    _cells.write(fw, out, command)
+    extra: dict[str, object] = {"api_version": xp.__array_api_version__}
+    _cells.write_functions(fw, _cells.function_reference("array-api"), command, probe_functions(), extra)
     _fidelity.write_report("array-api")
 
 

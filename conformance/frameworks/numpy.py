@@ -6,8 +6,15 @@ A refusal is NumPy's ``DTypePromotionError`` or, for in-place ops, its
 ``same_kind`` output-casting error; a missing loop for a dtype (``bitwise_and``
 on floats) is a kernel, not a promotion decision.
 
-``python -m conformance.frameworks.numpy`` writes ``tests/reference/numpy.json``;
-the test suite probes NumPy live instead of reading that file.
+One-array functions (``_cells.FUNCTION_OPS``) run the NumPy function of the
+same name (``np.acos``, ``np.linalg.inv``, ``np.fft.rfft``; reductions over the
+whole array).  NumPy refuses a dtype with a ``TypeError``: a ufunc without a
+loop for it (``sign`` of bool), the bool ``negative``, ``linalg``'s "array type
+float16 is unsupported".
+
+``python -m conformance.frameworks.numpy`` writes ``tests/reference/numpy.json``
+and ``tests/reference/numpy-functions.json``; the test suite probes NumPy live
+instead of reading those files.
 """
 
 from __future__ import annotations
@@ -49,6 +56,14 @@ _FUNCS: dict[str, Any] = {
 }
 
 
+def _function(op: str) -> Any:
+    """The NumPy function of a one-array function name (``"linalg.inv"`` is ``np.linalg.inv``)."""
+    found: Any = np
+    for part in op.split("."):
+        found = getattr(found, part)
+    return found
+
+
 def _iadd(a: Any, b: Any) -> Any:
     left = np.array(a, copy=True)
     left += b
@@ -61,15 +76,24 @@ class NumPy:
     name = "numpy"
     version = np.__version__
 
+    def __init__(self, function: bool = False) -> None:
+        self._function = function  # whether this instance probes the one-array functions
+
     def array(self, dtype: str, role: str, ndim: int) -> Any:
         """An array of ones; see :meth:`_cells.Framework.array`."""
         native = ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype)
         return np.ones(() if role == "0d" else (2,) * ndim, dtype=native)
 
+    def data(self, values: list[Any], dtype: str) -> Any:
+        """An array holding ``values``; see :meth:`_cells.FunctionFramework.data`."""
+        return np.asarray(values, dtype=ml_dtypes.bfloat16 if dtype == "bfloat16" else np.dtype(dtype))
+
     def run(self, op: str, args: list[Any]) -> Any:
-        """Run the ufunc (or ``a += b`` for ``iadd``)."""
+        """Run the ufunc (or ``a += b`` for ``iadd``; the NumPy function for a one-array function)."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            if op in _cells.FUNCTION_OPS:
+                return _function(op)(*args)
             return _iadd(*args) if op == "iadd" else _FUNCS[op](*args)
 
     def dtype_name(self, result: Any) -> str:
@@ -86,6 +110,8 @@ class NumPy:
         msg = str(exc).split("\n")[0]
         if isinstance(exc, np.exceptions.DTypePromotionError) or "casting rule" in msg:
             return "refused"
+        if self._function and isinstance(exc, TypeError):
+            return "refused"
         return f"unsupported: {type(exc).__name__}: {msg[:120]}"
 
     def value(self, result: Any) -> Any:
@@ -101,10 +127,18 @@ def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
     return _cells.probe_all(NumPy())
 
 
+def probe_functions() -> dict[str, dict[str, str]]:
+    """Observe every one-array function cell."""
+    return _cells.probe_functions(NumPy(function=True))
+
+
 def main() -> None:
-    """Write ``tests/reference/numpy.json`` and ``docs/conformance/numpy.md``."""
+    """Write ``tests/reference/numpy.json``, ``numpy-functions.json`` and ``docs/conformance/numpy.md``."""
     out = _cells.reference("numpy")
-    _cells.write(NumPy(), out, "python -m conformance.frameworks.numpy")
+    command = "python -m conformance.frameworks.numpy"
+    _cells.write(NumPy(), out, command)
+    fw = NumPy(function=True)
+    _cells.write_functions(fw, _cells.function_reference("numpy"), command, _cells.probe_functions(fw))
     _fidelity.write_report("numpy")
 
 

@@ -36,6 +36,18 @@ How the cells are run
   are listed under ``"no_kernel"``.  (Static-graph dtype inference was not
   used: its Python-scalar path differs from eager mode, e.g. it makes
   ``bool_tensor + True`` ``int64``, and it refuses dtypes without kernels.)
+* One-array functions (``_cells.FUNCTION_OPS``) call ``paddle.<name>``,
+  ``paddle.linalg.<name>``, ``paddle.fft.<name>`` (reductions over the whole
+  tensor, ``std``/``var`` unbiased as Paddle defaults).  Their inputs are made
+  by casting an ``int32`` (or bool) tensor, as ``paddle.to_tensor`` has no
+  uint16/32/64.  Paddle converts some integer inputs to float32 before
+  dispatch (``sin``, ``sqrt``, ``log`` of int32) and others not (``exp`` of
+  int8); where the dispatched kernel is not registered for the CPU the cell is
+  ``"unsupported: no CPU kernel `<kernel>` for <dtype>"``: the kernel key is
+  the dtype Paddle dispatched the *input* to, which does not tell the result
+  dtype of a function (``fft_r2c``, ``argmax``, ``std`` of complex), so those
+  cells are not decided.  The bool ``-``/``+`` TypeError is a refusal.  The
+  file is ``tests/reference/paddle-functions.json``.
 """
 
 from __future__ import annotations
@@ -171,6 +183,26 @@ _REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+class FunctionError(Exception):
+    """A one-array function's failure, already classified (its message is the observation)."""
+
+
+def _run_function(op: str, x: Any) -> Any:
+    """Run ``paddle.<op>`` (``paddle.linalg.inv`` ...); classify a dtype failure (module docstring)."""
+    found: Any = paddle
+    for part in op.split("."):
+        found = getattr(found, part)
+    try:
+        return found(x)
+    except (RuntimeError, TypeError) as exc:
+        message = str(exc)
+        if key := _KERNEL_KEY.search(message):
+            raise FunctionError(f"unsupported: no CPU kernel `{key[2]}` for {key[1]}") from exc
+        if "on a bool tensor is not supported" in message:
+            raise FunctionError("refused") from exc
+        raise
+
+
 @dataclass(frozen=True)
 class Decided:
     """The dtype Paddle dispatched a cell to when it has no CPU kernel for it."""
@@ -229,8 +261,16 @@ class PaddleFramework:
             return OPERATORS[op](*args)
         return FUNCTIONS[op](*args)
 
+    def data(self, values: list[Any], dtype: str) -> Any:
+        """A tensor holding ``values``, cast from int32 or bool; see :meth:`_cells.FunctionFramework.data`."""
+        if dtype not in DTYPES:
+            raise LookupError(f"paddle has no {dtype}")
+        return paddle.to_tensor(values, "bool" if dtype == "bool" else "int32").astype(DTYPES[dtype])
+
     def run(self, op: str, args: list[Any]) -> Any:
         """Run ``op``; a missing kernel yields the dtype Paddle dispatched to, if known."""
+        if op in _cells.FUNCTION_OPS:
+            return _run_function(op, args[0])
         try:
             return self.call(op, args)
         except RuntimeError as exc:
@@ -253,6 +293,8 @@ class PaddleFramework:
     def classify(self, exc: BaseException) -> str:
         """``"refused"`` for Paddle's refusal of a dtype combination, else ``"unsupported: ..."``."""
         message = str(exc)
+        if isinstance(exc, FunctionError):
+            return str(exc)
         for pattern, value in _REASONS:
             if pattern.search(message):
                 return value
@@ -301,8 +343,23 @@ def compare_forms(
     return found
 
 
+def probe_functions() -> dict[str, dict[str, str]]:
+    """Observe every one-array function cell."""
+    return _cells.probe_functions(PaddleFramework())
+
+
+def write_functions() -> None:
+    """Probe the one-array functions and write ``tests/reference/paddle-functions.json``."""
+    ops = probe_functions()
+    if probe_functions() != ops:
+        raise RuntimeError("paddle function observations differ between two probes")
+    path = _cells.function_reference("paddle")
+    _cells.write_functions(PaddleFramework(), path, "python -m conformance.frameworks.paddle", ops)
+    print(f"wrote {path}", file=sys.stderr)
+
+
 def main() -> None:
-    """Probe Paddle and write ``tests/reference/paddle.json``."""
+    """Probe Paddle and write ``tests/reference/paddle.json`` and ``paddle-functions.json``."""
     warnings.simplefilter("ignore")  # e.g. copysign's broadcast warning
     fw = PaddleFramework()
     ops = _cells.probe(fw)
@@ -317,6 +374,7 @@ def main() -> None:
     if _cells.load(path)["ops"] != ops:
         raise RuntimeError("paddle observations differ between two probes")
     print(f"wrote {path}", file=sys.stderr)
+    write_functions()
     _fidelity.write_report("paddle")
 
 

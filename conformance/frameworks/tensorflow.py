@@ -34,9 +34,23 @@ pair (and which results are weak), the native call behind each op, and the
 cells where the other spelling of an op (``a + b`` for ``tf.add``, ...)
 disagrees with it.  ``a << b`` is no Tensor operator.
 
+One-array functions (``_cells.FUNCTION_OPS``) use ``tf.experimental.numpy``
+where it has them (``tnp.arccos`` for ``acos`` ..., ``tnp.fix`` for ``trunc``,
+``tnp.mean``/``std``/``var``/``max``/``min``/``argmax``/``argmin``); it has no
+``linalg`` and no ``fft``, so those are ``tf.linalg.*`` (``matrix_norm`` is
+``tf.norm(x, "fro", axis=[-2, -1])``, ``vector_norm`` is ``tf.norm(x)``,
+``svdvals`` is ``tf.linalg.svd(x, compute_uv=False)``, ``svd``'s outputs are
+reordered to ``(u, s, v)``) and ``tf.signal.*`` (``fftn`` is
+``tf.signal.fftnd`` ...; TF has no ``hfft``/``ihfft``).  Those TF ops convert
+nothing: an op definition without the dtype ("Value for attr 'T' of int32 is
+not in the list", "Tcomplex" for a real FFT input) refuses it.  Missing CPU
+kernels are traced as above.  They are stored in
+``tests/reference/tf-safe-functions.json``.
+
 ``python -m conformance.frameworks.tensorflow`` (run with a Python that has
-tensorflow-cpu) writes ``tests/reference/tf-safe.json`` and prints how each op
-differs from ``result_type``; the test suite does not import TensorFlow.
+tensorflow-cpu) writes ``tests/reference/tf-safe.json`` and
+``tests/reference/tf-safe-functions.json`` and prints how each op differs from
+``result_type``; the test suite does not import TensorFlow.
 """
 
 from __future__ import annotations
@@ -132,6 +146,52 @@ _FUNCS: dict[str, tuple[Callable[..., Any], str]] = {
     "cumulative_sum": (tf.math.cumsum, "tf.math.cumsum"),
     "add_out_of_range": (tf.add, "tf.add"),
 }
+
+
+def _no_op(name: str) -> Callable[[Any], Any]:
+    def missing(x: Any) -> Any:
+        raise NotImplementedError(f"TensorFlow has no {name}")
+
+    return missing
+
+
+def _svd(x: Any) -> Any:
+    s, u, v = tf.linalg.svd(x)
+    return u, s, v
+
+
+#: tf.experimental.numpy's name of a function where it differs from the standard's.
+_TNP_NAMES = {
+    **{name: f"arc{name[1:]}" for name in ("acos", "acosh", "asin", "asinh", "atan", "atanh")},
+    "trunc": "fix",
+}
+#: The native callable behind each one-array function, and its description for the JSON.
+_FUNCTIONS: dict[str, tuple[Callable[..., Any], str]] = {
+    **{
+        name: (getattr(tnp, native), f"tf.experimental.numpy.{native}")
+        for name in _cells.ELEMENTWISE_FUNCTIONS + _cells.REDUCTION_FUNCTIONS
+        for native in [_TNP_NAMES.get(name, name)]
+    },
+    **{
+        f"linalg.{name}": (getattr(tf.linalg, name), f"tf.linalg.{name}")
+        for name in ("cholesky", "det", "eigh", "eigvalsh", "inv", "pinv", "qr", "slogdet", "matrix_rank")
+    },
+    "linalg.matrix_norm": (lambda x: tf.norm(x, "fro", axis=[-2, -1]), 'tf.norm(x, "fro", axis=[-2, -1])'),
+    "linalg.svd": (_svd, "tf.linalg.svd, its (s, u, v) reordered to (u, s, v)"),
+    "linalg.svdvals": (lambda x: tf.linalg.svd(x, compute_uv=False), "tf.linalg.svd(x, compute_uv=False)"),
+    "linalg.vector_norm": (tf.norm, "tf.norm"),
+    **{
+        f"fft.{name}": (getattr(tf.signal, native), f"tf.signal.{native}")
+        for name, native in (
+            *(("fft", "fft"), ("ifft", "ifft"), ("fftn", "fftnd"), ("ifftn", "ifftnd"), ("rfft", "rfft")),
+            *(("rfftn", "rfftnd"), ("irfft", "irfft"), ("irfftn", "irfftnd")),
+        )
+    },
+    "fft.hfft": (_no_op("hfft"), "none: TF has no hfft"),
+    "fft.ihfft": (_no_op("ihfft"), "none: TF has no ihfft"),
+}
+
+
 #: The other native spelling of an op, checked against the one above.
 _ALTERNATIVES: dict[str, tuple[Callable[..., Any], str]] = {
     "add": (operator.add, "a + b"),
@@ -199,7 +259,7 @@ class TensorFlow:
     version = tf.__version__
 
     def __init__(self, funcs: dict[str, tuple[Callable[..., Any], str]] = _FUNCS) -> None:
-        self.funcs = funcs
+        self.funcs = {**funcs, **_FUNCTIONS}
         self.no_kernel: list[str] = []
         self.no_broadcast: list[str] = []
         self._op = ""
@@ -213,6 +273,14 @@ class TensorFlow:
         except TypeError as exc:
             raise LookupError(f"TensorFlow has no {dtype}") from exc
         return tf.ones(() if role == "0d" else (2,) * ndim, dtype=native)
+
+    def data(self, values: list[Any], dtype: str) -> Any:
+        """A CPU tensor holding ``values``; see :meth:`_cells.FunctionFramework.data`."""
+        try:
+            native = tf.dtypes.as_dtype(dtype)
+        except TypeError as exc:
+            raise LookupError(f"TensorFlow has no {dtype}") from exc
+        return tf.cast(tf.constant(values), native)
 
     def run(self, op: str, args: list[Any]) -> Any:
         """Run ``op`` eagerly; trace it where the CPU has no kernel (see the module docstring)."""
@@ -261,6 +329,8 @@ class TensorFlow:
         msg = str(exc)
         first = msg.split("\n", maxsplit=1)[0]
         mixed = len(self._dtypes) > 1
+        if self._op in _cells.FUNCTION_OPS:
+            return self._classify_function(exc, msg, first)
         refusals = (
             "implicit dtype promotion",  # safe mode's table
             "Variable dtype is immutable",  # assign_add would change the Variable's dtype
@@ -284,6 +354,17 @@ class TensorFlow:
             return "unsupported: cumsum of a 0-d tensor"
         if isinstance(exc, NotImplementedError):
             return f"unsupported: {first}"
+        return f"unsupported: {type(exc).__name__}: {first[:120]}"
+
+    def _classify_function(self, exc: BaseException, msg: str, first: str) -> str:
+        """A one-array function: an op (or tnp function) without the input dtype refuses it."""
+        if isinstance(exc, NotImplementedError):
+            return f"unsupported: {first}"
+        if _no_kernel(exc):
+            return f"unsupported: no CPU kernel for {_op_name(msg)}"
+        dtype_errors = ("is not in the list", "was expected to be a", "Invalid dtype", "not supported")
+        if isinstance(exc, (TypeError, ValueError)) or any(e in msg for e in dtype_errors):
+            return "refused"
         return f"unsupported: {type(exc).__name__}: {first[:120]}"
 
 
@@ -335,6 +416,21 @@ def result_type_mismatches(ops: dict[str, dict[str, str]], table: dict[str, str]
     return out
 
 
+def write_functions() -> None:
+    """Probe the one-array functions and write ``tests/reference/tf-safe-functions.json``."""
+    fw = TensorFlow()
+    ops = _cells.probe_functions(fw)
+    again = TensorFlow()
+    if _cells.probe_functions(again) != ops or again.no_kernel != fw.no_kernel:
+        raise SystemExit("two function probes disagree: the observations are not deterministic")
+    extra: dict[str, object] = {
+        "mode": 'experimental_enable_numpy_behavior(dtype_conversion_mode="safe")',
+        "natives": {op: _FUNCTIONS[op][1] for op in _cells.FUNCTION_OPS},
+        "no_kernel": fw.no_kernel,
+    }
+    _cells.write_functions(fw, _cells.function_reference("tf-safe"), COMMAND, ops, extra)
+
+
 def main() -> None:
     """Write ``tests/reference/tf-safe.json`` and print how the ops differ from ``result_type``."""
     first = TensorFlow()
@@ -359,6 +455,7 @@ def main() -> None:
     }
     fw = TensorFlow()
     _cells.write(fw, OUT, COMMAND, extra)
+    write_functions()
     if _cells.load(OUT)["ops"] != observed or fw.no_kernel != first.no_kernel:
         raise SystemExit("two probes disagree: the observations are not deterministic")
     for op, diff in result_type_mismatches(observed, table).items():

@@ -7,8 +7,24 @@ dtype: :func:`torch.result_type` gives the common dtype (wrapping Python scalars
 as torch does), and the op's meta kernel on that common dtype gives the result
 dtype.  Those cells are listed under ``no_kernel``.
 
-``python -m conformance.frameworks.torch`` writes ``tests/reference/pytorch.json``;
-the test suite probes torch live instead of reading that file.
+One-array functions (``_cells.FUNCTION_OPS``) run the ``torch`` function of the
+same name (``torch.linalg.*``, ``torch.fft.*``; ``std``/``var`` with torch's
+default correction, reductions over the whole array).  A function refuses a
+dtype where torch says so in a dtype check (``mean(): could not infer output
+dtype``, ``Negation ... on a bool tensor is not supported``, ``linalg.inv: Low
+precision dtypes not supported``, ...).  Any other failure on the CPU (``"abs_cpu"
+not implemented for 'Bool'``, ``Unsupported dtype Half`` in the FFT) is a missing
+kernel where the same call on the ``meta`` device, which runs torch's dtype
+logic but no kernel, still gives a result: its dtype is torch's decision and
+the cell is listed under ``no_kernel``; where ``meta`` fails too, torch refuses.
+``linalg`` is the exception: its meta functions check no dtype (``eigh`` of an
+int8 matrix "gives" int8 there), and its kernels dispatch float32, float64 and
+complex only, so a missing ``linalg`` kernel (``"cholesky_cpu" not implemented
+for 'Half'``, ``"linalg_eigh_cpu" not implemented for 'Long'``) is a refusal.
+
+``python -m conformance.frameworks.torch`` writes ``tests/reference/pytorch.json``
+and ``tests/reference/pytorch-functions.json``; the test suite probes torch live
+instead of reading those files.
 """
 
 from __future__ import annotations
@@ -70,6 +86,31 @@ _REFUSALS = (
     "should have the same dtype",
 )
 _NO_CPU_KERNELS = (torch.uint16, torch.uint32, torch.uint64)
+#: A one-array function's own dtype checks: torch refuses the input dtype.
+_FUNCTION_REFUSALS = (
+    "could not infer output dtype",
+    "on a bool tensor is not supported",
+    "only support floating point",
+    "does not support",
+    "is not intended to support complex",
+    "is not supported for complex inputs",
+    "Expected a floating point or complex tensor",
+    "Low precision dtypes not supported",
+    "doesn't handle types other than float and double",
+    "expects a real input tensor",
+)
+
+
+def _function(op: str) -> Any:
+    """The torch function of a one-array function name (``"linalg.inv"`` is ``torch.linalg.inv``)."""
+    found: Any = torch
+    for part in op.split("."):
+        found = getattr(found, part)
+    return found
+
+
+class _RefusedError(RuntimeError):
+    """A function failed for its input dtype on every device torch can tell us about."""
 
 
 def _device(*xs: Any) -> Any:
@@ -139,9 +180,15 @@ class Torch:
         shape = () if role == "0d" else (2,) * ndim
         return torch.ones(shape, dtype=getattr(torch, dtype))
 
+    def data(self, values: list[Any], dtype: str) -> Any:
+        """A CPU tensor holding ``values``; see :meth:`_cells.FunctionFramework.data`."""
+        return torch.tensor(values, dtype=getattr(torch, dtype))
+
     def run(self, op: str, args: list[Any]) -> Any:
         """Run ``op`` on the CPU; fall back to torch's own decision where it cannot."""
         self.computed = True
+        if op in _cells.FUNCTION_OPS:
+            return self._run_function(op, args[0])
         try:
             return _call(op, args)
         except (NotImplementedError, TypeError) as exc:
@@ -152,6 +199,26 @@ class Torch:
             self.no_kernel.append(f"{op} {'|'.join(map(_token, args))}")
             return result
 
+    def _run_function(self, op: str, x: Any) -> Any:
+        """Run a one-array function on the CPU, else on ``meta`` (see the module docstring)."""
+        fn = _function(op)
+        try:
+            return fn(x)
+        except (NotImplementedError, RuntimeError, TypeError) as exc:
+            if any(r in str(exc) for r in _FUNCTION_REFUSALS):
+                raise
+            if op.startswith("linalg."):
+                # torch's linalg meta functions check no dtype (eigh of int8 on meta "gives"
+                # int8): its kernels' float32/float64/complex dispatch is the dtype check.
+                raise _RefusedError(str(exc).split("\n")[0]) from exc
+            try:
+                result = fn(torch.empty(x.shape, dtype=x.dtype, device="meta"))
+            except Exception as meta:
+                raise _RefusedError(str(exc).split("\n")[0]) from meta
+            self.computed = False
+            self.no_kernel.append(f"{op} {_token(x)}: {str(exc).splitlines()[0][:100]}")
+            return result
+
     def dtype_name(self, result: Any) -> str:
         """Canonical name of a tensor's dtype."""
         return str(result.dtype).removeprefix("torch.")
@@ -159,7 +226,7 @@ class Torch:
     def classify(self, exc: BaseException) -> str:
         """Promotion refusals are torch's dtype errors; the rest are kernels."""
         msg = str(exc).split("\n")[0]
-        if any(r in msg for r in _REFUSALS):
+        if isinstance(exc, _RefusedError) or any(r in msg for r in _REFUSALS + _FUNCTION_REFUSALS):
             return "refused"
         return f"unsupported: {type(exc).__name__}: {msg[:120]}"
 
@@ -187,13 +254,25 @@ def probe() -> tuple[dict[str, dict[str, str]], dict[str, dict[str, Any]]]:
         return _cells.probe_all(Torch())
 
 
-def main() -> None:
-    """Write ``tests/reference/pytorch.json`` and ``docs/conformance/pytorch.md``."""
-    out = _cells.reference("pytorch")
-    fw = Torch()
+def probe_functions() -> dict[str, dict[str, str]]:
+    """Observe every one-array function cell."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        _cells.write(fw, out, "python -m conformance.frameworks.torch", {"no_kernel": fw.no_kernel})
+        return _cells.probe_functions(Torch())
+
+
+def main() -> None:
+    """Write ``tests/reference/pytorch.json``, ``pytorch-functions.json`` and the report."""
+    out = _cells.reference("pytorch")
+    fw = Torch()
+    command = "python -m conformance.frameworks.torch"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _cells.write(fw, out, command, {"no_kernel": fw.no_kernel})
+        functions = Torch()
+        ops = _cells.probe_functions(functions)
+    extra: dict[str, object] = {"no_kernel": functions.no_kernel}
+    _cells.write_functions(functions, _cells.function_reference("pytorch"), command, ops, extra)
     _fidelity.write_report("pytorch")
 
 

@@ -68,15 +68,23 @@ FUNCTION_FAMILIES: tuple[str, ...] = (
     "reciprocal",
     "abs",
     "negative",
+    "positive",
     "sign",
     "square",
     "rounding",
+    "round",
     "mean",
     "std",
+    "var",
     "extrema",
     "argextrema",
     "linalg",
+    "linalg_values",
+    "norm",
+    "matrix_rank",
     "fft",
+    "rfft",
+    "irfft",
 )
 
 
