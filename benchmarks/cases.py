@@ -157,6 +157,28 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "small (n=100)",
+        "xp.log(a)",
+        _SMALL,
+        {
+            "native": "nat.log(a)",
+            "promo_ns": "xp.log(A)",
+            "compat": "compat.log(a)",
+            "strict": "strict.log(SA)",
+        },
+    ),
+    Case(
+        "small (n=100)",
+        "xp.mean(a)",
+        _SMALL,
+        {
+            "native": "nat.mean(a)",
+            "promo_ns": "xp.mean(A)",
+            "compat": "compat.mean(a)",
+            "strict": "strict.mean(SA)",
+        },
+    ),
+    Case(
+        "small (n=100)",
         "a + b, tracing on (off: the a + b row)",
         _SMALL,
         {"native": "TRACING.run(operator.add, a, b)", "promo_ns": "TRACING.run(operator.add, A, B)"},

@@ -29,7 +29,7 @@ from promo_ns._functions import (
 from promo_ns._functions._common import bind
 from promo_ns._functions.info import Info
 from promo_ns._plan import binary_function, is_numpy_like, native, wrap_any
-from promo_ns.backends import Backend, Plan, get_backend
+from promo_ns.backends import Backend, get_backend
 from promo_ns.policies import Policy, get_policy
 
 __all__ = ["Namespace", "array_namespace", "namespace"]
@@ -56,7 +56,7 @@ class Namespace(ModuleType):
         self._backend = backend
         self.policy = policy
         self._device = device
-        self._plans: dict[str, tuple[Plan | None, ...]] = {}
+        self._plans: dict[Any, Any] = {}  #: the plan layer's cache: binary plans, one-array plans
         self.Array = Array
         for d in DTYPES:
             setattr(self, d.name, d)

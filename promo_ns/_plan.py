@@ -55,6 +55,7 @@ __all__ = [
     "key",
     "native",
     "one_array",
+    "one_array_plan",
     "operand_of",
     "operator",
     "plans",
@@ -72,7 +73,7 @@ class Space(Protocol):
     Array: type  #: the array wrapper class, whose instances have ``_x``, ``_ns`` and ``_k``
     policy: Policy
     _backend: Backend
-    _plans: dict[str, tuple[Plan | None, ...]]
+    _plans: dict[Any, Any]  #: op -> the binary plans; (op, operand code) -> a one-array plan
 
     def policy_now(self) -> Policy:
         """The policy in force."""
@@ -425,7 +426,7 @@ def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[D
 
 
 @cache
-def _one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]:
+def one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]:
     """The result dtype of ``op`` on a ``dtype`` array under ``policy``, and the dtype it computes in.
 
     A real input computes in the real float of a float or complex result; a
@@ -449,30 +450,39 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
     """The policy's result dtype of one-array function ``op`` (``log``, ``mean``) of ``x``, and native ``x``.
 
     The native operand is cast to the dtype the function computes in (see
-    :func:`_one_array_plan`); :func:`finish` brings the backend's result to
-    the policy's dtype.
+    :func:`one_array_plan`; no cast where that is its own dtype); :func:`finish`
+    brings the backend's result to the policy's dtype.  Outside ``policy``
+    blocks the plan is one lookup in the namespace's cache.
     """
-    if x.__class__ is not ns.Array:
-        raise _unsupported(x, op)
-    if x._ns._backend is not ns._backend:
-        raise mixed_backends(ns._backend, x._ns._backend)
-    result, compute = _one_array_plan(ns.policy_now(), op, DTYPES[x._k >> 1])
-    return result, ns._backend.astype(x._x, compute)
+    if x.__class__ is not ns.Array or x._ns._backend is not ns._backend:
+        raise (
+            _unsupported(x, op)
+            if x.__class__ is not ns.Array
+            else mixed_backends(ns._backend, x._ns._backend)
+        )
+    k = x._k
+    scope = _scope()
+    if scope is None or scope.policy is None:
+        plan = ns._plans.get((op, k))
+        if plan is None:
+            plan = ns._plans[(op, k)] = one_array_plan(ns.policy, op, DTYPES[k >> 1])
+    else:
+        plan = one_array_plan(scope.policy, op, DTYPES[k >> 1])
+    result, compute = plan
+    return result, x._x if compute is DTYPES[k >> 1] else ns._backend.astype(x._x, compute)
 
 
 def finish(ns: Space, out: Any, result: DType) -> Any:
-    """A one-array function's native result as a promo_ns array of the policy's ``result`` dtype.
-
-    Tuples (``linalg.eigh``, ``linalg.slogdet``) are wrapped as they are: their
-    members' dtypes follow from the dtype the function computed in.
-    """
-    if isinstance(out, tuple):
-        return wrap_any(ns, out)
+    """A one-array function's native result as a promo_ns array of the policy's ``result`` dtype."""
     backend = ns._backend
     out = backend.to_array(out)
     if backend.dtype(out) is not result:
         out = backend.astype(out, result)
-    return wrap(out, ns)
+    a = _new(ns.Array)
+    a._x = out
+    a._ns = ns
+    a._k = code_of(result, out.ndim == 0)
+    return a
 
 
 def promoted_operand(ns: Space, x: Any, op: str) -> Any:

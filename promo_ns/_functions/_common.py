@@ -55,7 +55,7 @@ def decided(name: str, *, computes_only: bool = False) -> Callable[..., Any]:
     def one(ns: Space, x: Any, /, *args: Any, **kwargs: Any) -> Any:
         result, native_x = one_array(ns, name, x)
         out = owner_function(ns, name)(native_x, *args, **kwargs)
-        return wrap_any(ns, out) if computes_only else finish(ns, out, result)
+        return wrap_any(ns, out) if computes_only or out.__class__ is tuple else finish(ns, out, result)
 
     one.__name__ = one.__qualname__ = short
     one.__doc__ = f"``{name}`` of the Array API standard, with the result dtype of the active policy."
