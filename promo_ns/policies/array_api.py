@@ -8,12 +8,27 @@ floating arrays; complex for complex and floating arrays) and, for ints, in
 range (``OverflowError`` otherwise).  Everything the standard leaves undefined
 raises.  float16 and bfloat16 are outside the standard: they combine only with
 themselves and with Python int and float scalars.
+
+One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
+families), as array-api-strict 2.6 checks them under 2024.12 and 2025.12 alike:
+the float functions (``log``, ``sin``, ``sqrt``, ... and ``reciprocal``), ``mean``,
+``std``/``var``, ``linalg`` and ``fft`` refuse integer and bool arrays; ``abs``,
+``negative``, ``sign``, ``square`` and the rounding functions refuse bool and
+keep an integer dtype; ``max``/``min``/``argmax``, ``std``/``var`` and
+``ceil``/``floor``/``trunc`` refuse complex (``round`` takes it); ``fft``,
+``irfft`` and ``hfft`` take only complex, ``rfft`` and ``ihfft`` only real
+floats.  Every refusal is the standard's (the policy's business); no cell
+lacks a kernel.  float16/bfloat16 (outside the standard) take the functions of
+the real floats and keep their dtype, except ``linalg`` and ``fft``, refused
+(the standard has no complex of their precision).  Deviation: array-api-strict
+computes ``linalg.matrix_rank`` of bool and integer matrices (int64); the
+standard says floating-point input, and the policy refuses them.
 """
 
 from __future__ import annotations
 
 from promo_ns._dtypes import DTYPES, bool_, complex128, float64, int64, uint64
-from promo_ns.policies._model import Family, Policy, grid, scalar_grid
+from promo_ns.policies._model import Family, Policy, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -53,6 +68,45 @@ SCALARS = scalar_grid("""
  c128       -    c128    c128    c128
 """)
 
+FUNCTIONS = {
+    **function_grid("""
+     float reciprocal  abs negative positive sign square rounding round
+   b     -          -    -        -        -    -      -        -     -
+  i8     -          -   i8       i8       i8   i8     i8       i8    i8
+ i16     -          -  i16      i16      i16  i16    i16      i16   i16
+ i32     -          -  i32      i32      i32  i32    i32      i32   i32
+ i64     -          -  i64      i64      i64  i64    i64      i64   i64
+  u8     -          -   u8       u8       u8   u8     u8       u8    u8
+ u16     -          -  u16      u16      u16  u16    u16      u16   u16
+ u32     -          -  u32      u32      u32  u32    u32      u32   u32
+ u64     -          -  u64      u64      u64  u64    u64      u64   u64
+ f16   f16        f16  f16      f16      f16  f16    f16      f16   f16
+bf16  bf16       bf16 bf16     bf16     bf16 bf16   bf16     bf16  bf16
+ f32   f32        f32  f32      f32      f32  f32    f32      f32   f32
+ f64   f64        f64  f64      f64      f64  f64    f64      f64   f64
+ c64   c64        c64  f32      c64      c64  c64    c64        -   c64
+c128  c128       c128  f64     c128     c128 c128   c128        -  c128
+"""),
+    **function_grid("""
+     mean  std  var extrema argextrema linalg linalg_values norm matrix_rank  fft rfft irfft
+   b    -    -    -       -          -      -             -    -           -    -    -     -
+  i8    -    -    -      i8        i64      -             -    -           -    -    -     -
+ i16    -    -    -     i16        i64      -             -    -           -    -    -     -
+ i32    -    -    -     i32        i64      -             -    -           -    -    -     -
+ i64    -    -    -     i64        i64      -             -    -           -    -    -     -
+  u8    -    -    -      u8        i64      -             -    -           -    -    -     -
+ u16    -    -    -     u16        i64      -             -    -           -    -    -     -
+ u32    -    -    -     u32        i64      -             -    -           -    -    -     -
+ u64    -    -    -     u64        i64      -             -    -           -    -    -     -
+ f16  f16  f16  f16     f16        i64      -             -    -           -    -    -     -
+bf16 bf16 bf16 bf16    bf16        i64      -             -    -           -    -    -     -
+ f32  f32  f32  f32     f32        i64    f32           f32  f32         i64    -  c64     -
+ f64  f64  f64  f64     f64        i64    f64           f64  f64         i64    - c128     -
+ c64  c64    -    -       -          -    c64           f32  f32         i64  c64    -   f32
+c128 c128    -    -       -          -   c128           f64  f64         i64 c128    -   f64
+"""),
+}
+
 POLICY = Policy(
     name="array-api",
     summary="Array API 2024.12: only the standard's promotions; weak, same-kind Python scalars.",
@@ -82,5 +136,10 @@ POLICY = Policy(
     accumulate_kinds="iufc",
     int_values="overflow",
     inplace="same",
+    functions=FUNCTIONS,
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
+    deviations=(
+        "array-api-strict computes linalg.matrix_rank of bool and integer matrices (int64); the "
+        "standard says floating-point input and the policy refuses them.",
+    ),
 )

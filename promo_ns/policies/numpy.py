@@ -6,6 +6,17 @@ and a Python int out of that dtype's range raises ``OverflowError``.
 ``int / int`` gives float64; the float-only functions (``arctan2``, ``hypot``,
 ...) first turn each integer input into the smallest float that holds it; bool
 ``**``, ``//``, ``%`` and shifts compute in int8.
+
+One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
+families): the float functions turn bool/int8/uint8 into float16, int16/uint16
+into float32, wider integers into float64 (the smallest float loop); ``reciprocal``
+and ``square`` keep integers (bool -> int8); ``round(bool)`` is float16 while
+``ceil``/``floor``/``trunc`` keep bool and refuse complex; ``mean``/``std``/``var``,
+``linalg`` and the FFTs compute integers in float64 (complex128); ``linalg``
+(not the norms) refuses float16 and treats ml_dtypes' bfloat16 as a non-float
+(float64).  Refusals (NumPy raises TypeError: no loop, the bool ``negative``,
+"array type float16 is unsupported in linalg") are the policy's business; no
+cell lacks a kernel.
 """
 
 from __future__ import annotations
@@ -25,7 +36,7 @@ from promo_ns._dtypes import (
     uint16,
     uint64,
 )
-from promo_ns.policies._model import Family, Policy, grid, scalar_grid
+from promo_ns.policies._model import Family, Policy, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -76,6 +87,45 @@ _SMALLEST_FLOAT = {
     **{d: float64 for d in DTYPES if d.kind in "iu" and d.bits >= 32},
 }
 
+FUNCTIONS = {
+    **function_grid("""
+     float reciprocal  abs negative positive sign square rounding round
+   b   f16         i8    b        -        -    -     i8        b   f16
+  i8   f16         i8   i8       i8       i8   i8     i8       i8    i8
+ i16   f32        i16  i16      i16      i16  i16    i16      i16   i16
+ i32   f64        i32  i32      i32      i32  i32    i32      i32   i32
+ i64   f64        i64  i64      i64      i64  i64    i64      i64   i64
+  u8   f16         u8   u8       u8       u8   u8     u8       u8    u8
+ u16   f32        u16  u16      u16      u16  u16    u16      u16   u16
+ u32   f64        u32  u32      u32      u32  u32    u32      u32   u32
+ u64   f64        u64  u64      u64      u64  u64    u64      u64   u64
+ f16   f16        f16  f16      f16      f16  f16    f16      f16   f16
+bf16  bf16       bf16 bf16     bf16     bf16 bf16   bf16     bf16  bf16
+ f32   f32        f32  f32      f32      f32  f32    f32      f32   f32
+ f64   f64        f64  f64      f64      f64  f64    f64      f64   f64
+ c64   c64        c64  f32      c64      c64  c64    c64        -   c64
+c128  c128       c128  f64     c128     c128 c128   c128        -  c128
+"""),
+    **function_grid("""
+     mean  std  var extrema argextrema linalg linalg_values norm matrix_rank  fft rfft irfft
+   b  f64  f64  f64       b        i64    f64           f64  f64         i64 c128 c128   f64
+  i8  f64  f64  f64      i8        i64    f64           f64  f64         i64 c128 c128   f64
+ i16  f64  f64  f64     i16        i64    f64           f64  f64         i64 c128 c128   f64
+ i32  f64  f64  f64     i32        i64    f64           f64  f64         i64 c128 c128   f64
+ i64  f64  f64  f64     i64        i64    f64           f64  f64         i64 c128 c128   f64
+  u8  f64  f64  f64      u8        i64    f64           f64  f64         i64 c128 c128   f64
+ u16  f64  f64  f64     u16        i64    f64           f64  f64         i64 c128 c128   f64
+ u32  f64  f64  f64     u32        i64    f64           f64  f64         i64 c128 c128   f64
+ u64  f64  f64  f64     u64        i64    f64           f64  f64         i64 c128 c128   f64
+ f16  f16  f16  f16     f16        i64      -             -  f16           -  c64  c64   f16
+bf16 bf16 bf16 bf16    bf16        i64    f64           f64  f64         i64  c64  c64   f64
+ f32  f32  f32  f32     f32        i64    f32           f32  f32         i64  c64  c64   f32
+ f64  f64  f64  f64     f64        i64    f64           f64  f64         i64 c128 c128   f64
+ c64  c64  f32  f32     c64        i64    c64           f32  f32         i64  c64    -   f32
+c128 c128  f64  f64    c128        i64   c128           f64  f64         i64 c128    -   f64
+"""),
+}
+
 POLICY = Policy(
     name="numpy",
     summary="NumPy 2 / NEP 50: Python scalars are weak, NumPy scalars and 0-d arrays are strong.",
@@ -105,5 +155,6 @@ POLICY = Policy(
     },
     int_values="overflow",
     inplace="same_kind",
+    functions=FUNCTIONS,
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
 )

@@ -16,12 +16,33 @@ other float functions and every in-place op treat 0-d tensors as n-d ones;
 Measured on Paddle 3.3.1 (``python -m conformance.frameworks.paddle``).  Where
 Paddle 2.6's documentation tables differ (0-d tensors are not covered there;
 uint16/32/64 are absent there and promote with nothing here), 3.3.1 is followed.
+
+One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
+families), measured on Paddle 3.3.1's CPU build.  Paddle converts int8..int64 and
+uint8 to float32 for the float functions and ``reciprocal`` (``exp``/``log`` of
+int8/int16/uint8 reach no kernel on the CPU: decided float32 like ``sin``),
+keeps integers in ``mean`` and ``var`` (``var`` of int32 is int32) and gives
+float32 for ``std``; ``mean(bool)`` is bool.  Refusals (the policy's business):
+bool in every function but ``mean`` (``-``/``+`` raise, the others reach no
+kernel for bool on any device); uint16/uint32/uint64 except ``positive``
+(Paddle has no kernel for them); integers in ``linalg``, ``norm``,
+``matrix_rank`` and ``irfft`` (Paddle dispatches them unconverted); float16 and
+bfloat16 in ``linalg`` and the FFTs; complex in ``ceil``/``floor``/``trunc``,
+``std``/``var``, ``max``/``min``/``argmax``, ``rfft``.  Decided though the CPU
+build lacks the kernel (the backend's business): the float16/bfloat16 cells of
+the elementwise functions and reductions (Paddle dispatches the float16
+kernel), ``abs``/``square``/``round``/``trunc``/``max``/``mean``/``var`` of
+int8/int16/uint8 (like int32), ``svdvals``/``cholesky`` of complex.
+Deviations: ``linalg.matrix_norm`` of a complex matrix gives the complex dtype
+in Paddle (``vector_norm`` gives the real one); the policy gives the real dtype
+to both.  ``linalg.slogdet`` returns sign and log|det| stacked in one tensor in
+Paddle; promo_ns returns the standard's pair.
 """
 
 from __future__ import annotations
 
 from promo_ns._dtypes import DTYPES, bool_, complex64, float32, float64, int8, int16, int32, int64, uint8
-from promo_ns.policies._model import Family, Policy, Role, grid
+from promo_ns.policies._model import Family, Policy, Role, function_grid, grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -90,6 +111,45 @@ _INTS_TO_F32 = {d: float32 for d in DTYPES if d.kind in "iu"}
 _DIVIDE = {d: float32 for d in DTYPES if d.kind in "iu" and (d, bool_) in LATTICE}
 _UINT16_UP = [d for d in DTYPES if d.kind == "u" and (d, bool_) not in LATTICE]
 
+FUNCTIONS = {
+    **function_grid("""
+     float reciprocal  abs negative positive sign square rounding round
+   b     -          -    -        -        -    -      -        -     -
+  i8   f32        f32   i8       i8       i8   i8     i8       i8    i8
+ i16   f32        f32  i16      i16      i16  i16    i16      i16   i16
+ i32   f32        f32  i32      i32      i32  i32    i32      i32   i32
+ i64   f32        f32  i64      i64      i64  i64    i64      i64   i64
+  u8   f32        f32   u8       u8       u8   u8     u8       u8    u8
+ u16     -          -    -        -      u16    -      -        -     -
+ u32     -          -    -        -      u32    -      -        -     -
+ u64     -          -    -        -      u64    -      -        -     -
+ f16   f16        f16  f16      f16      f16  f16    f16      f16   f16
+bf16  bf16       bf16 bf16     bf16     bf16 bf16   bf16     bf16  bf16
+ f32   f32        f32  f32      f32      f32  f32    f32      f32   f32
+ f64   f64        f64  f64      f64      f64  f64    f64      f64   f64
+ c64   c64        c64  f32      c64      c64  c64    c64        -   c64
+c128  c128       c128  f64     c128     c128 c128   c128        -  c128
+"""),
+    **function_grid("""
+     mean  std  var extrema argextrema linalg linalg_values norm matrix_rank  fft rfft irfft
+   b    b    -    -       -          -      -             -    -           -    -    -     -
+  i8   i8  f32   i8      i8        i64      -             -    -           -  c64  c64     -
+ i16  i16  f32  i16     i16        i64      -             -    -           -  c64  c64     -
+ i32  i32  f32  i32     i32        i64      -             -    -           -  c64  c64     -
+ i64  i64  f32  i64     i64        i64      -             -    -           -  c64  c64     -
+  u8   u8  f32   u8      u8        i64      -             -    -           -  c64  c64     -
+ u16    -    -    -       -          -      -             -    -           -    -    -     -
+ u32    -    -    -       -          -      -             -    -           -    -    -     -
+ u64    -    -    -       -          -      -             -    -           -    -    -     -
+ f16  f16  f16  f16     f16        i64      -             -    -           -    -    -     -
+bf16 bf16 bf16 bf16    bf16        i64      -             -    -           -    -    -     -
+ f32  f32  f32  f32     f32        i64    f32           f32  f32         i64  c64  c64   f32
+ f64  f64  f64  f64     f64        i64    f64           f64  f64         i64 c128 c128   f64
+ c64  c64    -    -       -          -    c64           f32  f32         i64  c64    -   f32
+c128 c128    -    -       -          -   c128           f64  f64         i64 c128    -   f64
+"""),
+}
+
 POLICY = Policy(
     name="paddle",
     summary="Paddle 3.3: tensors promote only among floats and with complex; scalars keep the tensor's kind.",
@@ -145,6 +205,7 @@ POLICY = Policy(
     int_values="wrap",
     inplace="same",
     inplace_as_nd=frozenset({Role.ZERO_D}),
+    functions=FUNCTIONS,
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
     deviations=(
         "x / c, x % c and x ** c with a 0-d tensor x and a Python complex c give a shape-[1] "
@@ -153,5 +214,9 @@ POLICY = Policy(
         "Values, not dtypes: Paddle computes atan2 of two integer tensors, and logaddexp of a "
         "float32 tensor with a 0-d float64 one, in float32 and returns float64; promo_ns computes "
         "the float64 result in float64.",
+        "linalg.matrix_norm of a complex matrix gives the complex dtype in Paddle 3.3.1 (its "
+        "vector_norm the real one); the policy gives the real dtype to both.",
+        "linalg.slogdet returns sign and log|det| stacked in one tensor in Paddle; promo_ns "
+        "returns the standard's pair (the sign of the input's dtype, log|det| real).",
     ),
 )

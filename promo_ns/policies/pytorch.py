@@ -9,12 +9,29 @@ complex) is higher than the classes above it; Python numbers stand for
 Deviation: a float16 meeting a lower-class complex gives ``complex32`` in
 PyTorch (experimental ComplexHalf); promo_ns has no complex32 and gives
 ``complex64``.
+
+One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
+families): the float functions and ``reciprocal`` give float32 (the default
+float) for bool and integers; ``mean``, ``std``/``var``, ``linalg`` refuse them
+(``mean(): could not infer output dtype``); ``fft``/``rfft``/``irfft`` give
+complex64/float32.  ``negative``/``positive`` refuse bool, ``square(bool)`` is
+int64, ``abs``/``std``/``var``/``linalg_values``/``norm`` of complex are real,
+``sign``, ``ceil``/``floor``/``trunc``, ``argmax`` refuse complex, ``argmax``
+refuses bool, ``linalg`` (but not the norms) refuses float16/bfloat16, ``fft``
+refuses bfloat16.  Those refusals are torch's (the policy's business).
+Decided though the CPU lacks the kernel (the backend computes them another
+way): every cell of uint16/uint32/uint64 except the refusals above (torch's
+``meta`` device gives the dtype), ``abs``/``ceil``/``floor``/``round``/``trunc``
+of bool (bool), ``round``/``max``/``min`` of complex (complex), ``irfft`` of
+float16 (float16, a CUDA-only kernel).  Deviation: ``fft``/``rfft`` of float16
+give complex32 in PyTorch (CUDA only); promo_ns has no complex32 and gives
+complex64.
 """
 
 from __future__ import annotations
 
 from promo_ns._dtypes import DTYPES, bool_, complex64, float32, int64
-from promo_ns.policies._model import Family, Policy, Role, grid
+from promo_ns.policies._model import Family, Policy, Role, function_grid, grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -59,6 +76,45 @@ CROSS = grid("""
 
 _TO_DEFAULT_FLOAT = {d: float32 for d in DTYPES if d.kind in "biu"}
 
+FUNCTIONS = {
+    **function_grid("""
+     float reciprocal  abs negative positive sign square rounding round
+   b   f32        f32    b        -        -    b    i64        b     b
+  i8   f32        f32   i8       i8       i8   i8     i8       i8    i8
+ i16   f32        f32  i16      i16      i16  i16    i16      i16   i16
+ i32   f32        f32  i32      i32      i32  i32    i32      i32   i32
+ i64   f32        f32  i64      i64      i64  i64    i64      i64   i64
+  u8   f32        f32   u8       u8       u8   u8     u8       u8    u8
+ u16   f32        f32  u16      u16      u16  u16    u16      u16   u16
+ u32   f32        f32  u32      u32      u32  u32    u32      u32   u32
+ u64   f32        f32  u64      u64      u64  u64    u64      u64   u64
+ f16   f16        f16  f16      f16      f16  f16    f16      f16   f16
+bf16  bf16       bf16 bf16     bf16     bf16 bf16   bf16     bf16  bf16
+ f32   f32        f32  f32      f32      f32  f32    f32      f32   f32
+ f64   f64        f64  f64      f64      f64  f64    f64      f64   f64
+ c64   c64        c64  f32      c64      c64    -    c64        -   c64
+c128  c128       c128  f64     c128     c128    -   c128        -  c128
+"""),
+    **function_grid("""
+     mean  std  var extrema argextrema linalg linalg_values norm matrix_rank  fft rfft irfft
+   b    -    -    -       b          -      -             -    -           -  c64  c64   f32
+  i8    -    -    -      i8        i64      -             -    -           -  c64  c64   f32
+ i16    -    -    -     i16        i64      -             -    -           -  c64  c64   f32
+ i32    -    -    -     i32        i64      -             -    -           -  c64  c64   f32
+ i64    -    -    -     i64        i64      -             -    -           -  c64  c64   f32
+  u8    -    -    -      u8        i64      -             -    -           -  c64  c64   f32
+ u16    -    -    -     u16        i64      -             -    -           -  c64  c64   f32
+ u32    -    -    -     u32        i64      -             -    -           -  c64  c64   f32
+ u64    -    -    -     u64        i64      -             -    -           -  c64  c64   f32
+ f16  f16  f16  f16     f16        i64      -             -  f16           -  c64  c64   f16
+bf16 bf16 bf16 bf16    bf16        i64      -             - bf16           -    -    -     -
+ f32  f32  f32  f32     f32        i64    f32           f32  f32         i64  c64  c64   f32
+ f64  f64  f64  f64     f64        i64    f64           f64  f64         i64 c128 c128   f64
+ c64  c64  f32  f32     c64          -    c64           f32  f32         i64  c64    -   f32
+c128 c128  f64  f64    c128          -   c128           f64  f64         i64 c128    -   f64
+"""),
+}
+
 POLICY = Policy(
     name="pytorch",
     summary="PyTorch: n-d tensors > 0-d tensors > Python numbers, by category; int/int -> float32.",
@@ -85,9 +141,12 @@ POLICY = Policy(
     accumulate={d: int64 for d in DTYPES if d.kind in "biu"},
     int_values="wrap",
     inplace="category",
+    functions=FUNCTIONS,
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
     deviations=(
         "float16 with a lower-priority complex (a Python complex or a 0-d complex tensor) gives "
         "complex32 in PyTorch; promo_ns has no complex32 and gives complex64.",
+        "fft/rfft of a float16 tensor give complex32 in PyTorch (CUDA only); promo_ns has no "
+        "complex32 and gives complex64.",
     ),
 )

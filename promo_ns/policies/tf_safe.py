@@ -14,12 +14,32 @@ and ``atan2`` do not promote: their operands must share a dtype.
 Deviation, following RFC 431 rather than TF 2.21: a Python int outside the
 result dtype's range raises ``PromotionError``; TF 2.21 wraps it silently
 (``int8 + 1000``) or raises ``OverflowError`` beyond int32's range.
+
+One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
+families): ``tf.experimental.numpy``'s functions where it has them, else
+``tf.linalg``/``tf.signal`` (TF's NumPy API has no linalg and no fft).  The float
+functions, ``ceil``/``floor``/``trunc`` (``tnp.fix``), ``mean`` and ``std``/``var``
+give float32 for bool, integers and bfloat16; ``reciprocal``, ``round``,
+``square`` keep integers; ``abs``/``negative``/``sign`` refuse bool and
+unsigned integers (TF's ops lack them), ``square`` refuses bool; ``linalg``
+refuses integers and bfloat16 and takes float16; ``matrix_rank`` is int32 and
+refuses complex; the norms of complex keep the complex dtype; ``fft`` takes
+only complex, ``rfft`` only float32/float64, ``irfft`` only complex (TF has no
+``hfft``/``ihfft``).  All refusals are TF's op definitions (the policy's
+business).  Decided though the CPU lacks the kernel (traced, the backend's
+business): ``reciprocal`` of integers, ``round`` of complex, ``linalg`` of
+float16.  Deviations: ``tnp.log2``/``tnp.log10`` divide by a NumPy float64
+constant, which promotes to float64 (float32 input included) in safe mode;
+tf-safe gives ``log``'s dtype.  ``tf.linalg.pinv`` refuses complex while
+``inv``/``det``/``qr`` take it: tf-safe takes it.  TF returns ``eigvalsh``
+(and ``eigh``'s eigenvalues, ``slogdet``'s log|det|) of a complex matrix in
+the complex dtype; tf-safe gives the real dtype, as ``svdvals`` does in TF.
 """
 
 from __future__ import annotations
 
 from promo_ns._dtypes import DTYPES, bfloat16, bool_, complex128, float32, float64, int32, int64
-from promo_ns.policies._model import Family, Policy, Role, grid, scalar_grid
+from promo_ns.policies._model import Family, Policy, Role, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -61,6 +81,45 @@ SCALARS = scalar_grid("""
 
 _TRUE_DIVIDE = {d: (float32 if d.bits <= 16 else float64) for d in DTYPES if d.kind in "iu"}
 
+FUNCTIONS = {
+    **function_grid("""
+     float reciprocal  abs negative positive sign square rounding round
+   b   f32          -    -        -        b    -      -      f32     b
+  i8   f32         i8   i8       i8       i8   i8     i8      f32    i8
+ i16   f32        i16  i16      i16      i16  i16    i16      f32   i16
+ i32   f32        i32  i32      i32      i32  i32    i32      f32   i32
+ i64   f32        i64  i64      i64      i64  i64    i64      f32   i64
+  u8   f32          -    -        -       u8    -     u8      f32    u8
+ u16   f32          -    -        -      u16    -    u16      f32   u16
+ u32   f32          -    -        -      u32    -    u32      f32   u32
+ u64   f32          -    -        -      u64    -    u64      f32   u64
+ f16   f16        f16  f16      f16      f16  f16    f16      f16   f16
+bf16   f32       bf16 bf16     bf16     bf16 bf16   bf16      f32  bf16
+ f32   f32        f32  f32      f32      f32  f32    f32      f32   f32
+ f64   f64        f64  f64      f64      f64  f64    f64      f64   f64
+ c64   c64        c64  f32      c64      c64  c64    c64        -   c64
+c128  c128       c128  f64     c128     c128 c128   c128        -  c128
+"""),
+    **function_grid("""
+     mean  std  var extrema argextrema linalg linalg_values norm matrix_rank  fft rfft irfft
+   b  f32  f32  f32       b        i64      -             -    -           -    -    -     -
+  i8  f32  f32  f32      i8        i64      -             -    -           -    -    -     -
+ i16  f32  f32  f32     i16        i64      -             -    -           -    -    -     -
+ i32  f32  f32  f32     i32        i64      -             -    -           -    -    -     -
+ i64  f32  f32  f32     i64        i64      -             -    -           -    -    -     -
+  u8  f32  f32  f32      u8        i64      -             -    -           -    -    -     -
+ u16  f32  f32  f32     u16        i64      -             -    -           -    -    -     -
+ u32  f32  f32  f32     u32        i64      -             -    -           -    -    -     -
+ u64  f32  f32  f32     u64        i64      -             -    -           -    -    -     -
+ f16  f16  f16  f16     f16        i64    f16           f16  f16         i32    -    -     -
+bf16 bf16 bf16 bf16    bf16        i64      -             - bf16           -    -    -     -
+ f32  f32  f32  f32     f32        i64    f32           f32  f32         i32    -  c64     -
+ f64  f64  f64  f64     f64        i64    f64           f64  f64         i32    - c128     -
+ c64  c64  f32  f32       -          -    c64           f32  c64           -  c64    -   f32
+c128 c128  f64  f64       -          -   c128           f64 c128           - c128    -   f64
+"""),
+}
+
 POLICY = Policy(
     name="tf-safe",
     summary="TensorFlow SAFE mode (RFC 431): no widening past both inputs, no precision loss.",
@@ -98,6 +157,7 @@ POLICY = Policy(
     accumulate_kinds="iufc",
     int_values="refuse",
     inplace="same",
+    functions=FUNCTIONS,
     defaults={"bool": bool_, "int": int32, "float": float32, "complex": complex128, "index": int64},
     deviations=(
         "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
@@ -105,5 +165,10 @@ POLICY = Policy(
         "Values, not dtypes: tf.experimental.numpy.logaddexp (TF has no logaddexp op) of a Python "
         "float and a bool or bfloat16 tensor returns float64 computed in float32; promo_ns computes "
         "the float64 result in float64.",
+        "tf.experimental.numpy.log2/log10 divide by a NumPy float64 constant and give float64 "
+        "(float32 input included); tf-safe gives log's dtype.",
+        "tf.linalg.pinv refuses complex matrices that inv, det and qr take; tf-safe takes them.",
+        "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
+        "the complex dtype; tf-safe gives the real dtype, as TF's svdvals does.",
     ),
 )
