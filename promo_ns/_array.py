@@ -7,6 +7,8 @@ native array.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterator
 from typing import Any
 
 import array_api_compat
@@ -125,13 +127,32 @@ class Array:
     def __repr__(self) -> str:
         return f"promo_ns.Array({self._x!r}, dtype={self.dtype}, policy={self._ns.policy.name!r})"
 
-    # -- indexing --
+    # -- indexing, iteration, copying --
     def __getitem__(self, key: Any, /) -> Array:
-        return wrap(self._x[_native_key(key)], self._ns)
+        return wrap(self._ns._backend.getitem(self._x, _native_key(key)), self._ns)
+
+    def __len__(self) -> int:
+        if self._x.ndim == 0:
+            raise TypeError("len() of a 0-d array; use x.shape or x.size")
+        return int(self._x.shape[0])
+
+    def __iter__(self) -> Iterator[Array]:
+        if self._x.ndim == 0:
+            raise TypeError("iteration over a 0-d array; use float(x), int(x) or x[()]")
+        return (self[i] for i in range(int(self._x.shape[0])))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (wrap, (self._x, self._ns))
+
+    def __copy__(self) -> Array:
+        return wrap(copy.copy(self._x), self._ns)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Array:
+        return wrap(copy.deepcopy(self._x, memo), self._ns)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         _, _, y = operator("setitem", PREPARE)(self, value)
-        self._x[_native_key(key)] = y
+        self._ns._backend.setitem(self._x, _native_key(key), y)
 
     # -- unary operators --
     def __neg__(self) -> Array:

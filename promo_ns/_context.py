@@ -2,31 +2,67 @@
 
 It is thread- and task-local.  ``None`` (no ``policy`` or ``trace`` block) is
 what the op path tests for: every op outside such blocks pays nothing else.
+
+A block around ``yield`` in a generator sets the scope of whoever runs the
+generator: the caller is under the block's policy between ``next()`` calls, as
+with any context manager around ``yield``.  When the block ends, in whatever
+thread or context the generator is finished, its scope is closed: a context
+that still holds it (the caller's, if the generator was finished elsewhere)
+sees the scope that was in force around the block instead, so no policy stays
+in force after its block, and leaving a block never raises.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import TYPE_CHECKING, NamedTuple
+from contextvars import ContextVar, Token
+from typing import TYPE_CHECKING
 
 from promo_ns.policies import Policy, get_policy
 
 if TYPE_CHECKING:
     from promo_ns._trace import Trace
 
-__all__ = ["Scope", "active", "policy", "trace", "tracer"]
+__all__ = ["Scope", "active", "current", "policy", "trace", "tracer"]
 
 
-class Scope(NamedTuple):
-    """What the innermost ``policy``/``trace`` blocks set: an override policy, a tracer."""
+class Scope:
+    """What the innermost ``policy``/``trace`` blocks set: an override policy, a tracer.
 
-    policy: Policy | None
-    tracer: Trace | None
+    ``outer`` is the scope around the block; a closed scope (its block has
+    ended) stands for its nearest open ``outer``.
+    """
+
+    __slots__ = ("closed", "outer", "policy", "tracer")
+
+    def __init__(self, policy: Policy | None, tracer: Trace | None, outer: Scope | None) -> None:
+        self.policy = policy
+        self.tracer = tracer
+        self.outer = outer
+        self.closed = False
 
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("promo_ns_scope", default=None)
+
+
+def current() -> Scope | None:
+    """The innermost open scope, or None outside every block."""
+    scope = _SCOPE.get()
+    while scope is not None and scope.closed:
+        scope = scope.outer
+    return scope
+
+
+def _leave(token: Token[Scope | None], scope: Scope) -> None:
+    """End ``scope``'s block: restore the previous scope where this context still holds ``scope``."""
+    scope.closed = True
+    if _SCOPE.get() is not scope:
+        return  # finished in another context: the one holding it now skips it, as it is closed
+    try:
+        _SCOPE.reset(token)
+    except ValueError:  # the token belongs to the context the block began in
+        _SCOPE.set(current())
 
 
 @contextmanager
@@ -47,12 +83,13 @@ def policy(name: str | Policy) -> Iterator[Policy]:
         The policy in force inside the block.
     """
     chosen = get_policy(name)
-    outer = _SCOPE.get()
-    token = _SCOPE.set(Scope(chosen, outer.tracer if outer else None))
+    outer = current()
+    scope = Scope(chosen, outer.tracer if outer else None, outer)
+    token = _SCOPE.set(scope)
     try:
         yield chosen
     finally:
-        _SCOPE.reset(token)
+        _leave(token, scope)
 
 
 @contextmanager
@@ -69,21 +106,24 @@ def trace() -> Iterator[Trace]:
     from promo_ns._trace import Trace
 
     tracer = Trace()
-    outer = _SCOPE.get()
-    token = _SCOPE.set(Scope(outer.policy if outer else None, tracer))
+    outer = current()
+    scope = Scope(outer.policy if outer else None, tracer, outer)
+    token = _SCOPE.set(scope)
     try:
         yield tracer
     finally:
-        _SCOPE.reset(token)
+        _leave(token, scope)
 
 
 def active(default: Policy) -> Policy:
     """The policy in force: the innermost ``promo_ns.policy(...)`` block's, else ``default``."""
     scope = _SCOPE.get()
+    if scope is not None and scope.closed:
+        scope = current()
     return (scope.policy if scope else None) or default
 
 
 def tracer() -> Trace | None:
     """The tracer of the innermost ``trace`` block, if any."""
-    scope = _SCOPE.get()
+    scope = current()
     return scope.tracer if scope else None

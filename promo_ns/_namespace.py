@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
@@ -30,7 +32,7 @@ from promo_ns._functions._common import bind
 from promo_ns._functions.info import Info
 from promo_ns._plan import binary_function, is_numpy_like, native, wrap_any
 from promo_ns.backends import Backend, get_backend
-from promo_ns.policies import Policy, get_policy
+from promo_ns.policies import Policy, get_policy, is_registered
 
 __all__ = ["Namespace", "array_namespace", "namespace"]
 
@@ -72,7 +74,16 @@ class Namespace(ModuleType):
         return f"<promo_ns namespace {self.__name__!r}: {self._backend.name}, policy {self.policy.name!r}>"
 
     def __reduce__(self) -> Any:
-        return (namespace, (self._backend.name,), {"policy": self.policy.name, "device": self._device})
+        # A registered policy travels by name, any other by value; either way the
+        # unpickled namespace is the cached one for those arguments.
+        policy = self.policy.name if is_registered(self.policy) else self.policy
+        return (_restore, (self._backend.name, policy, self._device))
+
+    def __copy__(self) -> Namespace:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Namespace:
+        return self
 
     def policy_now(self) -> Policy:
         """The policy in force: the innermost ``promo_ns.policy(...)`` block's, else the namespace's."""
@@ -130,7 +141,10 @@ def namespace(
     -------
     Namespace
         A module-like object with every function, constant and dtype of the
-        Array API standard 2024.12, plus ``linalg`` and ``fft``.
+        Array API standard 2024.12, plus ``linalg`` and ``fft``.  Equal
+        arguments give the same object (``promo_ns.numpy is
+        promo_ns.namespace("numpy")``); namespaces survive pickling and
+        copying with their backend, policy and device.
 
     Examples
     --------
@@ -141,10 +155,39 @@ def namespace(
     """
     b = get_backend(backend)
     p = get_policy(policy)
+    key = (b.name, p, device)
+    try:
+        found = _NAMESPACES.get(key) or _TRANSIENT.get(key)
+    except TypeError:  # an unhashable device: nothing to look up
+        return _new_namespace(b, p, device)
+    if found is not None:
+        return found
+    with _LOCK:
+        found = _NAMESPACES.get(key) or _TRANSIENT.get(key)
+        if found is None:
+            found = _new_namespace(b, p, device)
+            (_NAMESPACES if is_registered(p) else _TRANSIENT)[key] = found
+    return found
+
+
+def _new_namespace(b: Backend, p: Policy, device: Any) -> Namespace:
     name = (
         f"promo_ns.{b.name}" if p.name == "array-api" and device is None else f"promo_ns.{b.name}[{p.name}]"
     )
     return Namespace(b, p, device, name)
+
+
+#: Namespaces of registered policies live as long as the process; those of other
+#: policies as long as something (an array, a caller) holds them, so that
+#: throw-away policies are freed with their namespaces.
+_NAMESPACES: dict[tuple[str, Policy, Any], Namespace] = {}
+_TRANSIENT: weakref.WeakValueDictionary[tuple[str, Policy, Any], Namespace] = weakref.WeakValueDictionary()
+_LOCK = threading.Lock()
+
+
+def _restore(backend: str, policy: str | Policy, device: Any) -> Namespace:
+    """Unpickle a namespace: the cached namespace of these arguments."""
+    return namespace(backend, policy=policy, device=device)
 
 
 def array_namespace(*arrays: Any, policy: str | Policy | None = None) -> Namespace:

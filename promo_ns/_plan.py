@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, Protocol
 
-from promo_ns._context import _SCOPE, Scope
+from promo_ns._context import _SCOPE, Scope, current
 from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, real_float, uint8
 from promo_ns._engine import (
     Operand,
@@ -411,7 +411,7 @@ def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[D
     for other in arrays[1:]:
         if not ns._backend.same_device(arrays[0], other):
             raise device_error(arrays[0], other)
-    scope = _scope()
+    scope = _scope() and current()
     if scope is not None and scope.tracer is not None:
         scope.tracer.record(
             op,
@@ -461,7 +461,7 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
             else mixed_backends(ns._backend, x._ns._backend)
         )
     k = x._k
-    scope = _scope()
+    scope = _scope() and current()
     if scope is None or scope.policy is None:
         plan = ns._plans.get((op, k))
         if plan is None:
@@ -519,6 +519,11 @@ def _table(ns: Space, op: str) -> tuple[Plan | None, ...]:
 
 def _scoped(ns: Space, op: str, scope: Scope, a: tuple[int, Any], b: tuple[int, Any]) -> Plan | None:
     """The plan of cell ``(a, b)`` (code, native operand) inside a policy or trace block; traced if asked."""
+    if scope.closed:  # a block that ended in another context: the scope around it
+        open_scope = current()
+        if open_scope is None:
+            return plans(ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
+        scope = open_scope
     plan = plans(scope.policy or ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
     if scope.tracer is not None and plan is not None:
         operands = [(*_KEYS[code], x) for code, x in (a, b)]

@@ -49,12 +49,12 @@ def asarray(
     elif isinstance(obj, (list, tuple)):
         obj = _unwrap_nested(ns, obj)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, None)
-    x = backend.compat.asarray(obj, copy=copy, **kwargs)
+    x = backend.asarray(obj, copy=copy, **kwargs)
     if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
         have = backend.dtype(x)
         want = ns.policy_now().defaults[_KIND_NAME[have.kind]]
         if have is not want and have.kind != "u":
-            x = backend.compat.asarray(
+            x = backend.asarray(
                 obj, copy=copy, **creation_kwargs(ns, {"dtype": want, "device": device}, None)
             )
     return wrap(x, ns)

@@ -127,6 +127,18 @@ class Backend(Protocol):
         """A native result as a native array (NumPy returns scalars from 0-d ops)."""
         ...
 
+    def asarray(self, obj: Any, **kwargs: Any) -> Any:
+        """A native array from ``obj`` (``compat.asarray``), copying only where the library must."""
+        ...
+
+    def getitem(self, x: Any, key: Any) -> Any:
+        """``x[key]``, with the standard's indexing (negative slice steps too)."""
+        ...
+
+    def setitem(self, x: Any, key: Any, value: Any) -> None:
+        """``x[key] = value``; ``x`` is left untouched when it raises."""
+        ...
+
 
 class DTypeMaps:
     """Cached maps between a library's dtypes and the canonical ones, shared by every adapter."""

@@ -93,8 +93,18 @@ class NumpyLike(DTypeMaps):
         return self.to_array(ufunc(x, y, dtype=c, casting="unsafe"))
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
-        """``x op= y`` computed in ``plan.compute`` and stored into ``x``."""
+        """``x op= y`` computed in ``plan.compute`` and stored into ``x``.
+
+        Integer ``pow`` raises on a negative exponent after writing the elements
+        before it: it computes into a temporary, and ``x`` is written only on success.
+        """
         ufunc = self._ufunc[op]
+        if op == "pow" and plan.compute.kind in "iu":
+            c = self.native_dtype(plan.compute)
+            x[...] = ufunc(
+                x, self.module.asarray(y, dtype=c) if not isinstance(y, self.array_type) else y, dtype=c
+            )
+            return
         if plan.direct:
             ufunc(x, y, out=x, casting="unsafe")
             return
@@ -130,3 +140,15 @@ class NumpyLike(DTypeMaps):
     def to_array(self, x: Any) -> Any:
         """A native result as an array: 0-d ops give NumPy scalars."""
         return x if x.__class__ is self.array_type else self.module.asarray(x)
+
+    def asarray(self, obj: Any, **kwargs: Any) -> Any:
+        """``compat.asarray``."""
+        return self.compat.asarray(obj, **kwargs)
+
+    def getitem(self, x: Any, key: Any) -> Any:
+        """``x[key]``."""
+        return x[key]
+
+    def setitem(self, x: Any, key: Any, value: Any) -> None:
+        """``x[key] = value`` (NumPy checks indices before writing)."""
+        x[key] = value

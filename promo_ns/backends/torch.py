@@ -126,3 +126,135 @@ class TorchBackend(DTypeMaps):
     def to_array(self, x: Any) -> Any:
         """Torch results are tensors already."""
         return x
+
+    def asarray(self, obj: Any, **kwargs: Any) -> Any:
+        """``compat.asarray``; NumPy input with negative strides is copied first (torch takes none)."""
+        if type(obj).__module__ == "numpy" and any(s < 0 for s in getattr(obj, "strides", ())):
+            import numpy
+
+            obj = numpy.ascontiguousarray(obj)
+        return compat.asarray(obj, **kwargs)
+
+    def getitem(self, x: Any, key: Any) -> Any:
+        """``x[key]``; slices with negative steps through ``flip`` (torch has no negative strides)."""
+        reversed_dims, key = _positive_steps(x, key)
+        return (x.flip(reversed_dims) if reversed_dims else x)[key]
+
+    def setitem(self, x: Any, key: Any, value: Any) -> None:
+        """``x[key] = value``, leaving ``x`` untouched if it raises.
+
+        Integer index tensors on the CPU are bounds-checked before writing (torch
+        writes the elements before a bad index, then raises).  Negative-step
+        slices write through the positive-step slice of the same elements, the
+        value reversed along those axes.
+        """
+        keys = key if isinstance(key, tuple) else (key,)
+        for k in keys:
+            if isinstance(k, torch.Tensor) and k.device.type == "cpu" and not k.dtype.is_floating_point:
+                _check_bounds(x, keys, k)
+        reversed_dims, positive = _positive_steps(x, key)
+        if not reversed_dims:
+            x[key] = value
+            return
+        target = x.flip(reversed_dims)[positive]  # a copy: only its shape is used
+        result_dims = _result_dims(x.ndim, keys, reversed_dims)
+        if isinstance(value, torch.Tensor):
+            value = value.broadcast_to(target.shape).flip(result_dims)
+        x[_flip_key(x, key)] = value
+
+
+def _expanded(ndim: int, keys: tuple[Any, ...]) -> list[Any]:
+    """``keys`` with the Ellipsis written out as full slices (one per axis it stands for)."""
+    consumed = sum(1 for k in keys if k is not None and k is not Ellipsis and not _is_bool_tensor(k)) + sum(
+        k.ndim for k in keys if _is_bool_tensor(k)
+    )
+    out: list[Any] = []
+    for k in keys:
+        if k is Ellipsis:
+            out += [slice(None)] * (ndim - consumed)
+        else:
+            out.append(k)
+    return out
+
+
+def _is_bool_tensor(k: Any) -> bool:
+    return isinstance(k, torch.Tensor) and k.dtype == torch.bool
+
+
+def _negative_slices(x: Any, key: Any) -> list[tuple[int, int, slice]]:
+    """``(position in the expanded key, axis of x, slice)`` of every slice with a negative step."""
+    keys = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, slice) and k.step is not None and k.step < 0 for k in keys):
+        return []
+    out = []
+    axis = 0
+    for i, k in enumerate(_expanded(x.ndim, keys)):
+        if k is None:
+            continue
+        if isinstance(k, slice) and k.step is not None and k.step < 0:
+            out.append((i, axis, k))
+        axis += k.ndim if _is_bool_tensor(k) else 1
+    return out
+
+
+def _positive_steps(x: Any, key: Any) -> tuple[tuple[int, ...], Any]:
+    """The axes to flip and the key that selects, on the flipped array, what ``key`` selects on ``x``."""
+    found = _negative_slices(x, key)
+    if not found:
+        return (), key
+    keys = _expanded(x.ndim, key if isinstance(key, tuple) else (key,))
+    for i, axis, k in found:
+        n = int(x.shape[axis])
+        start, stop, step = k.indices(n)
+        count = len(range(start, stop, step))
+        first = n - 1 - start
+        keys[i] = slice(first, first + count * -step, -step) if count else slice(0, 0)
+    return tuple(axis for _, axis, _ in found), tuple(keys)
+
+
+def _flip_key(x: Any, key: Any) -> tuple[Any, ...]:
+    """The key with positive steps selecting on ``x`` itself the elements a negative-step ``key`` selects."""
+    keys = _expanded(x.ndim, key if isinstance(key, tuple) else (key,))
+    for i, axis, k in _negative_slices(x, key):
+        start, stop, step = k.indices(int(x.shape[axis]))
+        picked = range(start, stop, step)
+        keys[i] = slice(picked[-1], picked[0] + 1, -step) if picked else slice(0, 0)
+    return tuple(keys)
+
+
+def _result_dims(ndim: int, keys: tuple[Any, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    """The dimensions of ``x[keys]`` that the given axes of ``x`` (sliced, not indexed) become."""
+    if any(isinstance(k, torch.Tensor) for k in keys):
+        raise IndexError(
+            "promo_ns cannot assign through a negative-step slice combined with an index array on torch; "
+            "write the slice with a positive step, or index with an array alone"
+        )
+    out, axis, dim = [], 0, 0
+    for k in _expanded(ndim, keys):
+        if k is None:
+            dim += 1
+            continue
+        if isinstance(k, slice):
+            if axis in axes:
+                out.append(dim)
+            dim += 1
+        axis += 1
+    return tuple(out)
+
+
+def _check_bounds(x: Any, keys: tuple[Any, ...], index: Any) -> None:
+    """Raise IndexError, naming the index and the axis, for an integer index tensor out of ``x``'s bounds."""
+    axis = 0
+    for k in _expanded(x.ndim, keys):
+        if k is index:
+            break
+        if k is not None:
+            axis += k.ndim if _is_bool_tensor(k) else 1
+    if axis >= x.ndim or index.numel() == 0:
+        return
+    n = int(x.shape[axis])
+    bad = index[(index >= n) | (index < -n)]
+    if bad.numel():
+        raise IndexError(
+            f"index {int(bad[0])} is out of bounds for axis {axis} with size {n}; nothing was written"
+        )
