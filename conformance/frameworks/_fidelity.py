@@ -149,6 +149,119 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
 }
 
 
+#: The outputs of the tuple-valued one-array functions: ``same`` is the dtype the policy's
+#: ``functions`` grid gives, ``real`` its real dtype of the same precision.
+FUNCTION_OUTPUTS: dict[str, tuple[str, ...]] = {
+    "linalg.eigh": ("real", "same"),
+    "linalg.qr": ("same", "same"),
+    "linalg.slogdet": ("same", "real"),
+    "linalg.svd": ("same", "real", "same"),
+}
+
+
+def _complex_in(op: str, key: str) -> bool:
+    return key.startswith("complex")
+
+
+#: Documented disagreements of the one-array functions: ``applies(op, key, observed)``.
+FUNCTION_DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
+    "pytorch": (
+        Deviation(
+            "fft/rfft of a float16 tensor give complex32 in PyTorch (CUDA only); promo_ns has no "
+            "complex32 and gives complex64.",
+            lambda op, key, seen: seen == "complex32",
+        ),
+    ),
+    "array-api": (
+        Deviation(
+            "array-api-strict computes linalg.matrix_rank of bool and integer matrices; the standard "
+            "says floating-point input and the array-api policy refuses them.",
+            lambda op, key, seen: op == "linalg.matrix_rank" and not key.startswith(("float", "complex")),
+        ),
+    ),
+    "paddle": (
+        Deviation(
+            "Paddle's linalg.matrix_norm of a complex matrix gives the complex dtype (its vector_norm "
+            "the real one); the paddle policy gives the real dtype to both.",
+            lambda op, key, seen: op == "linalg.matrix_norm" and _complex_in(op, key),
+        ),
+        Deviation(
+            "Paddle's linalg.slogdet returns sign and log|det| stacked in one tensor; promo_ns returns "
+            "the standard's pair.",
+            lambda op, key, seen: op == "linalg.slogdet" and "," not in seen and seen != "refused",
+        ),
+    ),
+    "tf-safe": (
+        Deviation(
+            "tf.experimental.numpy.log2/log10 divide by a NumPy float64 constant and give float64 "
+            "(float32 input included); tf-safe gives log's dtype.",
+            lambda op, key, seen: op in ("log2", "log10") and not key.startswith(("float64", "complex128")),
+        ),
+        Deviation(
+            "tf.linalg.pinv refuses complex matrices that inv, det and qr take; tf-safe takes them.",
+            lambda op, key, seen: op == "linalg.pinv" and _complex_in(op, key),
+        ),
+        Deviation(
+            "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
+            "the complex dtype; tf-safe gives the real dtype, as TF's svdvals does.",
+            lambda op, key, seen: (
+                op in ("linalg.eigvalsh", "linalg.eigh", "linalg.slogdet") and _complex_in(op, key)
+            ),
+        ),
+    ),
+}
+
+
+def function_deviation(policy: str, op: str, key: str, seen: str) -> Deviation | None:
+    """The documented deviation covering a one-array function cell, if any."""
+    return next((d for d in FUNCTION_DEVIATIONS.get(policy, ()) if d.applies(op, key, seen)), None)
+
+
+def function_answer(policy: str, op: str, key: str) -> str:
+    """The policy's answer for a one-array function cell, in the observations' vocabulary."""
+    import promo_ns
+    from promo_ns._dtypes import BY_NAME, real_float
+    from promo_ns._engine import function_dtype
+
+    try:
+        dtype = function_dtype(promo_ns.get_policy(policy), op, BY_NAME[key.split(":", maxsplit=1)[0]])
+    except promo_ns.PromotionError:
+        return "refused"
+    parts = FUNCTION_OUTPUTS.get(op, ("same",))
+    return ",".join((dtype if part == "same" else real_float(dtype)).name for part in parts)
+
+
+def function_observations(policy: str, *, live: bool = True) -> dict[str, Any]:
+    """The framework's one-array function observations: probed now where cheap and ``live``, else stored."""
+    module, cheap = CHECKERS[policy]
+    if live and cheap:
+        checker = import_module(f"conformance.frameworks.{module}")
+        return {"framework": checker.NAME, "version": checker.VERSION, "ops": checker.probe_functions()}
+    return _cells.load(_cells.function_reference(policy))
+
+
+def function_diff(policy: str, observed: dict[str, dict[str, str]]) -> tuple[list[str], Counter[str]]:
+    """Every function cell where the policy disagrees with an observation the framework decided.
+
+    Cells the framework could not run (``"unsupported: ..."``) are not compared;
+    documented deviations are counted by reason.
+    """
+    rows: list[str] = []
+    deviations: Counter[str] = Counter()
+    for op, cells in observed.items():
+        for key, seen in cells.items():
+            if seen.startswith("unsupported"):
+                continue
+            found = function_deviation(policy, op, key, seen)
+            if found is not None:
+                deviations[found.reason] += 1
+                continue
+            got = function_answer(policy, op, key)
+            if got != seen:
+                rows.append(f"{op:<20} {key:<28} framework={seen:<20} promo_ns={got}")
+    return rows, deviations
+
+
 def deviation(policy: str, op: str, key: str, seen: str, *, values: bool = False) -> Deviation | None:
     """The documented deviation covering a cell (``values``: covering its value only), if any."""
     return next(
