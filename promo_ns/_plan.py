@@ -35,6 +35,7 @@ from promo_ns._engine import (
     resolve,
     resolve_many,
 )
+from promo_ns._memo import per_policy
 from promo_ns.backends import Backend, Plan
 from promo_ns.policies import Policy, Role
 
@@ -128,7 +129,7 @@ def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[
 _KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
 
 
-@cache
+@per_policy
 def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
     """Every cell of ``op`` under ``policy`` on ``backend``; indexed ``code1 * NK + code2``, None if refused.
 
@@ -425,7 +426,7 @@ def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[D
     return dtype, [cast(ns, x, dtype, arrays[0] if arrays else like) for x in xs]
 
 
-@cache
+@per_policy
 def one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]:
     """The result dtype of ``op`` on a ``dtype`` array under ``policy``, and the dtype it computes in.
 
