@@ -13,9 +13,9 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files
 
 from promo_ns import get_policy, policies
+from promo_ns.explore.pictures import disagreement, picture
+from promo_ns.explore.tables import DEFAULT_ROLES, View, format_view, legend, parse_roles, view
 from promo_ns.policies import Policy
-from promo_ns.policies._format import DEFAULT_ROLES, View, format_view, legend, parse_roles, view
-from promo_ns.policies._picture import disagreement, picture
 
 #: The ops drawn for every policy; each gets the grids ``python -m promo_ns table`` prints by default.
 OPS = ("add", "divide")

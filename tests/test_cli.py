@@ -9,10 +9,10 @@ import sys
 import pytest
 
 import promo_ns
-from promo_ns.__main__ import disagreements, main, parse_operand
 from promo_ns._dtypes import DTYPES, DType, bool_, float32, float64, int8
 from promo_ns._engine import Operand, PromotionError, explain, resolve
 from promo_ns._ops import FAMILY
+from promo_ns.explore.cli import disagreements, main, parse_operand
 from promo_ns.policies import Role
 from tests.backends import POLICIES
 
@@ -75,7 +75,7 @@ def test_table_colors_by_result_kind(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_table_colors_only_a_terminal_without_no_color() -> None:
-    code = "import sys; from promo_ns.__main__ import _color; print(_color('auto'))"
+    code = "import sys; from promo_ns.explore.cli import _color; print(_color('auto'))"
     assert subprocess.check_output([sys.executable, "-c", code], text=True).strip() == "False"
 
 
@@ -192,8 +192,8 @@ def test_diff_summary(capsys: pytest.CaptureFixture[str]) -> None:
     refused = sum(None in a for _, a in found)
     assert add_row.split()[-3:] == [str(len(found)), str(refused), str(len(found) - refused)]
     answers = lines[lines.index("answers (pytorch / numpy)   cells") + 1 : -1]
-    counts = [int(line.split()[-1]) for line in answers]
-    assert counts == sorted(counts, reverse=True) and sum(counts) == total
+    per_answers = [int(line.split()[-1]) for line in answers]
+    assert per_answers == sorted(per_answers, reverse=True) and sum(per_answers) == total
     assert any(line.split()[:3] == ["refused", "/", "uint"] for line in answers)
     assert lines[-1] == "refused: the policy raises PromotionError on these operands; uint: unsigned integer"
     one = run(capsys, "diff", "pytorch", "numpy", "--summary", "--op", "true_divide").splitlines()

@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from promo_ns import get_policy
+from promo_ns.explore.pictures import disagreement, picture
+from promo_ns.explore.tables import DEFAULT_ROLES, KIND_STYLE, parse_roles, view
 from promo_ns.policies import Policy, Role
-from promo_ns.policies._format import DEFAULT_ROLES, KIND_STYLE, parse_roles, view
-from promo_ns.policies._picture import disagreement, picture
 from tests.backends import POLICIES
 
 SVG = "{http://www.w3.org/2000/svg}"

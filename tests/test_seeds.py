@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from promo_ns import PromotionError, get_policy
-from promo_ns.__main__ import parse_operand
 from promo_ns._dtypes import BY_NAME
 from promo_ns._engine import Operand, operand, resolve
+from promo_ns.explore.cli import parse_operand
 from promo_ns.policies._model import Role
 
 SEEDS = [

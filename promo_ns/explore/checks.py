@@ -1,4 +1,7 @@
-"""Algebraic checks of a policy: commutativity of its cells and associativity of its triples."""
+"""Algebraic checks of a policy: commutativity of its cells and associativity of its triples.
+
+``python -m promo_ns check POLICY --op OP`` prints :func:`check`'s report.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from itertools import product
 
 from promo_ns._dtypes import DTYPES, DType
 from promo_ns._engine import Operand, PromotionError, resolve
-from promo_ns.policies._model import Policy, Role
+from promo_ns.policies import Policy, Role
 
 __all__ = ["PolicyCheck", "check"]
 
@@ -16,7 +19,7 @@ Answer = DType | None  #: a dtype, or None for a refusal
 
 @dataclass
 class PolicyCheck:
-    """What :meth:`Policy.check` found; ``str()`` gives a readable report."""
+    """What :func:`check` found; ``str()`` gives a readable report."""
 
     policy: str
     op: str
@@ -48,8 +51,31 @@ class PolicyCheck:
         return "\n".join(lines)
 
 
-def check(policy: Policy, op: str) -> PolicyCheck:
-    """Every non-commutative pair and non-associative triple of ``op`` on n-d arrays under ``policy``."""
+def check(policy: Policy, op: str = "add") -> PolicyCheck:
+    """Where ``op`` under ``policy`` is not commutative or not associative, on n-d arrays.
+
+    Parameters
+    ----------
+    policy
+        The policy to check (registered or not).
+    op
+        An op name from :mod:`promo_ns._ops` (``"add"``, ``"less"``, ``"atan2"``, ...).
+
+    Returns
+    -------
+    PolicyCheck
+        The cells ``a op b`` that differ from ``b op a`` (a refusal counts as
+        an answer), and the triples where ``(a op b) op c`` differs from
+        ``a op (b op c)``, e.g. RFC 431's ``(u8 + i8) + f16`` against
+        ``u8 + (i8 + f16)``; ``str()`` gives a readable report.
+
+    Examples
+    --------
+    >>> from promo_ns import get_policy
+    >>> from promo_ns.explore import check
+    >>> check(get_policy("array-api"), "add").ok
+    True
+    """
 
     def combine(a: Answer, b: Answer) -> Answer:
         if a is None or b is None:

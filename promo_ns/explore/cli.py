@@ -42,8 +42,9 @@ from promo_ns import get_policy, policies
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DTYPES, DType
 from promo_ns._engine import Operand, Refusal, compute_table, explain, family_name, operand
 from promo_ns._ops import FAMILY
-from promo_ns.policies import Policy
-from promo_ns.policies._format import (
+from promo_ns.explore.checks import check
+from promo_ns.explore.pictures import disagreement, picture
+from promo_ns.explore.tables import (
     DEFAULT_ROLES,
     ROLE_NAMES,
     SAMPLE_SCALARS,
@@ -54,8 +55,7 @@ from promo_ns.policies._format import (
     parse_roles,
     view,
 )
-from promo_ns.policies._model import Role
-from promo_ns.policies._picture import disagreement, picture
+from promo_ns.policies import Policy, Role
 
 #: Python scalar kinds written as words (``bool`` is the dtype; a Python bool is ``True``).
 _WORDS = {r.name.lower(): v for r, v in SAMPLE_SCALARS.items() if r is not Role.BOOL}
@@ -478,14 +478,25 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m promo_ns``."""
+    """Run ``python -m promo_ns`` with ``argv`` (default: the command line's arguments).
+
+    Parameters
+    ----------
+    argv
+        The arguments after ``python -m promo_ns``.
+
+    Returns
+    -------
+    int
+        The exit status: 0; a usage error exits with status 2 through :mod:`argparse`.
+    """
     parser, verbs = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["explain"] and not {"-h", "--help", "--"} & set(argv):
         argv.insert(1, "--")  # operands such as -1e3 or -1j are not options
     args = parser.parse_args(argv)
     if args.verb == "demo":
-        from promo_ns._demo import demo
+        from promo_ns.explore.demo import demo
 
         demo()
         return 0
@@ -517,13 +528,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.verb == "explain":
         print(explain(chosen[0], op, operands[0], operands[1]))
     else:
-        print(chosen[0].check(op))
+        print(check(chosen[0], op))
     return 0
-
-
-if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BrokenPipeError:  # the reader (``| head``) stopped early
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)

@@ -17,7 +17,7 @@ from html import escape
 from typing import NamedTuple
 
 from promo_ns._dtypes import DType, widens
-from promo_ns.policies._format import KIND_STYLE, View
+from promo_ns.explore.tables import KIND_STYLE, View
 
 __all__ = ["disagreement", "picture"]
 

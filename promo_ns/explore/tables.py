@@ -2,7 +2,7 @@
 
 A view is one grid: rows of array operands of one role against columns of
 operands of one role, each cell the result dtype or ``None`` for a refusal.
-:mod:`promo_ns.policies._picture` draws the same views as SVG.
+:mod:`promo_ns.explore.pictures` draws the same views as SVG.
 """
 
 from __future__ import annotations

@@ -11,12 +11,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
-
-if TYPE_CHECKING:
-    from promo_ns.policies._check import PolicyCheck
 
 __all__ = ["FUNCTION_FAMILIES", "Family", "Policy", "Role", "function_grid", "grid", "scalar_grid"]
 
@@ -457,21 +454,6 @@ class Policy:
                     arrays[key] = _dtype(str(value))
         changes.setdefault("summary", f"{self.name} with {len(cells or {})} array cells changed")
         return replace(self, name=name, arrays=arrays, **changes)
-
-    def check(self, op: str = "add") -> PolicyCheck:
-        """Where ``op`` under this policy is not commutative or not associative, on n-d arrays.
-
-        Returns
-        -------
-        PolicyCheck
-            The cells ``a op b`` that differ from ``b op a`` (a refusal counts as
-            an answer), and the triples where ``(a op b) op c`` differs from
-            ``a op (b op c)``, e.g. RFC 431's ``(u8 + i8) + f16`` against
-            ``u8 + (i8 + f16)``.
-        """
-        from promo_ns.policies._check import check
-
-        return check(self, op)
 
     def __eq__(self, other: object) -> bool:
         return self is other
