@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from promo_ns._plan import Space, finish, one_array, wrap_any
+from promo_ns._dtypes import DType, bfloat16, float16, float32, int64, uint16, uint32
+from promo_ns._plan import Space, finish, is_numpy_like, one_array, wrap_any
 from promo_ns.backends import Backend
 
-__all__ = ["SIGNATURES", "bind", "decided", "owner_function"]
+__all__ = ["SIGNATURES", "WIDER", "bind", "decided", "owner_function"]
 
 #: The standard's signatures of functions built by factories (which take ``**kwargs``).
 SIGNATURES: dict[str, Callable[..., None]] = {}
@@ -48,15 +50,57 @@ def decided(name: str, *, computes_only: bool = False) -> Callable[..., Any]:
     own function runs, and the result comes back in the policy's dtype.  With
     ``computes_only`` (``linalg``, ``fft``) the policy decides the dtype the
     function computes in, and its results keep the dtypes that follow from
-    it (``matrix_rank`` an integer, ``irfft`` a real float).
+    it (``matrix_rank`` an integer, ``irfft`` a real float).  Where the backend
+    has no kernel for that dtype, the function runs in a wider one of the same
+    values (see :data:`WIDER`) and its results are cast back.
     """
     short = name.rpartition(".")[2]
 
     def one(ns: Space, x: Any, /, *args: Any, **kwargs: Any) -> Any:
         result, native_x = one_array(ns, name, x)
-        out = owner_function(ns, name)(native_x, *args, **kwargs)
-        return wrap_any(ns, out) if computes_only or out.__class__ is tuple else finish(ns, out, result)
+        fn = owner_function(ns, name)
+        try:
+            out = fn(native_x, *args, **kwargs)
+        except (TypeError, RuntimeError, NotImplementedError) as e:
+            out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
+        if computes_only or out.__class__ is tuple:
+            return wrap_any(ns, out)
+        return finish(ns, out, result)
 
     one.__name__ = one.__qualname__ = short
     one.__doc__ = f"``{name}`` of the Array API standard, with the result dtype of the active policy."
     return one
+
+
+#: Where a backend lacks a function's kernel for a dtype: the dtype that holds every value of it.
+WIDER: dict[DType, DType] = {float16: float32, bfloat16: float32, uint16: int64, uint32: int64}
+
+
+def _in_wider_dtype(ns: Space, name: str, fn: Callable[[Any], Any], x: Any, error: Exception) -> Any:
+    """``fn(x)`` computed in the dtype :data:`WIDER` gives ``x``'s, its array results cast back."""
+    backend = ns._backend
+    dtype = backend.dtype(x)
+    wider = WIDER.get(dtype)
+    if wider is None:
+        raise _no_kernel(ns, name, dtype) from error
+    try:
+        out = fn(backend.astype(x, wider))
+    except (TypeError, RuntimeError, NotImplementedError) as e:
+        raise _no_kernel(ns, name, dtype) from e
+
+    def back(o: Any) -> Any:
+        is_array = isinstance(o, backend.array_type) or is_numpy_like(o)
+        return backend.astype(o, dtype) if is_array and backend.dtype(o) is wider else o
+
+    if isinstance(out, tuple):
+        parts = [back(o) for o in out]
+        return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
+    return back(out)
+
+
+def _no_kernel(ns: Space, name: str, dtype: DType) -> TypeError:
+    return TypeError(
+        f"{ns._backend.name} has no {name!r} kernel for {dtype}, the dtype policy "
+        f"{ns.policy_now().name!r} computes {name!r} in here, nor one in a wider dtype holding its "
+        f"values; cast explicitly first, e.g. {name}(xp.astype(x, xp.float64))."
+    )

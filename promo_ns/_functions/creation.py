@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from promo_ns._dtypes import DType, canonical
+from promo_ns._engine import Operand, PromotionError, operand, resolve_many
 from promo_ns._functions._common import SIGNATURES
 from promo_ns._plan import Space, is_numpy_like, native, wrap
+from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
 
@@ -47,7 +49,9 @@ def asarray(
     if obj.__class__ is ns.Array:
         obj = native(ns, obj)
     elif isinstance(obj, (list, tuple)):
-        obj = _unwrap_nested(ns, obj)
+        leaves = list(_leaves(obj))
+        if any(type(leaf) not in _PYTHON_SCALARS for leaf in leaves):
+            return _nested(ns, obj, leaves, dtype, device)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, None)
     x = backend.asarray(obj, copy=copy, **kwargs)
     if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
@@ -60,12 +64,77 @@ def asarray(
     return wrap(x, ns)
 
 
-def _unwrap_nested(ns: Space, obj: Any) -> Any:
-    if obj.__class__ is ns.Array:
-        return obj._x
+_PYTHON_SCALARS = (bool, int, float, complex)
+
+
+def _leaves(obj: Any) -> Iterator[Any]:
     if isinstance(obj, (list, tuple)):
-        return type(obj)(_unwrap_nested(ns, v) for v in obj)
-    return obj
+        for item in obj:
+            yield from _leaves(item)
+    else:
+        yield obj
+
+
+def _nested(ns: Space, obj: Any, leaves: list[Any], dtype: DType | None, device: Any) -> Any:
+    """``asarray`` of nested data holding arrays or NumPy scalars: the policy promotes across the elements.
+
+    Raises
+    ------
+    PromotionError
+        The policy refuses arrays inside nested data, or the elements' dtypes.
+    ValueError
+        The elements' shapes do not stack.
+    """
+    policy = ns.policy_now()
+    arrays = [leaf for leaf in leaves if leaf.__class__ is ns.Array]
+    if dtype is None:
+        dtype = _nested_dtype(ns, policy, leaves, arrays)
+    dtype = canonical(dtype)
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, None)
+    backend = ns._backend
+
+    def build(item: Any) -> Any:
+        if isinstance(item, (list, tuple)):
+            parts = [build(i) for i in item]
+            if not parts:
+                return backend.asarray([], **kwargs)
+            try:
+                return backend.compat.stack(parts)
+            except (ValueError, RuntimeError) as e:
+                shapes = sorted({tuple(p.shape) for p in parts})
+                raise ValueError(f"asarray() of nested data whose elements have shapes {shapes}: {e}") from e
+        if item.__class__ is ns.Array:
+            return backend.astype(native(ns, item), dtype)
+        return backend.asarray(item.item() if is_numpy_like(item) else item, **kwargs)
+
+    return wrap(build(obj), ns)
+
+
+def _nested_dtype(ns: Space, policy: Policy, leaves: list[Any], arrays: list[Any]) -> DType:
+    if arrays and policy.nested == "refused":
+        raise PromotionError(
+            f"policy {policy.name!r} refuses asarray() of nested data holding arrays ({policy.reference}). "
+            "Fix: xp.stack([...]) the arrays, or xp.asarray a list of Python scalars."
+        )
+    rules = get_policy(policy.nested_rules) if policy.nested_rules else policy
+    operands = []
+    for leaf in leaves:
+        if leaf.__class__ is ns.Array:
+            operands.append(Operand(leaf.dtype, Role.ND))
+        elif is_numpy_like(leaf) and policy.nested != "refused":
+            operands.append(Operand(canonical(leaf.dtype), Role.ND))
+        elif isinstance(leaf, _PYTHON_SCALARS) or is_numpy_like(leaf):
+            value = leaf.item() if is_numpy_like(leaf) else leaf
+            if rules.nested == "weak-scalars":
+                operands.append(operand(value))
+            else:
+                operands.append(Operand(rules.defaults[_DEFAULT_KIND[type(value)]], Role.ND))
+        else:
+            raise TypeError(
+                f"asarray() got a {type(leaf).__name__} inside nested data; it takes promo_ns arrays, "
+                "NumPy scalars and Python bool/int/float/complex"
+            )
+    return resolve_many(rules, "result_type", operands)
 
 
 def _creation(name: str, kind: str | None) -> Callable[..., Any]:

@@ -154,7 +154,14 @@ class TorchBackend(DTypeMaps):
                 _check_bounds(x, keys, k)
         reversed_dims, positive = _positive_steps(x, key)
         if not reversed_dims:
-            x[key] = value
+            try:
+                x[key] = value
+            except RuntimeError as e:  # torch's shape errors, raised before writing
+                shape = tuple(value.shape) if isinstance(value, torch.Tensor) else ()
+                raise ValueError(
+                    f"cannot assign a value of shape {shape} to the selection of shape "
+                    f"{tuple(x[key].shape)}: {e}"
+                ) from e
             return
         target = x.flip(reversed_dims)[positive]  # a copy: only its shape is used
         result_dims = _result_dims(x.ndim, keys, reversed_dims)

@@ -315,6 +315,17 @@ class Policy:
         apply the n-d rule to 0-d tensors).
     defaults
         Default dtypes: keys ``"bool"``, ``"int"``, ``"float"``, ``"complex"``, ``"index"``.
+    nested
+        How ``asarray`` of nested data holding arrays (``[a, b, 1.5]``) decides
+        its dtype: ``"strong-scalars"`` (the elements promote as arrays, a Python
+        scalar as ``defaults``' dtype of its kind: torch's ``tensor``, NumPy's
+        ``asarray``), ``"weak-scalars"`` (arrays promote, Python scalars join
+        as in operators: TF's ``asarray``) or ``"refused"`` (arrays inside
+        nested data raise: array-api-strict).
+    nested_rules
+        The registered policy whose promotion decides nested data, where the
+        framework's creation function follows another's (Paddle's
+        ``to_tensor`` goes through NumPy); ``None``: this policy's.
     deviations
         Every deliberate difference from the reference framework, in words.
     """
@@ -339,6 +350,8 @@ class Policy:
     int_values: Literal["wrap", "overflow", "refuse"] = "wrap"
     inplace: Literal["same", "category", "same_kind"] = "same"
     inplace_as_nd: frozenset[Role] = frozenset()
+    nested: Literal["strong-scalars", "weak-scalars", "refused"] = "strong-scalars"
+    nested_rules: str | None = None
     deviations: tuple[str, ...] = ()
 
     def __hash__(self) -> int:

@@ -137,6 +137,7 @@ POLICY = Policy(
     int_values="overflow",
     inplace="same",
     functions=FUNCTIONS,
+    nested="refused",
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
     deviations=(
         "array-api-strict computes linalg.matrix_rank of bool and integer matrices (int64); the "

@@ -156,5 +156,6 @@ POLICY = Policy(
     int_values="overflow",
     inplace="same_kind",
     functions=FUNCTIONS,
+    nested="strong-scalars",
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
 )

@@ -206,8 +206,14 @@ POLICY = Policy(
     inplace="same",
     inplace_as_nd=frozenset({Role.ZERO_D}),
     functions=FUNCTIONS,
+    nested="strong-scalars",
+    nested_rules="numpy",
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
     deviations=(
+        "asarray of nested data: Paddle 3.3.1's to_tensor converts through NumPy, so nested 0-d "
+        "tensors and Python scalars promote by NumPy's rules (nested_rules='numpy'); NumPy scalars "
+        "inside a list are an exception in Paddle (np.float64 with 1.5 gives float32, np.float32 with "
+        "1.5 float32), which promo_ns does not reproduce: they promote as NumPy's 0-d arrays.",
         "x / c, x % c and x ** c with a 0-d tensor x and a Python complex c give a shape-[1] "
         "complex64 tensor in Paddle 3.3.1 (it rebuilds x, dropping complex128 precision); "
         "the policy keeps its promotion: complex128 for a float64 or complex128 x.",

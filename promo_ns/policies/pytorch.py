@@ -142,8 +142,11 @@ POLICY = Policy(
     int_values="wrap",
     inplace="category",
     functions=FUNCTIONS,
+    nested="strong-scalars",
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
     deviations=(
+        "asarray of nested data holding 1-d or larger tensors stacks them (torch.tensor raises: only "
+        "one-element tensors convert to Python scalars); their dtype follows the same rule as 0-d ones.",
         "float16 with a lower-priority complex (a Python complex or a 0-d complex tensor) gives "
         "complex32 in PyTorch; promo_ns has no complex32 and gives complex64.",
         "fft/rfft of a float16 tensor give complex32 in PyTorch (CUDA only); promo_ns has no "

@@ -158,6 +158,7 @@ POLICY = Policy(
     int_values="refuse",
     inplace="same",
     functions=FUNCTIONS,
+    nested="weak-scalars",
     defaults={"bool": bool_, "int": int32, "float": float32, "complex": complex128, "index": int64},
     deviations=(
         "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
