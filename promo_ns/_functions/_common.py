@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from promo_ns._dtypes import DType, bfloat16, float16, float32, int64, uint16, uint32
+from promo_ns._dtypes import DType, bfloat16, float16, float32, float64, int64, uint16, uint32
 from promo_ns._plan import Space, finish, is_numpy_like, one_array, wrap_any
 from promo_ns.backends import Backend
 
@@ -43,14 +43,14 @@ def _compat_function(backend: Backend, name: str) -> Callable[..., Any]:
     return getattr(getattr(compat, owner) if owner else compat, short)  # type: ignore[no-any-return]
 
 
-def decided(name: str, *, computes_only: bool = False) -> Callable[..., Any]:
+def decided(name: str) -> Callable[..., Any]:
     """The one-array function ``name`` whose result dtype the active policy decides.
 
     The operand is cast to the dtype the function computes in, the backend's
-    own function runs, and the result comes back in the policy's dtype.  With
-    ``computes_only`` (``linalg``, ``fft``) the policy decides the dtype the
-    function computes in, and its results keep the dtypes that follow from
-    it (``matrix_rank`` an integer, ``irfft`` a real float).  Where the backend
+    own function runs, and the result comes back in the policy's dtype.  A
+    function of several results (``linalg.eigh``, ``linalg.slogdet``) returns
+    them as computed in that dtype (eigenvalues real, vectors of the
+    computed dtype).  Where the backend
     has no kernel for that dtype, the function runs in a wider one of the same
     values (see :data:`WIDER`) and its results are cast back.
     """
@@ -63,7 +63,7 @@ def decided(name: str, *, computes_only: bool = False) -> Callable[..., Any]:
             out = fn(native_x, *args, **kwargs)
         except (TypeError, RuntimeError, NotImplementedError) as e:
             out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
-        if computes_only or out.__class__ is tuple:
+        if isinstance(out, tuple):
             return wrap_any(ns, out)
         return finish(ns, out, result)
 
@@ -74,13 +74,15 @@ def decided(name: str, *, computes_only: bool = False) -> Callable[..., Any]:
 
 #: Where a backend lacks a function's kernel for a dtype: the dtype that holds every value of it.
 WIDER: dict[DType, DType] = {float16: float32, bfloat16: float32, uint16: int64, uint32: int64}
+#: Statistics of integers where the policy keeps the integer dtype (Paddle's ``mean``): computed in float64.
+_STATISTICS = frozenset(("mean", "std", "var"))
 
 
 def _in_wider_dtype(ns: Space, name: str, fn: Callable[[Any], Any], x: Any, error: Exception) -> Any:
     """``fn(x)`` computed in the dtype :data:`WIDER` gives ``x``'s, its array results cast back."""
     backend = ns._backend
     dtype = backend.dtype(x)
-    wider = WIDER.get(dtype)
+    wider = float64 if name in _STATISTICS and dtype.kind in "iu" else WIDER.get(dtype)
     if wider is None:
         raise _no_kernel(ns, name, dtype) from error
     try:

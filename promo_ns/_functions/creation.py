@@ -51,7 +51,9 @@ def asarray(
     elif isinstance(obj, (list, tuple)):
         leaves = list(_leaves(obj))
         if any(type(leaf) not in _PYTHON_SCALARS for leaf in leaves):
-            return _nested(ns, obj, leaves, dtype, device)
+            if ns.policy_now().nested != "refused" or any(leaf.__class__ is ns.Array for leaf in leaves):
+                return _nested(ns, obj, leaves, dtype, device)
+            obj = _python_scalars(obj)  # NumPy scalars alone: as the Python scalars they hold
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, None)
     x = backend.asarray(obj, copy=copy, **kwargs)
     if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
@@ -73,6 +75,12 @@ def _leaves(obj: Any) -> Iterator[Any]:
             yield from _leaves(item)
     else:
         yield obj
+
+
+def _python_scalars(obj: Any) -> Any:
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_python_scalars(v) for v in obj)
+    return obj.item() if is_numpy_like(obj) else obj
 
 
 def _nested(ns: Space, obj: Any, leaves: list[Any], dtype: DType | None, device: Any) -> Any:

@@ -16,7 +16,7 @@ EXTENSION_DELEGATED = ("fftshift", "ifftshift")
 EXTENSION_FUNCTIONS: dict[str, Callable[..., Any]] = {
     **FFT_FUNCTIONS,
     **{
-        name.partition(".")[2]: decided(name, computes_only=True)
+        name.partition(".")[2]: decided(name)
         for name in FUNCTION_FAMILY
         if name.startswith("fft.")
     },
