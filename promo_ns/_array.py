@@ -71,16 +71,16 @@ class Array:
     @property
     def T(self) -> Array:  # noqa: N802 - the standard's name
         """The transpose of a 2-d array."""
-        return wrap(self._x.T, self._ns)
+        return _wrap(self._x.T, self._ns)
 
     @property
     def mT(self) -> Array:  # noqa: N802 - the standard's name
         """The transpose of the last two axes."""
-        return wrap(self._ns._backend.compat.matrix_transpose(self._x), self._ns)
+        return _wrap(self._ns._backend.compat.matrix_transpose(self._x), self._ns)
 
     def to_device(self, device: Any, /, *, stream: int | Any | None = None) -> Array:
         """A copy of the array on ``device`` (the array itself when already there)."""
-        return wrap(array_api_compat.to_device(self._x, device, stream=stream), self._ns)
+        return _wrap(array_api_compat.to_device(self._x, device, stream=stream), self._ns)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
         if api_version not in (None, "2024.12", "2023.12", "2022.12", "2021.12"):
@@ -129,7 +129,7 @@ class Array:
 
     # -- indexing, iteration, copying --
     def __getitem__(self, key: Any, /) -> Array:
-        return wrap(self._ns._backend.getitem(self._x, _native_key(key)), self._ns)
+        return _wrap(self._ns._backend.getitem(self._x, _native_key(key)), self._ns)
 
     def __len__(self) -> int:
         if self._x.ndim == 0:
@@ -145,10 +145,10 @@ class Array:
         return (wrap, (self._x, self._ns))
 
     def __copy__(self) -> Array:
-        return wrap(copy.copy(self._x), self._ns)
+        return _wrap(copy.copy(self._x), self._ns)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Array:
-        return wrap(copy.deepcopy(self._x, memo), self._ns)
+        return _wrap(copy.deepcopy(self._x, memo), self._ns)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         _, _, y = operator("setitem", PREPARE)(self, value)
@@ -165,7 +165,7 @@ class Array:
         return self._ns.abs(self)  # type: ignore[no-any-return]
 
     def __invert__(self) -> Array:
-        return wrap(~self._x, self._ns)
+        return _wrap(~self._x, self._ns)
 
     # -- binary operators: one path (see _operator) --
     __add__ = operator("add", NORMAL)
@@ -228,6 +228,12 @@ class Array:
     __hash__ = None  # type: ignore[assignment]
     # NumPy defers its binary operators to ours: np.float32(1) + a follows the policy.
     __array_ufunc__ = None
+
+
+def _wrap(x: Any, ns: Space) -> Array:
+    """Native ``x`` as an Array of ``ns`` (the plan layer's :func:`~promo_ns._plan.wrap`, typed)."""
+    a: Array = wrap(x, ns)
+    return a
 
 
 def unwrap(x: Any) -> Any:

@@ -223,7 +223,7 @@ def array_namespace(*arrays: Any, policy: str | Policy | None = None) -> Namespa
     """
     from promo_ns.backends import backend_of
 
-    spaces: dict[int, Namespace] = {}
+    spaces: dict[int, Any] = {}
     backends: dict[str, Backend] = {}
     for x in arrays:
         if x is None or type(x) in (bool, int, float, complex):
@@ -257,6 +257,7 @@ def array_namespace(*arrays: Any, policy: str | Policy | None = None) -> Namespa
             "pass policy=... to choose the policy, or make them with one namespace"
         )
     if policy is None and spaces:
-        return next(iter(spaces.values()))
+        only: Namespace = next(iter(spaces.values()))
+        return only
     device = next(iter(spaces.values()))._device if len(spaces) == 1 else None
     return namespace(backend.name, policy=policy or "array-api", device=device)

@@ -71,7 +71,7 @@ __all__ = [
 class Space(Protocol):
     """What the plan layer reads of a namespace."""
 
-    Array: type  #: the array wrapper class, whose instances have ``_x``, ``_ns`` and ``_k``
+    Array: Any  #: the array wrapper class, whose instances have ``_x``, ``_ns`` and ``_k``
     policy: Policy
     _backend: Backend
     _plans: dict[Any, Any]  #: op -> the binary plans; (op, operand code) -> a one-array plan
@@ -233,7 +233,7 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:
             y = other._x
             kb = other._k
         else:
-            kb = _SCALAR_CODE.get(other.__class__)  # type: ignore[assignment]
+            kb = _SCALAR_CODE.get(other.__class__)
             if kb is None:
                 return binary(self, _other_operand(ns, other, op))
             y = other

@@ -207,16 +207,15 @@ def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> list[Any]:
     return [wrap(x, ns) for x in out]
 
 
-SIGNATURES.update(
-    {
-        "empty": lambda shape, *, dtype=None, device=None: None,
-        "ones": lambda shape, *, dtype=None, device=None: None,
-        "zeros": lambda shape, *, dtype=None, device=None: None,
-        "eye": lambda n_rows, n_cols=None, /, *, k=0, dtype=None, device=None: None,
-        "fftfreq": lambda n, /, *, d=1.0, dtype=None, device=None: None,
-        "rfftfreq": lambda n, /, *, d=1.0, dtype=None, device=None: None,
-    }
-)
+_SIGNATURES: dict[str, Callable[..., None]] = {
+    "empty": lambda shape, *, dtype=None, device=None: None,
+    "ones": lambda shape, *, dtype=None, device=None: None,
+    "zeros": lambda shape, *, dtype=None, device=None: None,
+    "eye": lambda n_rows, n_cols=None, /, *, k=0, dtype=None, device=None: None,
+    "fftfreq": lambda n, /, *, d=1.0, dtype=None, device=None: None,
+    "rfftfreq": lambda n, /, *, d=1.0, dtype=None, device=None: None,
+}
+SIGNATURES.update(_SIGNATURES)
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "asarray": asarray,

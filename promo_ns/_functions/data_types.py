@@ -52,7 +52,7 @@ def result_type(ns: Space, *arrays_and_dtypes: Any) -> DType:
     return resolve_many(ns.policy_now(), "result_type", operands)
 
 
-def can_cast(ns: Space, from_: DType | Any, to: DType, /) -> bool:
+def can_cast(ns: Space, from_: Any, to: DType, /) -> bool:
     """Whether the active policy promotes ``from_`` to ``to`` (``result_type(from_, to) == to``).
 
     ``from_`` counts as its dtype (an n-d array of it), whatever the array's shape.
@@ -95,7 +95,7 @@ def isdtype(ns: Space, dtype: DType, kind: DType | str | tuple[DType | str, ...]
     return dtype.kind in _KINDS[str(kind)]
 
 
-def _info_dtype(ns: Space, type: DType | Any) -> tuple[DType, Any]:
+def _info_dtype(ns: Space, type: Any) -> tuple[DType, Any]:
     dtype = type.dtype if type.__class__ is ns.Array else canonical(type)
     return dtype, ns._backend.native_dtype(dtype)
 

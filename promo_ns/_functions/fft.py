@@ -15,9 +15,5 @@ EXTENSION_DELEGATED = ("fftshift", "ifftshift")
 
 EXTENSION_FUNCTIONS: dict[str, Callable[..., Any]] = {
     **FFT_FUNCTIONS,
-    **{
-        name.partition(".")[2]: decided(name)
-        for name in FUNCTION_FAMILY
-        if name.startswith("fft.")
-    },
+    **{name.partition(".")[2]: decided(name) for name in FUNCTION_FAMILY if name.startswith("fft.")},
 }

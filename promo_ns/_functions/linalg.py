@@ -28,16 +28,15 @@ def _combining(name: str, module: str | None = None) -> Callable[..., Any]:
     return combine
 
 
-SIGNATURES.update(
-    {
-        "matmul": lambda x1, x2, /: None,
-        "tensordot": lambda x1, x2, /, *, axes=2: None,
-        "vecdot": lambda x1, x2, /, *, axis=-1: None,
-        "cross": lambda x1, x2, /, *, axis=-1: None,
-        "outer": lambda x1, x2, /: None,
-        "solve": lambda x1, x2, /: None,
-    }
-)
+_SIGNATURES: dict[str, Callable[..., None]] = {
+    "matmul": lambda x1, x2, /: None,
+    "tensordot": lambda x1, x2, /, *, axes=2: None,
+    "vecdot": lambda x1, x2, /, *, axis=-1: None,
+    "cross": lambda x1, x2, /, *, axis=-1: None,
+    "outer": lambda x1, x2, /: None,
+    "solve": lambda x1, x2, /: None,
+}
+SIGNATURES.update(_SIGNATURES)
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     name: _combining(name) for name in ("matmul", "tensordot", "vecdot")

@@ -43,7 +43,8 @@ def broadcast_arrays(ns: Space, *arrays: Any) -> list[Any]:
     return [wrap(x, ns) for x in ns._backend.compat.broadcast_arrays(*(native(ns, x) for x in arrays))]
 
 
-SIGNATURES["broadcast_arrays"] = lambda *arrays: None
+_SIGNATURES: dict[str, Callable[..., None]] = {"broadcast_arrays": lambda *arrays: None}
+SIGNATURES.update(_SIGNATURES)
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "concat": _joining("concat"),

@@ -32,15 +32,14 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
     return reduce
 
 
-SIGNATURES.update(
-    {
-        "sum": lambda x, /, *, axis=None, dtype=None, keepdims=False: None,
-        "prod": lambda x, /, *, axis=None, dtype=None, keepdims=False: None,
-        "cumulative_sum": lambda x, /, *, axis=None, dtype=None, include_initial=False: None,
-        "cumulative_prod": lambda x, /, *, axis=None, dtype=None, include_initial=False: None,
-        "trace": lambda x, /, *, offset=0, dtype=None: None,
-    }
-)
+_SIGNATURES: dict[str, Callable[..., None]] = {
+    "sum": lambda x, /, *, axis=None, dtype=None, keepdims=False: None,
+    "prod": lambda x, /, *, axis=None, dtype=None, keepdims=False: None,
+    "cumulative_sum": lambda x, /, *, axis=None, dtype=None, include_initial=False: None,
+    "cumulative_prod": lambda x, /, *, axis=None, dtype=None, include_initial=False: None,
+    "trace": lambda x, /, *, offset=0, dtype=None: None,
+}
+SIGNATURES.update(_SIGNATURES)
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     **{name: reduction(name) for name in ("sum", "prod", "cumulative_sum", "cumulative_prod")},
