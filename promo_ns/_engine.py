@@ -5,32 +5,40 @@ operands' ``(dtype, role)`` pairs (``dtype`` is ``None`` for Python scalars),
 so answering a binary op is one dict lookup.  The lookup holds either a
 :class:`~promo_ns._dtypes.DType` or a :class:`Refusal`; a refusal becomes a
 :class:`PromotionError` naming the policy, the op, the operands and a fix.
+
+Each cell is decided by named stages (:func:`cell`) that give a reason for
+every step; :func:`run` runs them.  The tables keep the result only;
+:func:`promo_ns.explore.explain` shows the reasons.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import replace
-from functools import cache
-from typing import NamedTuple
+from functools import cache, lru_cache
+from typing import NamedTuple, TypeAlias, TypeVar
 
 from promo_ns._dtypes import CATEGORY, DTYPES, INT_RANGE, DType, bool_
 from promo_ns._ops import FUNCTION_FAMILY, family_of
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
 
 __all__ = [
-    "Explanation",
+    "Decision",
     "Operand",
     "PromotionError",
+    "Refusal",
+    "Stage",
     "accumulation_dtype",
+    "cell",
     "compute_table",
-    "explain",
+    "describe_call",
     "family_name",
     "function_dtype",
     "operand",
     "promoted_table",
     "resolve",
     "resolve_many",
+    "run",
 ]
 
 Key = tuple[DType | None, Role]
@@ -87,13 +95,61 @@ class Refusal(NamedTuple):
     why: str
 
 
-# --- promotion over the policy's roles -------------------------------------------------
+# --- the decision, in stages ---------------------------------------------------------------
 #
-# Every function below takes ``notes``: ``None`` when compiling tables, a list
-# when :func:`explain` wants the rule that decided, in words.
+# A stage is a generator: it yields the reason for each step it takes, in words, and
+# returns what it decided; a stage that refuses raises _RefusalError, which ends the whole
+# decision.  run() runs the stages; the compiled tables keep only the result, explain()
+# in promo_ns.explore only the reasons, so the two cannot disagree.
 
-Notes = list[str] | None
+_T = TypeVar("_T")
+#: A decision stage: yields its reasons in words, returns what it decided.
+Stage: TypeAlias = Generator[str, None, _T]
+
 _NO_ARRAY = "no operand is an array, and Python scalars alone have no dtype: refused"
+_CLASS = {"nd": "n-d arrays", "mid": "0-d arrays", "low": "Python scalars"}
+
+
+class _RefusalError(Exception):
+    """A stage refuses: the decision ends with :attr:`refusal`, and :attr:`reason` is its last step."""
+
+    def __init__(self, why: str, reason: str) -> None:
+        super().__init__(reason)
+        self.refusal = Refusal(why)
+        self.reason = reason
+
+
+class Decision(NamedTuple):
+    """What :func:`run` found: the stages' dtype (or the refusal that stopped them) and their reasons."""
+
+    result: DType | Refusal
+    reasons: list[str]
+
+
+def run(stage: Stage[DType]) -> Decision:
+    """Run a decision's stages in order, up to their result or the first refusal.
+
+    Parameters
+    ----------
+    stage
+        The decision, e.g. :func:`cell`'s.
+
+    Returns
+    -------
+    Decision
+        The result, or the :class:`Refusal` that stopped the stages, and each
+        step's reason in words, in order.
+    """
+    reasons: list[str] = []
+    try:
+        while True:
+            reasons.append(next(stage))
+    except StopIteration as done:
+        result: DType = done.value
+        return Decision(result, reasons)
+    except _RefusalError as refused:
+        reasons.append(refused.reason)
+        return Decision(refused.refusal, reasons)
 
 
 def _kinds(kinds: str) -> str:
@@ -118,242 +174,221 @@ def family_name(policy: Policy, op: str) -> str:
     return policy.op_families.get(op) or family_of(op)
 
 
-def _fold(
-    grid: Grid, dtypes: Iterable[DType], notes: Notes = None, grid_name: str = ""
-) -> DType | Refusal | None:
+def _array_grid(policy: Policy, family: Family | None) -> tuple[Grid, str]:
+    """The grid n-d arrays promote through, the family's own if it has one, and its name."""
+    if family is not None and family.arrays is not None:
+        return family.arrays, "op family's array"
+    return policy.arrays, "array"
+
+
+def _fold(grid: Grid, dtypes: Iterable[DType], grid_name: str) -> Stage[DType | None]:
+    """``dtypes`` combined left to right through ``grid`` (``None`` when there are none)."""
     result: DType | None = None
     for d in dtypes:
-        if result is d and notes is not None:
-            notes.append(f"{d} with {d} is {d}")
-        if result is None or result is d:
+        if result is None:
             result = d
-            continue
-        found = grid.get((result, d))
-        if notes is not None:
-            notes.append(
-                f"the {grid_name} grid has no cell for {result} with {d}: refused"
-                if found is None
-                else f"the {grid_name} grid gives {found} for {result} with {d}"
-            )
-        if found is None:
-            return Refusal("promotion")
-        result = found
-    return result
-
-
-def _promote_weak(
-    policy: Policy, keys: Sequence[Key], family: Family | None, notes: Notes
-) -> DType | Refusal:
-    arrays = [d for d, r in keys if d is not None]
-    if not arrays:
-        if notes is not None:
-            notes.append(_NO_ARRAY)
-        return Refusal("scalars")
-    own = family is not None and family.arrays is not None
-    grid = family.arrays if family is not None and family.arrays is not None else policy.arrays
-    result = _fold(grid, arrays, notes, "op family's array" if own else "array")
-    if not isinstance(result, DType):
-        return result or Refusal("scalars")
-    for d, role in keys:
-        if d is None:
-            found = policy.scalars.get((result, role))
-            if notes is not None:
-                notes.append(
-                    f"the scalar grid has no cell for {result} with a {role}: refused"
-                    if found is None
-                    else f"the scalar grid gives {found} for {result} with a {role}"
-                )
+        elif result is d:
+            yield f"{d} with {d} is {d}"
+        else:
+            found = grid.get((result, d))
             if found is None:
-                return Refusal("promotion")
+                raise _RefusalError(
+                    "promotion", f"the {grid_name} grid has no cell for {result} with {d}: refused"
+                )
+            yield f"the {grid_name} grid gives {found} for {result} with {d}"
             result = found
     return result
 
 
-_CLASS = {"nd": "n-d arrays", "mid": "0-d arrays", "low": "Python scalars"}
-
-
-def _promote_priority(
-    policy: Policy, keys: Sequence[Key], family: Family | None, notes: Notes
-) -> DType | Refusal:
-    cross = policy.cross if policy.cross is not None else policy.arrays
-    zero_d = policy.zero_d if policy.zero_d is not None else policy.arrays
-    grid = policy.arrays if family is None or family.arrays is None else family.arrays
-    zero_d_when: str = (family and family.zero_d_cross_when) or policy.cross_when
-    scalars = [(r, policy.scalar_dtypes[r]) for d, r in keys if d is None]
-    if notes is not None:
-        notes.extend(f"a {r} counts as {d}" for r, d in scalars)
-    own = family is not None and family.arrays is not None
-    nd = _fold(
-        grid,
-        [d for d, r in keys if r is Role.ND and d is not None],
-        notes,
-        "op family's array" if own else "array",
-    )
-    mid = _fold(zero_d, [d for d, r in keys if r is not Role.ND and d is not None], notes, "0-d")
-    low = _fold(zero_d, [d for _, d in scalars], notes, "0-d")
-    if isinstance(nd, Refusal):
-        return nd
-    if isinstance(mid, Refusal):
-        return mid
-    if isinstance(low, Refusal):
-        return low
-    if nd is None and mid is None:
-        if notes is not None:
-            notes.append(_NO_ARRAY)
-        return Refusal("scalars")
-
-    def combine(
-        high: tuple[str, DType | None], lower: tuple[str, DType | None], when: str
-    ) -> DType | Refusal | None:
-        (hn, h), (ln, low_) = high, lower
-        if h is None or low_ is None:
-            return h or low_
-        if when != "always" and (
-            low_.category == h.category or (low_.category < h.category and when == "higher")
-        ):
-            if notes is not None:
-                relation = "the same category as" if low_.category == h.category else "a lower category than"
-                notes.append(
-                    f"the {_CLASS[ln]} ({low_}) are of {relation} the {_CLASS[hn]} ({h}): they do not count"
+def _promote_weak(policy: Policy, keys: Sequence[Key], family: Family | None) -> Stage[DType]:
+    """Arrays promote through the array grid; each Python scalar then adapts through the scalar grid."""
+    grid, grid_name = _array_grid(policy, family)
+    result = yield from _fold(grid, [d for d, _ in keys if d is not None], grid_name)
+    if result is None:
+        raise _RefusalError("scalars", _NO_ARRAY)
+    for d, role in keys:
+        if d is None:
+            found = policy.scalars.get((result, role))
+            if found is None:
+                raise _RefusalError(
+                    "promotion", f"the scalar grid has no cell for {result} with a {role}: refused"
                 )
-            return h
-        found = cross.get((h, low_))
-        if notes is not None:
-            reason = (
-                "this op counts them whatever their category"
-                if when == "always"
-                else f"their category is {'higher' if low_.category > h.category else 'different'}"
-            )
-            notes.append(
-                f"the {_CLASS[ln]} ({low_}) count against the {_CLASS[hn]} ({h}), as {reason}: "
-                + (f"the cross grid gives {found}" if found else "the cross grid has no cell: refused")
-            )
-        return found or Refusal("promotion")
+            yield f"the scalar grid gives {found} for {result} with a {role}"
+            result = found
+    return result
 
-    below = combine(("mid", mid), ("low", low), policy.cross_when)
-    if isinstance(below, Refusal):
-        return below
-    result = combine(
+
+def _combine(
+    cross: Grid, high: tuple[str, DType | None], lower: tuple[str, DType | None], when: str
+) -> Stage[DType | None]:
+    """A higher priority class's dtype, with a lower class's counted against it as ``when`` says."""
+    (hn, h), (ln, low) = high, lower
+    if h is None or low is None:
+        return h or low
+    if when != "always" and (low.category == h.category or (low.category < h.category and when == "higher")):
+        relation = "the same category as" if low.category == h.category else "a lower category than"
+        yield f"the {_CLASS[ln]} ({low}) are of {relation} the {_CLASS[hn]} ({h}): they do not count"
+        return h
+    reason = (
+        "this op counts them whatever their category"
+        if when == "always"
+        else f"their category is {'higher' if low.category > h.category else 'different'}"
+    )
+    counted = f"the {_CLASS[ln]} ({low}) count against the {_CLASS[hn]} ({h}), as {reason}"
+    found = cross.get((h, low))
+    if found is None:
+        raise _RefusalError("promotion", f"{counted}: the cross grid has no cell: refused")
+    yield f"{counted}: the cross grid gives {found}"
+    return found
+
+
+def _promote_priority(policy: Policy, keys: Sequence[Key], family: Family | None) -> Stage[DType]:
+    """Each priority class (n-d, 0-d arrays, Python scalars) folds; a lower one counts per ``cross_when``."""
+    grid, grid_name = _array_grid(policy, family)
+    zero_d = policy.zero_d if policy.zero_d is not None else policy.arrays
+    scalars = [(r, policy.scalar_dtypes[r]) for d, r in keys if d is None]
+    for r, d in scalars:
+        yield f"a {r} counts as {d}"
+    nd = yield from _fold(grid, [d for d, r in keys if r is Role.ND and d is not None], grid_name)
+    mid = yield from _fold(zero_d, [d for d, r in keys if r is not Role.ND and d is not None], "0-d")
+    low = yield from _fold(zero_d, [d for _, d in scalars], "0-d")
+    if nd is None and mid is None:
+        raise _RefusalError("scalars", _NO_ARRAY)
+    cross = policy.cross if policy.cross is not None else policy.arrays
+    below = yield from _combine(cross, ("mid", mid), ("low", low), policy.cross_when)
+    zero_d_when: str = (family and family.zero_d_cross_when) or policy.cross_when
+    result = yield from _combine(
+        cross,
         ("nd", nd),
         ("mid" if mid is not None else "low", below),
         zero_d_when if mid is not None else policy.cross_when,
     )
-    assert result is not None
+    assert result is not None  # nd or mid is an array's dtype
     return result
 
 
-def promote(
-    policy: Policy, keys: Sequence[Key], *, family: Family | None = None, notes: Notes = None
-) -> DType | Refusal:
+def _promotion(policy: Policy, keys: Sequence[Key], family: Family | None = None) -> Stage[DType]:
     """The promoted dtype of operands under ``policy``'s roles, before any family rule.
 
-    ``family`` contributes its ``arrays`` grid and ``zero_d_cross_when``, if set;
-    ``notes``, if a list, receives each step of the decision in words.
+    ``family`` contributes its ``arrays`` grid and ``zero_d_cross_when``, if set.
     """
     if policy.roles == "priority":
-        return _promote_priority(policy, keys, family, notes)
-    return _promote_weak(policy, keys, family, notes)
+        return _promote_priority(policy, keys, family)
+    return _promote_weak(policy, keys, family)
 
 
-def _same_dtype(keys: Sequence[Key], notes: Notes) -> DType | Refusal:
+def _same_dtype(keys: Sequence[Key]) -> Stage[DType]:
+    """A family that does not promote: one array dtype, and no Python scalar of a higher category."""
     arrays = {d for d, _ in keys if d is not None}
     if len(arrays) > 1:
-        if notes is not None:
-            notes.append("this op family does not promote: array operands must share one dtype, refused")
-        return Refusal("same_dtype")
-    (dtype,) = arrays or (None,)
-    if dtype is None:
-        if notes is not None:
-            notes.append(_NO_ARRAY)
-        return Refusal("scalars")
+        raise _RefusalError(
+            "same_dtype", "this op family does not promote: array operands must share one dtype, refused"
+        )
+    if not arrays:
+        raise _RefusalError("scalars", _NO_ARRAY)
+    (dtype,) = arrays
     if any(d is None and CATEGORY[r.kind] > dtype.category for d, r in keys):
-        if notes is not None:
-            notes.append(
-                f"this op family does not promote: a Python scalar above {dtype}'s category is refused"
-            )
-        return Refusal("promotion")
-    if notes is not None:
-        notes.append(f"this op family does not promote: every operand takes the array's dtype, {dtype}")
+        raise _RefusalError(
+            "promotion",
+            f"this op family does not promote: a Python scalar above {dtype}'s category is refused",
+        )
+    yield f"this op family does not promote: every operand takes the array's dtype, {dtype}"
     return dtype
 
 
-def _scalar_cell(family: Family, keys: Sequence[Key]) -> DType | None:
-    """The family's own cell for one array with one Python scalar, if it has one."""
-    if len(keys) != 2:
-        return None
-    (d1, r1), (d2, r2) = keys
-    if d1 is not None and d2 is None:
-        return family.scalars.get((d1, r2))
-    if d1 is None and d2 is not None:
-        return family.scalars.get((d2, r1))
-    return None
-
-
-def _cell(policy: Policy, family: Family | None, keys: Sequence[Key], notes: Notes = None) -> DType | Refusal:
-    if family is None:
-        if notes is not None:
-            notes.append("the policy defines no op of this family: refused")
-        return Refusal("kind")
+def _check_kinds(family: Family, keys: Sequence[Key]) -> None:
+    """Refuse array operands of a kind the family does not take."""
     wrong = [d for d, _ in keys if d is not None and d.kind not in family.kinds]
     if wrong:
-        if notes is not None:
-            notes.append(f"this op takes {_kinds(family.kinds)} arrays, and {wrong[0]} is not one: refused")
-        return Refusal("kind")
-    result: DType | Refusal | None = _scalar_cell(family, keys) if family.scalars else None
-    if result is not None and notes is not None:
-        array, role = next(d for d, _ in keys if d is not None), next(r for d, r in keys if d is None)
-        notes.append(f"this op has its own cell for a {array} array with a {role}: {result}")
-    if result is None:
-        if family.strong:
-            mapped = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
-            if notes is not None:
-                typed = [
-                    f"a {r} as {m}" for (d, r), (m, _) in zip(keys, mapped, strict=True) if d is None and m
-                ]
-                notes.append(
-                    "this op promotes every operand as an n-d array"
-                    + (f", {', '.join(typed)}" if typed else "")
-                )
-            if any(d is None for d, _ in mapped):
-                if notes is not None:
-                    arrays = any(d is not None for d, _ in keys)
-                    notes.append(
-                        "the policy gives Python scalars no dtype of their own: refused"
-                        if arrays
-                        else _NO_ARRAY
-                    )
-                return Refusal("scalars")
-            keys = mapped
-        result = (
-            _same_dtype(keys, notes)
-            if family.same_dtype
-            else promote(policy, keys, family=family, notes=notes)
+        raise _RefusalError(
+            "kind", f"this op takes {_kinds(family.kinds)} arrays, and {wrong[0]} is not one: refused"
         )
-    if isinstance(result, Refusal):
+
+
+def _own_cell(family: Family, keys: Sequence[Key]) -> Stage[DType | None]:
+    """The family's own cell for one array with one Python scalar, if it has one."""
+    arrays = [d for d, _ in keys if d is not None]
+    scalars = [r for d, r in keys if d is None]
+    if len(arrays) != 1 or len(scalars) != 1:
+        return None
+    found = family.scalars.get((arrays[0], scalars[0]))
+    if found is not None:
+        yield f"this op has its own cell for a {arrays[0]} array with a {scalars[0]}: {found}"
+    return found
+
+
+def _as_arrays(policy: Policy, keys: Sequence[Key]) -> Stage[list[Key]]:
+    """Every operand as an n-d array, a Python scalar as the policy's dtype for its kind."""
+    mapped = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
+    typed = [f"a {r} as {m}" for (d, r), (m, _) in zip(keys, mapped, strict=True) if d is None and m]
+    yield "this op promotes every operand as an n-d array" + (f", {', '.join(typed)}" if typed else "")
+    if any(d is None for d, _ in mapped):
+        arrays = any(d is not None for d, _ in keys)
+        raise _RefusalError(
+            "scalars",
+            "the policy gives Python scalars no dtype of their own: refused" if arrays else _NO_ARRAY,
+        )
+    return mapped
+
+
+def _kernel_loop(policy: Policy, family: Family, keys: Sequence[Key], result: DType) -> Stage[DType]:
+    """Where the kernel has no ``result`` loop, the operands go to the dtypes it has and promote again."""
+    if result not in family.operand_map:
         return result
-    if result in family.operand_map:
-        mapped = [(family.operand_map.get(d or result, d or result), Role.ND) for d, _ in keys]
-        if notes is not None:
-            notes.append(
-                f"the kernel has no {result} loop: the operands go to "
-                f"{' and '.join(str(d) for d, _ in mapped)} and promote again"
-            )
-        result = promote(policy, mapped, family=family, notes=notes)
-        if isinstance(result, Refusal):
-            return result
+    mapped = [(family.operand_map.get(d or result, d or result), Role.ND) for d, _ in keys]
+    yield (
+        f"the kernel has no {result} loop: the operands go to "
+        f"{' and '.join(str(d) for d, _ in mapped)} and promote again"
+    )
+    return (yield from _promotion(policy, mapped, family))
+
+
+def _result(family: Family, result: DType) -> Stage[DType]:
+    """The family's rules on the promoted dtype: its result map, the result kinds it has, bool results."""
     if result in family.result_map:
-        if notes is not None:
-            notes.append(f"this op gives {family.result_map[result]} where the operands promote to {result}")
+        yield f"this op gives {family.result_map[result]} where the operands promote to {result}"
         result = family.result_map[result]
     if result.kind not in (family.kinds if family.result_kinds is None else family.result_kinds):
-        if notes is not None:
-            notes.append(f"this op has no {result} result: refused")
-        return Refusal("kind")
+        raise _RefusalError("kind", f"this op has no {result} result: refused")
     if family.result == "bool":
-        if notes is not None:
-            notes.append(f"the result is bool (compared in {result})")
+        yield f"the result is bool (compared in {result})"
         return bool_
     return result
+
+
+def cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> Stage[DType]:
+    """The stages that decide one cell: operands ``keys`` under ``family``'s rules of ``policy``.
+
+    Run them with :func:`run`.  In order: the operands' kinds; the family's
+    own cell for an array with a Python scalar, else (Python scalars as n-d
+    arrays, for a ``strong`` family) the operands' promotion, or one shared
+    dtype for a ``same_dtype`` family; the kernel's missing loops; the
+    family's result rules.
+
+    Parameters
+    ----------
+    policy
+        The policy deciding.
+    family
+        The op family's rules under ``policy`` (``None``: the policy has no op of that family).
+    keys
+        Each operand's ``(dtype, role)``, ``dtype`` ``None`` for a Python scalar.
+
+    Returns
+    -------
+    Stage
+        The decision, not yet run.
+    """
+    if family is None:
+        raise _RefusalError("kind", "the policy defines no op of this family: refused")
+    _check_kinds(family, keys)
+    result = yield from _own_cell(family, keys)
+    if result is None:
+        if family.strong:
+            keys = yield from _as_arrays(policy, keys)
+        result = yield from (_same_dtype(keys) if family.same_dtype else _promotion(policy, keys, family))
+    result = yield from _kernel_loop(policy, family, keys, result)
+    return (yield from _result(family, result))
 
 
 # --- compiled lookups --------------------------------------------------------------------
@@ -368,13 +403,13 @@ def _table(
     policy: Policy, family_name: str
 ) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
     family = policy.families.get(family_name)
-    return {(a[0], a[1], b[0], b[1]): _cell(policy, family, (a, b)) for a in _KEYS for b in _KEYS}
+    return {(a[0], a[1], b[0], b[1]): run(cell(policy, family, (a, b))).result for a in _KEYS for b in _KEYS}
 
 
 @cache
 def promoted_table(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
     """Per operand-key pair: the dtype plain promotion gives, before any op family's rule."""
-    return {(a[0], a[1], b[0], b[1]): promote(policy, (a, b)) for a in _KEYS for b in _KEYS}
+    return {(a[0], a[1], b[0], b[1]): run(_promotion(policy, (a, b))).result for a in _KEYS for b in _KEYS}
 
 
 @cache
@@ -392,9 +427,20 @@ def compute_table(
         return {k: v if isinstance(v, Refusal) else (v, v) for k, v in table.items()}
     as_promoted = replace(family, result="promoted")
     return {
-        k: v if isinstance(v, Refusal) else (v, _cell(policy, as_promoted, ((k[0], k[1]), (k[2], k[3]))))  # type: ignore[misc]
+        k: v
+        if isinstance(v, Refusal)
+        else (v, run(cell(policy, as_promoted, ((k[0], k[1]), (k[2], k[3])))).result)  # type: ignore[misc]
         for k, v in table.items()
     }
+
+
+@lru_cache(maxsize=4096)
+def _decide_many(
+    policy: Policy, family_name: str, keys: tuple[Key, ...]
+) -> tuple[DType | Refusal, DType | Refusal]:
+    """Any number of operands' cell and their plain promotion, as the tables hold them for two."""
+    decided = run(cell(policy, policy.families.get(family_name), keys))
+    return decided.result, run(_promotion(policy, keys)).result
 
 
 def _check_int_value(policy: Policy, op: str, operands: Sequence[Operand], promoted: DType) -> None:
@@ -477,90 +523,14 @@ def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> 
     return left
 
 
-def _roles(policy: Policy, family: Family | None) -> str:
-    """The policy's role model, in words, with ``family``'s override of it."""
-    if policy.roles == "weak-scalars":
-        return (
-            "every array counts with its own dtype, 0-d arrays and NumPy scalars too; "
-            "a Python scalar is weak: it adapts to the arrays' dtype through the scalar grid"
-        )
-    text = (
-        "operands rank in priority classes, n-d arrays above 0-d arrays above Python scalars; a lower "
-        f"class counts only when its category (bool < integer < float < complex) is {policy.cross_when}"
-    )
-    when = family.zero_d_cross_when if family is not None else None
-    if when is not None and when != policy.cross_when:
-        text += "; for this op, 0-d arrays count against n-d arrays " + (
-            "whatever their category" if when == "always" else f"when their category is {when}"
-        )
-    return text
-
-
-class Explanation(NamedTuple):
-    """What :func:`explain` found: the answer, and the rule that gave it, step by step."""
-
-    policy: Policy
-    op: str
-    operands: tuple[Operand, ...]
-    result: DType | None
-    error: Exception | None
-    steps: tuple[str, ...]
-
-    def __str__(self) -> str:
-        call = f"{self.op}({_names(self.operands)})"
-        answer = f"-> {self.result}" if self.error is None else f"-> refused ({type(self.error).__name__})"
-        lines = [f"policy {self.policy.name!r} ({self.policy.reference}): {call} {answer}"]
-        lines += [f"  {i}. {step}" for i, step in enumerate(self.steps, 1)]
-        if self.error is not None:
-            lines.append(f"  {self.error}")
-        return "\n".join(lines)
-
-
-def explain(policy: Policy, op: str, a: Operand, b: Operand) -> Explanation:
-    """The result of binary ``op`` on ``a`` and ``b`` under ``policy``, with the rule that decided.
-
-    The steps come from the same functions that compile the lookup tables, so
-    the explanation and the op's own answer cannot disagree.
-
-    Parameters
-    ----------
-    policy
-        The policy deciding.
-    op
-        An op name from :mod:`promo_ns._ops` (``"add"``, ``"less"``, ``"atan2"``, ...).
-    a, b
-        The operands, left then right.
-
-    Returns
-    -------
-    Explanation
-        The result dtype (or the error :func:`resolve` raises), and each step
-        of the decision in words; ``str()`` gives a readable report.
-
-    Raises
-    ------
-    ValueError
-        ``op`` does not combine operands.
-    """
-    name = family_name(policy, op)
-    family = policy.families.get(name)
-    steps = [f"{op!r} follows the rules of the {name!r} op family", _roles(policy, family)]
-    _cell(policy, family, [(a.dtype, a.role), (b.dtype, b.role)], steps)
-    try:
-        return Explanation(policy, op, (a, b), resolve(policy, op, a, b), None, tuple(steps))
-    except (PromotionError, OverflowError) as exc:
-        return Explanation(policy, op, (a, b), None, exc, tuple(steps))
-
-
 def resolve_many(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
     """The result dtype of an op over any number of operands (``concat``, ``result_type``)."""
     name = family_name(policy, op)
     if len(operands) == 2:
         return resolve(policy, op, operands[0], operands[1])
-    result = _cell(policy, policy.families.get(name), [(o.dtype, o.role) for o in operands])
+    result, promoted = _decide_many(policy, name, tuple((o.dtype, o.role) for o in operands))
     if isinstance(result, Refusal):
         raise _error(policy, op, name, operands, result)
-    promoted = promote(policy, [(o.dtype, o.role) for o in operands])
     if isinstance(promoted, DType):
         _check_int_value(policy, op, operands, promoted)
     return result
@@ -610,8 +580,9 @@ def function_dtype(policy: Policy, op: str, dtype: DType) -> DType:
 # --- messages ----------------------------------------------------------------------------
 
 
-def _names(operands: Sequence[Operand]) -> str:
-    return ", ".join(f"x{i + 1}: {o.describe()}" for i, o in enumerate(operands))
+def describe_call(op: str, operands: Sequence[Operand]) -> str:
+    """``"add(x1: int8 (n-d array), x2: 1.5 (Python float))"``: a call as messages name it."""
+    return f"{op}({', '.join(f'x{i + 1}: {o.describe()}' for i, o in enumerate(operands))})"
 
 
 def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> str:
@@ -627,9 +598,8 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
             targets.append(default)
     for target in targets:
         trial = [Operand(target, Role.ND) if o.dtype is not None else o for o in operands]
-        if not isinstance(
-            _cell(policy, policy.families.get(family), [(o.dtype, o.role) for o in trial]), Refusal
-        ):
+        decided = run(cell(policy, policy.families.get(family), [(o.dtype, o.role) for o in trial]))
+        if not isinstance(decided.result, Refusal):
             casts = [f"xp.astype(x{i + 1}, xp.{target})" for i, o in arrays if o.dtype is not target]
             if casts:
                 return f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
@@ -649,6 +619,6 @@ def _error(
         "scalars": "at least one operand must be an array",
     }[refusal.why]
     return PromotionError(
-        f"policy {policy.name!r} refuses {op}({_names(operands)}): {what} "
+        f"policy {policy.name!r} refuses {describe_call(op, operands)}: {what} "
         f"({policy.reference}). {_fix(policy, op, family, operands)}"
     )

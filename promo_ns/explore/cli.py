@@ -38,11 +38,11 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from promo_ns import get_policy, policies
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DTYPES, DType
-from promo_ns._engine import Operand, Refusal, compute_table, explain, family_name, operand
+from promo_ns._engine import Operand, Refusal, compute_table, family_name, operand
 from promo_ns._ops import FAMILY
 from promo_ns.explore.checks import check
+from promo_ns.explore.explanation import explain
 from promo_ns.explore.pictures import disagreement, picture
 from promo_ns.explore.tables import (
     DEFAULT_ROLES,
@@ -55,7 +55,7 @@ from promo_ns.explore.tables import (
     parse_roles,
     view,
 )
-from promo_ns.policies import Policy, Role
+from promo_ns.policies import Policy, Role, get_policy, policies
 
 #: Python scalar kinds written as words (``bool`` is the dtype; a Python bool is ``True``).
 _WORDS = {r.name.lower(): v for r, v in SAMPLE_SCALARS.items() if r is not Role.BOOL}

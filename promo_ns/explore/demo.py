@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from promo_ns import PromotionError, policies
+from promo_ns._engine import PromotionError
+from promo_ns.policies import policies
 
 _CASES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("int32 array + 1.5", lambda xp: xp.asarray([1, 2], dtype=xp.int32) + 1.5),
