@@ -590,7 +590,9 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
     arrays = [(i, o) for i, o in enumerate(operands) if o.dtype is not None]
     if not arrays:
         return "Fix: make one operand an array first, e.g. xp.asarray(x1)."
-    targets = sorted({o.dtype for _, o in arrays if o.dtype is not None}, key=lambda d: -d.category)
+    # Operand order among equal categories: a set's order would change with the hash seed.
+    dtypes = dict.fromkeys(o.dtype for _, o in arrays if o.dtype is not None)
+    targets = sorted(dtypes, key=lambda d: -d.category)
     scalar_kinds = [o.role.kind for o in operands if o.dtype is None]
     for kind in scalar_kinds:
         default = policy.defaults.get({"b": "bool", "i": "int", "f": "float", "c": "complex"}[kind])
