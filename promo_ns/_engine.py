@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import replace
-from functools import cache, lru_cache
 from typing import NamedTuple, TypeAlias, TypeVar
 
 from promo_ns._dtypes import CATEGORY, DTYPES, INT_RANGE, DType, bool_
+from promo_ns._memo import per_policy
 from promo_ns._ops import FUNCTION_FAMILY, family_of
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
 
@@ -35,6 +35,7 @@ __all__ = [
     "family_name",
     "function_dtype",
     "operand",
+    "promote_elements",
     "promoted_table",
     "resolve",
     "resolve_many",
@@ -398,7 +399,7 @@ _KEYS: tuple[Key, ...] = tuple((d, r) for r in ARRAY_ROLES for d in DTYPES) + tu
 )
 
 
-@cache
+@per_policy
 def _table(
     policy: Policy, family_name: str
 ) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
@@ -406,13 +407,13 @@ def _table(
     return {(a[0], a[1], b[0], b[1]): run(cell(policy, family, (a, b))).result for a in _KEYS for b in _KEYS}
 
 
-@cache
+@per_policy
 def promoted_table(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
     """Per operand-key pair: the dtype plain promotion gives, before any op family's rule."""
     return {(a[0], a[1], b[0], b[1]): run(_promotion(policy, (a, b))).result for a in _KEYS for b in _KEYS}
 
 
-@cache
+@per_policy
 def compute_table(
     policy: Policy, family_name: str
 ) -> dict[tuple[DType | None, Role, DType | None, Role], tuple[DType, DType] | Refusal]:
@@ -434,7 +435,7 @@ def compute_table(
     }
 
 
-@lru_cache(maxsize=4096)
+@per_policy
 def _decide_many(
     policy: Policy, family_name: str, keys: tuple[Key, ...]
 ) -> tuple[DType | Refusal, DType | Refusal]:
@@ -533,6 +534,25 @@ def resolve_many(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
         raise _error(policy, op, name, operands, result)
     if isinstance(promoted, DType):
         _check_int_value(policy, op, operands, promoted)
+    return result
+
+
+def promote_elements(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
+    """The dtype plain promotion gives ``operands`` under ``policy``, before any op family's rule.
+
+    What a framework's creation function does with the elements of nested data
+    (``asarray([a, b, 1.5])``).
+
+    Raises
+    ------
+    PromotionError
+        The policy defines no promotion of these operands.
+    """
+    result = _decide_many(
+        policy, family_name(policy, "result_type"), tuple((o.dtype, o.role) for o in operands)
+    )[1]
+    if isinstance(result, Refusal):
+        raise _error(policy, op, family_name(policy, "result_type"), operands, result)
     return result
 
 

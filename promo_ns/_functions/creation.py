@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from promo_ns._dtypes import DType, canonical
-from promo_ns._engine import Operand, PromotionError, operand, resolve_many
+from promo_ns._engine import Operand, PromotionError, operand, promote_elements
 from promo_ns._functions._common import SIGNATURES
 from promo_ns._plan import Space, is_numpy_like, native, wrap
 from promo_ns.policies import Policy, Role, get_policy
@@ -142,7 +142,7 @@ def _nested_dtype(ns: Space, policy: Policy, leaves: list[Any], arrays: list[Any
                 f"asarray() got a {type(leaf).__name__} inside nested data; it takes promo_ns arrays, "
                 "NumPy scalars and Python bool/int/float/complex"
             )
-    return resolve_many(rules, "result_type", operands)
+    return promote_elements(rules, "asarray", operands)
 
 
 def _creation(name: str, kind: str | None) -> Callable[..., Any]:
