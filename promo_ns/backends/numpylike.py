@@ -11,7 +11,7 @@ import numpy
 
 from promo_ns._dtypes import DType, bfloat16
 from promo_ns._ops import NATIVE
-from promo_ns.backends import DTypeMaps, Plan
+from promo_ns.backends._base import DTypeMaps, Plan
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["NumpyLike"]

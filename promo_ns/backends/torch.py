@@ -10,7 +10,7 @@ import torch
 
 from promo_ns._dtypes import DTYPES, DType, bool_, complex64, float16
 from promo_ns._ops import NATIVE
-from promo_ns.backends import DTypeMaps, Plan
+from promo_ns.backends._base import DTypeMaps, Plan
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["TorchBackend"]

@@ -1,0 +1,152 @@
+"""What every backend adapter is: the Backend Protocol, the Plan it runs, shared dtype maps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, NamedTuple, Protocol
+
+from promo_ns._dtypes import DType, canonical, native
+from promo_ns.policies import Policy, Role
+
+__all__ = ["Backend", "DTypeMaps", "Plan"]
+
+
+class Plan(NamedTuple):
+    """How to run one cell (op, operand key, operand key): the engine's answer, ready to use."""
+
+    result: int  #: operand code of the result: its dtype, and whether it is 0-d
+    compute: DType  #: the dtype the kernel computes in
+    direct: bool  #: the backend's own promotion already computes in ``compute``
+    to_bool: bool  #: the op returns bool (a comparison)
+    fix_scalar: bool  #: a Python scalar needs a value check or conversion first
+    inplace_ok: bool  #: the policy allows ``x op= y``
+    kernel: Callable[[Any, Any], Any] | None  #: a ``direct`` cell's native function, called as is
+
+
+class Backend(Protocol):
+    """What the Array wrapper and the namespace need from an array library."""
+
+    def __hash__(self) -> int:
+        """Adapters are singletons, hashed by identity: compiled plans are cached per adapter."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """``"numpy"``, ``"torch"`` or ``"cupy"``."""
+        ...
+
+    @property
+    def module(self) -> ModuleType:
+        """The array library itself."""
+        ...
+
+    @property
+    def compat(self) -> ModuleType:
+        """``array_api_compat.<name>``: the standard's functions on native arrays."""
+        ...
+
+    @property
+    def native_policy(self) -> Policy:
+        """The library's own promotion: where it gives the policy's dtype, kernels run as they are."""
+        ...
+
+    @property
+    def not_native(self) -> frozenset[tuple[str | None, DType, DType]]:
+        """Where the library's own kernels differ from ``native_policy``: operands are cast first.
+
+        Entries are ``(op, or None for every op; operand dtype; compute dtype)``.
+        """
+        ...
+
+    @property
+    def array_type(self) -> type:
+        """The library's native array type."""
+        ...
+
+    def dtype(self, x: Any) -> DType:
+        """The canonical dtype of native array ``x``."""
+        ...
+
+    def native_dtype(self, dtype: DType) -> Any:
+        """The library's dtype for ``dtype``; a TypeError naming both if it has none."""
+        ...
+
+    def kernel(
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+    ) -> Callable[[Any, Any], Any] | None:
+        """The native function of ``op`` if it takes these operands as they are, else None.
+
+        ``x`` and ``y`` are an array's dtype or a Python scalar's role.  Only
+        asked where the library's own promotion already computes in ``compute``
+        and gives ``result``; None sends the cell through :meth:`binary`.
+        """
+        ...
+
+    def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
+        """``op(x, y)`` computed in ``plan.compute``.
+
+        ``x`` and ``y`` are native arrays or Python scalars already converted
+        to the compute dtype's kind.
+        """
+        ...
+
+    def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
+        """``x op= y`` computed in ``plan.compute`` and stored into ``x`` (its dtype unchanged)."""
+        ...
+
+    def astype(self, x: Any, dtype: DType) -> Any:
+        """``x`` as ``dtype``, without a copy when it already is."""
+        ...
+
+    def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
+        """The reduction or cumulative function ``name`` of ``x``, accumulating in ``dtype``."""
+        ...
+
+    def scalar(self, value: object, dtype: DType, like: Any) -> Any:
+        """A 0-d native array of ``value`` as ``dtype`` on ``like``'s device."""
+        ...
+
+    def same_device(self, x: Any, y: Any) -> bool:
+        """Whether two native arrays live on the same device."""
+        ...
+
+    def to_array(self, x: Any) -> Any:
+        """A native result as a native array (NumPy returns scalars from 0-d ops)."""
+        ...
+
+    def asarray(self, obj: Any, **kwargs: Any) -> Any:
+        """A native array from ``obj`` (``compat.asarray``), copying only where the library must."""
+        ...
+
+    def getitem(self, x: Any, key: Any) -> Any:
+        """``x[key]``, with the standard's indexing (negative slice steps too)."""
+        ...
+
+    def setitem(self, x: Any, key: Any, value: Any) -> None:
+        """``x[key] = value``; ``x`` is left untouched when it raises."""
+        ...
+
+
+class DTypeMaps:
+    """Cached maps between a library's dtypes and the canonical ones, shared by every adapter."""
+
+    module: ModuleType
+
+    def __init__(self) -> None:
+        self._native: dict[DType, Any] = {}
+        self._canonical: dict[Any, DType] = {}
+
+    def dtype(self, x: Any) -> DType:
+        """The canonical dtype of native array ``x``."""
+        found = self._canonical.get(x.dtype)
+        if found is None:
+            found = self._canonical[x.dtype] = canonical(x.dtype)
+        return found
+
+    def native_dtype(self, dtype: DType) -> Any:
+        """The library's dtype for ``dtype``; a TypeError naming both if it has none."""
+        found = self._native.get(dtype)
+        if found is None:
+            found = self._native[dtype] = native(dtype, self.module)
+        return found
