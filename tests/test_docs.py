@@ -11,7 +11,8 @@ import pytest
 import promo_ns
 from promo_ns import get_policy
 from promo_ns.explore.tables import format_view, view
-from promo_ns.policies import _REGISTERED, Policy, Role
+from promo_ns.policies import Policy, Role
+from promo_ns.policies._model import _REGISTERED
 from tests.test_pictures import cells
 
 mkdocs_config = pytest.importorskip("mkdocs.config")
