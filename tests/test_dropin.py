@@ -166,7 +166,9 @@ def test_every_failing_inplace_op_and_setitem_leaves_the_operand_bit_identical(
     values = data.draw(hnp.arrays(np.dtype(left), 4, elements=_elements(left)))
     x = xp.asarray(values, dtype=getattr(xp, left))
     if right in ("int", "float", "bool"):
-        other: Any = data.draw({"int": st.integers(-300, 300), "float": st.floats(-5, 5), "bool": st.booleans()}[right])
+        other: Any = data.draw(
+            {"int": st.integers(-300, 300), "float": st.floats(-5, 5), "bool": st.booleans()}[right]
+        )
     else:
         other = xp.asarray(data.draw(hnp.arrays(np.dtype(right), 4, elements=_elements(right))))
     before = to_numpy(x).tobytes()
