@@ -396,10 +396,11 @@ def parse_operand(text: str) -> Operand:
         return operand(_WORDS[text])
     try:
         return operand(ast.literal_eval(text))
-    except (ValueError, SyntaxError, TypeError):
-        pass
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        pass  # RecursionError, MemoryError: nesting too deep for Python's parser ("-" * 3000 + "1")
+    shown = repr(text) if len(text) <= 60 else f"{text[:40]!r}... ({len(text)} characters)"
     raise ValueError(
-        f"cannot read operand {text!r}{_suggest_operand(text)}: write a dtype (int8 or i8), a dtype and "
+        f"cannot read operand {shown}{_suggest_operand(text)}: write a dtype (int8 or i8), a dtype and "
         f"an array role (float64:0d, float32:npscalar), or a Python scalar (1.5, -3, True, 1j, int, float)"
     )
 
