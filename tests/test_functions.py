@@ -181,3 +181,12 @@ def test_numpy_scalars_are_strong_in_every_function(backend: str) -> None:
     observed = _NESTED["numpy_scalars"]
     assert observed["np.where(c, int8_arr, np.float64(.1))"] == "float64"
     assert observed["np.result_type(int8_arr, np.float32(.1))"] == "float32"
+
+
+def test_the_cli_lists_every_function_by_family() -> None:
+    from promo_ns.explore.cli import ops_text
+
+    text = ops_text()
+    for name, family in FUNCTION_FAMILY.items():
+        line = next(line for line in text.splitlines() if line.split()[:1] == [family])
+        assert name in line

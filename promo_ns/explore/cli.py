@@ -40,7 +40,7 @@ from collections.abc import Iterable, Sequence
 
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DTYPES, DType
 from promo_ns._engine import Operand, Refusal, compute_table, family_name, operand
-from promo_ns._ops import FAMILY
+from promo_ns._ops import FAMILY, FUNCTION_FAMILY
 from promo_ns.explore.checks import check
 from promo_ns.explore.explanation import explain
 from promo_ns.explore.pictures import disagreement, picture
@@ -164,6 +164,12 @@ def ops_text(policy: Policy | None = None) -> str:
     ]
     if policy is None:
         lines.append("a policy may give some ops rules of their own: 'ops POLICY' shows its grouping")
+    functions: dict[str, list[str]] = {}
+    for name, family in FUNCTION_FAMILY.items():
+        functions.setdefault(family, []).append(name)
+    width = max(len(f) for f in functions)
+    lines += ["", "one-array functions by the column of the policy's function grid that decides their dtype"]
+    lines += [f"  {family:<{width}}  {', '.join(names)}" for family, names in functions.items()]
     return "\n".join(lines)
 
 
