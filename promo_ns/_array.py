@@ -83,9 +83,10 @@ class Array:
         return _wrap(array_api_compat.to_device(self._x, device, stream=stream), self._ns)
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
-        if api_version not in (None, "2024.12", "2023.12", "2022.12", "2021.12"):
-            raise ValueError(f"promo_ns implements Array API 2024.12, not {api_version!r}")
-        return self._ns
+        ns = self._ns
+        if api_version is None or api_version == ns.__array_api_version__:
+            return ns
+        return ns.versioned(api_version)
 
     # -- conversion --
     def __bool__(self) -> bool:

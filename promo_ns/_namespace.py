@@ -1,4 +1,4 @@
-"""The namespace object and its factory: the whole Array API 2024.12 over one backend, with one policy.
+"""The namespace object and its factory: the whole Array API (2025.12, or 2024.12 on request) over one backend, with one policy.
 
 The functions come from :mod:`promo_ns._functions`, by chapter of the
 standard; what does not promote is delegated to ``array_api_compat.<backend>``
@@ -30,13 +30,17 @@ from promo_ns._functions import (
 )
 from promo_ns._functions._common import bind
 from promo_ns._functions.info import Info
-from promo_ns._plan import binary_function, is_numpy_like, native, wrap_any
+from promo_ns._plan import array_of, binary_function, is_numpy_like, native, native_argument, wrap_any
 from promo_ns.backends import Backend, get_backend
 from promo_ns.policies import Policy, get_policy, is_registered
 
 __all__ = ["Namespace", "array_namespace", "namespace"]
 
-API_VERSION = "2024.12"
+API_VERSION = "2025.12"
+#: The versions a namespace can follow (``namespace(..., api_version=...)``); older requests get 2024.12.
+API_VERSIONS = ("2024.12", "2025.12")
+#: Functions the standard added in 2025.12: a 2024.12 namespace has none of them.
+_ADDED_IN_2025_12 = frozenset(("isin", "broadcast_shapes", "linalg.eig", "linalg.eigvals"))
 
 _CHAPTERS = (creation, data_types, elementwise, manipulation, searching, statistical, linalg)
 _CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
@@ -49,12 +53,11 @@ class Namespace(ModuleType):
     Create one with :func:`promo_ns.namespace`.
     """
 
-    __array_api_version__ = API_VERSION
-
-    def __init__(self, backend: Backend, policy: Policy, device: Any, name: str) -> None:
+    def __init__(self, backend: Backend, policy: Policy, device: Any, name: str, api_version: str) -> None:
         super().__init__(
             name, f"Array API namespace over {backend.name} with promotion policy {policy.name!r}."
         )
+        self.__array_api_version__ = api_version
         self._backend = backend
         self.policy = policy
         self._device = device
@@ -77,13 +80,17 @@ class Namespace(ModuleType):
         # A registered policy travels by name, any other by value; either way the
         # unpickled namespace is the cached one for those arguments.
         policy = self.policy.name if is_registered(self.policy) else self.policy
-        return (_restore, (self._backend.name, policy, self._device))
+        return (_restore, (self._backend.name, policy, self._device, self.__array_api_version__))
 
     def __copy__(self) -> Namespace:
         return self
 
     def __deepcopy__(self, memo: object) -> Namespace:
         return self
+
+    def versioned(self, api_version: str) -> Namespace:
+        """The namespace of the same backend, policy and device for another version of the standard."""
+        return namespace(self._backend.name, policy=self.policy, device=self._device, api_version=api_version)
 
     def policy_now(self) -> Policy:
         """The policy in force: the innermost ``promo_ns.policy(...)`` block's, else the namespace's."""
@@ -100,16 +107,36 @@ class Namespace(ModuleType):
         delegated: Sequence[str],
         own: Mapping[str, Callable[..., Any]],
     ) -> None:
+        prefix = "" if target is self else f"{target.__name__.rpartition('.')[2]}."
+        older = self.__array_api_version__ < "2025.12"
         for fname in delegated:
-            setattr(target, fname, self._delegate(getattr(compat, fname)))
+            if not (older and prefix + fname in _ADDED_IN_2025_12):
+                setattr(target, fname, self._delegate(getattr(compat, fname), fname))
         for fname, fn in own.items():
-            setattr(target, fname, bind(fn, self))
+            if not (older and prefix + fname in _ADDED_IN_2025_12):
+                setattr(target, fname, bind(fn, self))
 
-    def _delegate(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def _delegate(self, fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+        """``fn`` of ``array_api_compat``, on the native arrays of promo_ns arrays, its results wrapped.
+
+        Its first argument must be a promo_ns array, and a bare native array
+        anywhere raises, as in operators; ``from_dlpack`` takes any array.
+        """
+        if name == "from_dlpack":
+
+            @functools.wraps(fn)
+            def delegated(*args: Any, **kwargs: Any) -> Any:
+                args = tuple(native(self, a) for a in args)
+                kwargs = {k: native(self, v) for k, v in kwargs.items()}
+                return wrap_any(self, fn(*args, **kwargs))
+
+            return delegated
+
         @functools.wraps(fn)
         def delegated(*args: Any, **kwargs: Any) -> Any:
-            args = tuple(native(self, a) for a in args)
-            kwargs = {k: native(self, v) for k, v in kwargs.items()}
+            if args:
+                args = (array_of(self, args[0], name), *(native_argument(self, a, name) for a in args[1:]))
+            kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
             return wrap_any(self, fn(*args, **kwargs))
 
         return delegated
@@ -123,7 +150,11 @@ class Namespace(ModuleType):
 
 
 def namespace(
-    backend: str | ModuleType, *, policy: str | Policy = "array-api", device: Any = None
+    backend: str | ModuleType,
+    *,
+    policy: str | Policy = "array-api",
+    device: Any = None,
+    api_version: str | None = None,
 ) -> Namespace:
     """An Array API namespace over ``backend`` that promotes dtypes by ``policy``.
 
@@ -136,12 +167,16 @@ def namespace(
     device
         The device arrays are created on when a creation function gets none
         (e.g. ``"cuda"`` or ``"meta"`` for torch); ``None`` for the backend's default.
+    api_version
+        The version of the standard the namespace follows: ``"2025.12"`` (the
+        default) or ``"2024.12"`` (without the functions 2025.12 added;
+        ``meshgrid``, ``broadcast_arrays`` and ``devices()`` return lists).
 
     Returns
     -------
     Namespace
         A module-like object with every function, constant and dtype of the
-        Array API standard 2024.12, plus ``linalg`` and ``fft``.  Equal
+        Array API standard, plus ``linalg`` and ``fft``.  Equal
         arguments give the same object (``promo_ns.numpy is
         promo_ns.namespace("numpy")``); namespaces survive pickling and
         copying with their backend, policy and device.
@@ -155,39 +190,58 @@ def namespace(
     """
     b = get_backend(backend)
     p = get_policy(policy)
-    key = (b.name, p, device)
+    version = _version(api_version)
+    key = (b.name, p, device, version)
     try:
         found = _NAMESPACES.get(key) or _TRANSIENT.get(key)
     except TypeError:  # an unhashable device: nothing to look up
-        return _new_namespace(b, p, device)
+        return _new_namespace(b, p, device, version)
     if found is not None:
         return found
     with _LOCK:
         found = _NAMESPACES.get(key) or _TRANSIENT.get(key)
         if found is None:
-            found = _new_namespace(b, p, device)
+            found = _new_namespace(b, p, device, version)
             (_NAMESPACES if is_registered(p) else _TRANSIENT)[key] = found
     return found
 
 
-def _new_namespace(b: Backend, p: Policy, device: Any) -> Namespace:
-    name = (
-        f"promo_ns.{b.name}" if p.name == "array-api" and device is None else f"promo_ns.{b.name}[{p.name}]"
+def _new_namespace(b: Backend, p: Policy, device: Any, version: str) -> Namespace:
+    name = f"promo_ns.{b.name}"
+    if p.name != "array-api" or device is not None:
+        name += f"[{p.name}]"
+    if version != API_VERSION:
+        name += f"@{version}"
+    return Namespace(b, p, device, name, version)
+
+
+def _version(api_version: str | None) -> str:
+    """The version a namespace follows for a requested ``api_version`` (the standard's selection rules)."""
+    if api_version is None:
+        return API_VERSION
+    if api_version in API_VERSIONS:
+        return api_version
+    if api_version in ("2021.12", "2022.12", "2023.12"):
+        return "2024.12"  # a superset of the older versions
+    raise ValueError(
+        f"promo_ns implements Array API {' and '.join(API_VERSIONS)} (and serves 2021.12 to 2023.12 "
+        f"with 2024.12), not {api_version!r}"
     )
-    return Namespace(b, p, device, name)
 
 
 #: Namespaces of registered policies live as long as the process; those of other
 #: policies as long as something (an array, a caller) holds them, so that
 #: throw-away policies are freed with their namespaces.
-_NAMESPACES: dict[tuple[str, Policy, Any], Namespace] = {}
-_TRANSIENT: weakref.WeakValueDictionary[tuple[str, Policy, Any], Namespace] = weakref.WeakValueDictionary()
+_NAMESPACES: dict[tuple[str, Policy, Any, str], Namespace] = {}
+_TRANSIENT: weakref.WeakValueDictionary[tuple[str, Policy, Any, str], Namespace] = (
+    weakref.WeakValueDictionary()
+)
 _LOCK = threading.Lock()
 
 
-def _restore(backend: str, policy: str | Policy, device: Any) -> Namespace:
+def _restore(backend: str, policy: str | Policy, device: Any, api_version: str = API_VERSION) -> Namespace:
     """Unpickle a namespace: the cached namespace of these arguments."""
-    return namespace(backend, policy=policy, device=device)
+    return namespace(backend, policy=policy, device=device, api_version=api_version)
 
 
 def array_namespace(*arrays: Any, policy: str | Policy | None = None) -> Namespace:

@@ -45,9 +45,11 @@ __all__ = [
     "PREPARE",
     "REFLECTED",
     "Space",
+    "array_of",
     "binary_function",
     "cast",
     "code_of",
+    "compared",
     "device_error",
     "dtype_of_code",
     "finish",
@@ -55,6 +57,7 @@ __all__ = [
     "is_numpy_like",
     "key",
     "native",
+    "native_argument",
     "one_array",
     "one_array_plan",
     "operand_of",
@@ -293,8 +296,14 @@ def binary_function(op: str, array_type: type) -> Callable[[Any, Any], Any]:
             return forward(x1, x2)
         if x2.__class__ is array_type:
             return reflected(x2, x1)
+        from promo_ns.backends import backend_of
+
+        for x in (x1, x2):
+            if backend_of(x) is not None:
+                raise _unsupported(x, op)
         raise TypeError(
-            f"{op}() needs at least one promo_ns array, got {type(x1).__name__} and {type(x2).__name__}"
+            f"{op}() needs at least one promo_ns array, got {type(x1).__name__} and {type(x2).__name__}; "
+            "make one with xp.asarray(...) first."
         )
 
     f.__name__ = f.__qualname__ = op
@@ -384,7 +393,7 @@ def operand_of(ns: Space, x: Any) -> Operand:
         return Operand(x, Role.ND)
     if isinstance(x, (bool, int, float, complex)) and not is_numpy_like(x):
         return operand(x)
-    raise _unsupported(x, "this function")
+    raise _unsupported(x, "this function", ns)
 
 
 def cast(ns: Space, x: Any, dtype: DType, like: Any = None) -> Any:
@@ -397,6 +406,25 @@ def cast(ns: Space, x: Any, dtype: DType, like: Any = None) -> Any:
     if x.__class__ is ns.Array:
         return ns._backend.astype(x._x, dtype)
     return ns._backend.scalar(fit(x, dtype), dtype, like)
+
+
+def compared(ns: Space, op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
+    """The operands of a comparison-like function (``isin``, ``searchsorted``) in the dtype it compares in.
+
+    The policy decides as for ``op``'s family (comparisons promote, then
+    compare); a Python scalar becomes a 0-d array on the array's device.
+    """
+    xs = [promoted_operand(ns, x, op) for x in (x1, x2)]
+    a, b = (operand_of(ns, x) for x in xs)
+    policy = ns.policy_now()
+    resolve(policy, op, a, b)  # raises the policy's refusal, or OverflowError for an int out of range
+    cell = compute_table(policy, family_name(policy, op))[(a.dtype, a.role, b.dtype, b.role)]
+    compute = cell[1]  # type: ignore[index]
+    arrays = [x._x for x in xs if x.__class__ is ns.Array]
+    if len(arrays) == 2 and not ns._backend.same_device(*arrays):
+        raise device_error(*arrays)
+    first, second = (cast(ns, x, compute, arrays[0]) for x in xs)
+    return first, second
 
 
 def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[DType, list[Any]]:
@@ -457,7 +485,7 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
     """
     if x.__class__ is not ns.Array or x._ns._backend is not ns._backend:
         raise (
-            _unsupported(x, op)
+            _unsupported(x, op, ns, scalars=False)
             if x.__class__ is not ns.Array
             else mixed_backends(ns._backend, x._ns._backend)
         )
@@ -547,7 +575,7 @@ def _other_operand(ns: Any, x: Any, op: str) -> Any:
     for t in _SCALAR_TYPES:
         if isinstance(x, t):
             return t(x)
-    raise _unsupported(x, op)
+    raise _unsupported(x, op, ns)
 
 
 def _engine_operand(x: Any) -> Operand:
@@ -557,17 +585,77 @@ def _engine_operand(x: Any) -> Operand:
     return Operand(None, _KEYS[code][1], x)
 
 
-def _unsupported(other: Any, op: str) -> TypeError:
+def _unsupported(other: Any, op: str, ns: Any = None, *, scalars: bool = True) -> TypeError:
+    """The error for ``other`` given to ``op``: a bare native array (wrap it), or no array at all.
+
+    ``scalars``: whether ``op`` also takes Python scalars there.
+    """
     from promo_ns.backends import backend_of
 
-    if backend_of(other) is not None:
+    cls = type(other)
+    name = cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    found = backend_of(other)
+    if found is not None or is_numpy_like(other):
+        mine = ns._backend.name if ns is not None else None
+        theirs = found.name if found is not None else type(other).__module__
+        if mine is not None and theirs != mine:
+            return TypeError(
+                f"{op!r} got a bare {name}, an array of another library than this {mine} namespace's; "
+                f"wrap it with the {theirs} namespace (promo_ns.namespace({theirs!r}).asarray(x), "
+                f"zero-copy), or convert it to {mine} first and wrap that with xp.asarray(x)."
+            )
         return TypeError(
-            f"{op!r} got a bare {type(other).__module__}.{type(other).__name__}; wrap it "
-            "first with xp.asarray(x) (zero-copy) so that the policy can see its dtype."
+            f"{op!r} got a bare {name}; wrap it first with xp.asarray(x) (zero-copy) "
+            "so that the policy can see its dtype."
         )
-    return TypeError(
-        f"{op!r} takes promo_ns arrays and Python bool/int/float/complex, not {type(other).__name__}"
-    )
+    takes = "promo_ns arrays and Python bool/int/float/complex" if scalars else "a promo_ns array"
+    return TypeError(f"{op!r} takes {takes}, not {name}; make an array with xp.asarray(...) first.")
+
+
+def array_of(ns: Space, x: Any, op: str) -> Any:
+    """The native array of promo_ns array ``x`` where ``op`` takes an array; a TypeError for anything else.
+
+    Raises
+    ------
+    TypeError
+        ``x`` is a bare native array (wrap it with ``xp.asarray``), no array
+        at all, or an array of another backend's namespace.
+    """
+    if x.__class__ is ns.Array:
+        if x._ns._backend is not ns._backend:
+            raise mixed_backends(ns._backend, x._ns._backend)
+        return x._x
+    raise _unsupported(x, op, ns, scalars=False)
+
+
+#: Argument types a delegated function passes through as they are, without a look.
+_PLAIN = frozenset((bool, int, float, complex, str, type(None), slice, type(Ellipsis)))
+
+
+def native_argument(ns: Space, x: Any, op: str) -> Any:
+    """:func:`native` for an argument of delegated function ``op``: a bare native array raises.
+
+    Raises
+    ------
+    TypeError
+        ``x`` is (or holds) a bare NumPy/CuPy/torch array: wrap it with ``xp.asarray``.
+    """
+    cls = x.__class__
+    if cls in _PLAIN:
+        return x
+    if cls is ns.Array:
+        if x._ns._backend is not ns._backend:
+            raise mixed_backends(ns._backend, x._ns._backend)
+        return x._x
+    if cls is DType:
+        return ns._backend.native_dtype(x)
+    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
+        return type(x)(native_argument(ns, v, op) for v in x)
+    from promo_ns.backends import backend_of
+
+    if backend_of(x) is not None:
+        raise _unsupported(x, op, ns)
+    return x
 
 
 def _refuse(a: Any, other: Any, op: str, mode: int) -> PromotionError:

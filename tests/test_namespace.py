@@ -354,7 +354,7 @@ def test_allowed_inplace_ops_keep_the_left_dtype_and_object(backend: str) -> Non
 
 # --- the public contract ---------------------------------------------------------------------
 
-# The 2024.12 names; array-api-strict also lists 2025.12 additions, which promo_ns leaves out.
+# The functions 2025.12 added (array-api-strict at its default, 2025.12, lists them).
 _NEWER = {"broadcast_shapes", "isin", "eig", "eigvals"}
 
 
@@ -363,16 +363,67 @@ def test_the_namespace_has_the_whole_standard(backend: str) -> None:
     import array_api_strict as strict
 
     xp = namespace(backend)
-    for module, mine in ((strict, xp), (strict.linalg, xp.linalg), (strict.fft, xp.fft)):
+    old = promo_ns.namespace(backend, api_version="2024.12")
+    for module, mine, theirs in (
+        (strict, xp, old),
+        (strict.linalg, xp.linalg, old.linalg),
+        (strict.fft, xp.fft, old.fft),
+    ):
         public = {
             n
             for n in getattr(module, "__all__", ())
             if n.islower() and "flags" not in n and not n.startswith("_")
-        } - _NEWER
+        }
         missing = sorted(n for n in public if not hasattr(mine, n))
         assert not missing, f"{mine.__name__} lacks {missing}"
-    assert xp.__array_api_version__ == "2024.12"
+        assert not sorted(n for n in public - _NEWER if not hasattr(theirs, n))
+        assert not [n for n in _NEWER if hasattr(theirs, n)], "2024.12 has none of 2025.12's additions"
+    assert xp.__array_api_version__ == "2025.12"
+    assert old.__array_api_version__ == "2024.12"
     assert str(xp.float32) == "float32" and xp.bool is BY_NAME["bool"]
+
+
+@pytest.mark.parametrize("backend", NATIVE_BACKENDS)
+def test_api_version_selection(backend: str) -> None:
+    xp = namespace(backend)
+    a = xp.ones(3)
+    assert a.__array_namespace__() is xp
+    assert a.__array_namespace__(api_version="2025.12") is xp
+    old = a.__array_namespace__(api_version="2024.12")
+    assert old is promo_ns.namespace(backend, api_version="2024.12")
+    assert a.__array_namespace__(api_version="2023.12") is old  # 2024.12 serves the older versions
+    assert old.policy is xp.policy
+    with pytest.raises(ValueError, match=r"2026\.12"):
+        a.__array_namespace__(api_version="2026.12")
+    assert type(old.meshgrid(old.arange(2), old.arange(3))) is list
+    assert type(old.__array_namespace_info__().devices()) is list
+    assert type(xp.__array_namespace_info__().devices()) is tuple
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", POLICIES)
+def test_the_2025_12_additions_ask_the_policy(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    x = xp.asarray([1, 2, 3], dtype=xp.int8)
+    assert xp.isin(x, xp.asarray([2, 5], dtype=xp.int8)).dtype is xp.bool
+    assert xp.broadcast_shapes((2, 1), (1, 3)) == (2, 3)
+    assert xp.searchsorted(x, xp.asarray([2], dtype=xp.int8)).shape == (1,)
+    assert xp.searchsorted(x, 2).shape == ()
+    assert xp.expand_dims(x, axis=(0, 2)).shape == (1, 3, 1)
+    assert xp.permute_dims(xp.reshape(x, (1, 3)), (-1, -2)).shape == (3, 1)
+    m = xp.asarray([[2.0, 0.0], [0.0, 1.0]], dtype=xp.float32)
+    if not has_values(xp) and backend.startswith("torch"):
+        return  # torch's meta device has no eig kernel
+    eigenvalues = xp.linalg.eigvals(m)
+    assert eigenvalues.dtype is xp.complex64
+    assert xp.linalg.eig(m).eigenvalues.dtype is xp.complex64
+    mixed = xp.asarray([1.5, 2.0], dtype=xp.float32)
+    try:
+        found = xp.isin(x, mixed)
+    except promo_ns.PromotionError:
+        assert policy in ("array-api", "paddle", "tf-safe")
+    else:
+        assert found.dtype is xp.bool
 
 
 def test_ready_namespaces_are_importable_modules() -> None:
@@ -511,8 +562,8 @@ def test_structured_results_keep_their_names(backend: str) -> None:
     assert not has_values(xp) or float(xp.linalg.slogdet(a).logabsdet) == pytest.approx(math.log(6))
     assert xp.linalg.qr(a).R.shape == (2, 2)
     assert xp.linalg.svd(a).S.dtype is xp.float64
-    assert type(xp.meshgrid(xp.arange(2), xp.arange(3))) is list
-    assert type(xp.broadcast_arrays(a, a)) is list
+    assert type(xp.meshgrid(xp.arange(2), xp.arange(3))) is tuple
+    assert type(xp.broadcast_arrays(a, a)) is tuple
     assert xp.finfo(xp.complex64).dtype is xp.float32
     assert xp.finfo(xp.complex128).dtype is xp.float64
     params = inspect.signature(a.__dlpack__).parameters

@@ -12,7 +12,7 @@ from promo_ns._dtypes import DType, bfloat16, float16, float32, float64, int64, 
 from promo_ns._plan import Space, finish, is_numpy_like, one_array, wrap_any
 from promo_ns.backends import Backend
 
-__all__ = ["SIGNATURES", "WIDER", "bind", "decided", "owner_function"]
+__all__ = ["SIGNATURES", "WIDER", "bind", "decided", "owner_function", "sequence_of"]
 
 #: The standard's signatures of functions built by factories (which take ``**kwargs``).
 SIGNATURES: dict[str, Callable[..., None]] = {}
@@ -31,6 +31,11 @@ def bind(fn: Callable[..., Any], ns: Space) -> Callable[..., Any]:
     return bound
 
 
+def sequence_of(ns: Space, arrays: list[Any]) -> tuple[Any, ...] | list[Any]:
+    """Several arrays as the namespace's version returns them: a tuple from 2025.12, a list before."""
+    return list(arrays) if ns.__array_api_version__ < "2025.12" else tuple(arrays)
+
+
 def owner_function(ns: Space, name: str) -> Callable[..., Any]:
     """``array_api_compat.<backend>``'s function ``name`` (``"log"``, ``"linalg.inv"``)."""
     return _compat_function(ns._backend, name)
@@ -43,27 +48,29 @@ def _compat_function(backend: Backend, name: str) -> Callable[..., Any]:
     return getattr(getattr(compat, owner) if owner else compat, short)  # type: ignore[no-any-return]
 
 
-def decided(name: str) -> Callable[..., Any]:
+def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
     """The one-array function ``name`` whose result dtype the active policy decides.
 
     The operand is cast to the dtype the function computes in, the backend's
     own function runs, and the result comes back in the policy's dtype.  A
     function of several results (``linalg.eigh``, ``linalg.slogdet``) returns
     them as computed in that dtype (eigenvalues real, vectors of the
-    computed dtype).  Where the backend
-    has no kernel for that dtype, the function runs in a wider one of the same
-    values (see :data:`WIDER`) and its results are cast back.
+    computed dtype).  Where the backend has no kernel for that dtype, the
+    function runs in a wider one of the same values (see :data:`WIDER`) and
+    its results are cast back.  ``like`` names a function whose grid cell
+    decides the dtype ``name`` computes in, its results then kept as computed
+    (``linalg.eigvals`` computes like ``linalg.inv``, and returns complex).
     """
     short = name.rpartition(".")[2]
 
     def one(ns: Space, x: Any, /, *args: Any, **kwargs: Any) -> Any:
-        result, native_x = one_array(ns, name, x)
+        result, native_x = one_array(ns, like or name, x)
         fn = owner_function(ns, name)
         try:
             out = fn(native_x, *args, **kwargs)
         except (TypeError, RuntimeError, NotImplementedError) as e:
             out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
-        if isinstance(out, tuple):
+        if like is not None or isinstance(out, tuple):
             return wrap_any(ns, out)
         return finish(ns, out, result)
 

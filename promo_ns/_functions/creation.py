@@ -7,8 +7,8 @@ from typing import Any
 
 from promo_ns._dtypes import DType, canonical
 from promo_ns._engine import Operand, PromotionError, operand, promote_elements
-from promo_ns._functions._common import SIGNATURES
-from promo_ns._plan import Space, is_numpy_like, native, wrap
+from promo_ns._functions._common import SIGNATURES, sequence_of
+from promo_ns._plan import Space, array_of, is_numpy_like, native, wrap
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
@@ -201,10 +201,10 @@ def linspace(
     return wrap(ns._backend.compat.linspace(start, stop, num, endpoint=endpoint, **kwargs), ns)
 
 
-def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> list[Any]:
-    """``meshgrid`` of the Array API standard 2024.12, which returns a list of arrays."""
-    out = ns._backend.compat.meshgrid(*(native(ns, x) for x in arrays), indexing=indexing)
-    return [wrap(x, ns) for x in out]
+def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> tuple[Any, ...] | list[Any]:
+    """``meshgrid`` of the Array API standard: a tuple of arrays (a list in 2024.12)."""
+    out = ns._backend.compat.meshgrid(*(array_of(ns, x, "meshgrid") for x in arrays), indexing=indexing)
+    return sequence_of(ns, [wrap(x, ns) for x in out])
 
 
 _SIGNATURES: dict[str, Callable[..., None]] = {

@@ -6,6 +6,7 @@ import warnings
 from typing import Any
 
 from promo_ns._dtypes import DType, canonical
+from promo_ns._functions._common import sequence_of
 from promo_ns._plan import Space
 
 __all__ = ["Info"]
@@ -26,11 +27,11 @@ class Info:
         """The device arrays are created on when none is given."""
         return self._ns._device if self._ns._device is not None else self._compat.default_device()
 
-    def devices(self) -> list[Any]:
-        """Every device the backend can create arrays on."""
+    def devices(self) -> tuple[Any, ...] | list[Any]:
+        """Every device the backend can create arrays on: a tuple (a list in 2024.12)."""
         with warnings.catch_warnings():  # array-api-compat probes torch's deprecated 'mkldnn' device
             warnings.simplefilter("ignore", UserWarning)
-            return list(self._compat.devices())
+            return sequence_of(self._ns, list(self._compat.devices()))
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, DType]:
         """The active policy's default dtypes."""

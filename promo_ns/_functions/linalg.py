@@ -48,4 +48,5 @@ EXTENSION_FUNCTIONS: dict[str, Callable[..., Any]] = {
     },
     "trace": reduction("linalg.trace", "sum"),
     **{name: decided(f"linalg.{name}") for name in _DECIDED},
+    **{name: decided(f"linalg.{name}", like="linalg.inv") for name in ("eig", "eigvals")},
 }

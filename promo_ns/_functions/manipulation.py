@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from promo_ns._functions._common import SIGNATURES
-from promo_ns._plan import Space, native, promoted, wrap, wrap_result
+from promo_ns._functions._common import SIGNATURES, sequence_of
+from promo_ns._plan import Space, array_of, promoted, wrap, wrap_result
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 
@@ -28,8 +28,13 @@ DELEGATED = (
 
 def _joining(name: str) -> Callable[..., Any]:
     def join(ns: Space, arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+        if not isinstance(arrays, (list, tuple)):
+            raise TypeError(
+                f"{name}() takes a tuple or list of arrays, not {type(arrays).__name__}: "
+                f"xp.{name}([x1, x2, ...])"
+            )
         if not arrays:
-            raise ValueError(f"{name}() needs at least one array")
+            raise ValueError(f"{name}() needs at least one array: xp.{name}([x1, x2, ...])")
         dtype, natives = promoted(ns, name, list(arrays))
         return wrap_result(ns, name, getattr(ns._backend.compat, name)(natives, axis=axis), dtype)
 
@@ -38,9 +43,15 @@ def _joining(name: str) -> Callable[..., Any]:
     return join
 
 
-def broadcast_arrays(ns: Space, *arrays: Any) -> list[Any]:
-    """``broadcast_arrays`` of the Array API standard 2024.12, which returns a list of arrays."""
-    return [wrap(x, ns) for x in ns._backend.compat.broadcast_arrays(*(native(ns, x) for x in arrays))]
+def broadcast_arrays(ns: Space, *arrays: Any) -> tuple[Any, ...] | list[Any]:
+    """``broadcast_arrays`` of the Array API standard: a tuple of arrays (a list in 2024.12)."""
+    out = ns._backend.compat.broadcast_arrays(*(array_of(ns, x, "broadcast_arrays") for x in arrays))
+    return sequence_of(ns, [wrap(x, ns) for x in out])
+
+
+def broadcast_shapes(ns: Space, *shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    """The shape ``shapes`` broadcast to (2025.12)."""
+    return tuple(ns._backend.compat.broadcast_shapes(*shapes))
 
 
 _SIGNATURES: dict[str, Callable[..., None]] = {"broadcast_arrays": lambda *arrays: None}
@@ -50,4 +61,5 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "concat": _joining("concat"),
     "stack": _joining("stack"),
     "broadcast_arrays": broadcast_arrays,
+    "broadcast_shapes": broadcast_shapes,
 }
