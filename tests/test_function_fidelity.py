@@ -6,7 +6,10 @@ one is not installed), read from ``tests/reference/<policy>-functions.json`` for
 Paddle and TensorFlow (regenerated with ``python -m conformance.frameworks.paddle``
 / ``python -m conformance.frameworks.tensorflow``).  Cells the framework cannot
 run (``"unsupported: ..."``) are not compared; documented deviations are listed
-in ``conformance.frameworks._fidelity.FUNCTION_DEVIATIONS``.
+in ``conformance.frameworks._fidelity.FUNCTION_DEVIATIONS``.  The report pages show the
+same comparison per family (``conformance.frameworks._report``); here every family must agree
+on 100% of the cells the framework decides, and promo_ns's ``asarray`` of nested data must agree
+with the framework's creation call but for ``_fidelity.NESTED_DEVIATIONS``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from conformance.frameworks import _cells, _fidelity
+from conformance.frameworks import _cells, _fidelity, _report
 from promo_ns import get_policy
 from promo_ns._ops import FUNCTION_FAMILY
 from promo_ns.policies._model import FUNCTION_FAMILIES
@@ -125,3 +128,48 @@ def test_a_function_disagreement_is_listed_cell_by_cell() -> None:
     ]
     message = report(get_policy("pytorch"), rows)
     assert message.startswith("3 cells differ between policy 'pytorch' and PyTorch 2.13:")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_every_family_agrees_on_every_cell_the_framework_decides(policy: str) -> None:
+    ff = _fidelity.compare_functions(policy, stored(policy), backends=())
+    assert list(ff.families) == list(FUNCTION_FAMILIES)
+    short = {
+        f: "{} / {}".format(*ff.agreement(f)) for f in FUNCTION_FAMILIES if len(set(ff.agreement(f))) > 1
+    }
+    assert not short, f"families short of 100% of decided cells: {short}\n{ff.disagreements}"
+    assert set(ff.deviations) == {d.reason for d in _fidelity.FUNCTION_DEVIATIONS.get(policy, ())}
+    # Every cell the framework decided without a kernel is counted, in its family or as a deviation.
+    no_kernel = _fidelity.decided_without_kernel(stored(policy))
+    assert {(op, key) for op, key, *_ in ff.decided} == no_kernel
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_nested_creation_agrees_but_for_the_documented_deviations(policy: str) -> None:
+    nf = _fidelity.compare_nested(policy, _cells.load(_cells.reference("nested-creation")))
+    for backend in nf.counts:
+        agree, decided = nf.agreement(backend)
+        assert agree == decided, f"{backend}: {nf.buckets}"
+    assert set(nf.deviations) == {d.reason for d in _fidelity.NESTED_DEVIATIONS.get(policy, ())}
+
+
+def test_cells_decided_without_a_kernel_are_read_from_either_spelling() -> None:
+    data = {"no_kernel": ["abs bool:nd: \"abs_cpu\" not implemented for 'Bool'", "linalg.det float16:nd"]}
+    assert _fidelity.decided_without_kernel(data) == {("abs", "bool:nd"), ("linalg.det", "float16:nd")}
+
+
+def test_a_function_disagreement_is_on_the_page() -> None:
+    data = {
+        "framework": "fake",
+        "version": "0",
+        "ops": {"log": {"int8:nd": "float16", "int32:nd": "float32", "uint16:nd": "unsupported: no kernel"}},
+        "no_kernel": ["log int32:nd"],
+    }
+    ff = _fidelity.compare_functions("pytorch", data, backends=())
+    assert ff.disagreements == [("log", "int8:nd", "float16", "float32")]
+    assert ff.families["float"]["decided without a kernel"] == 1
+    assert ff.agreement("float") == (1, 2)
+    page = _report.function_markdown(ff)
+    assert "| the policy | `log` | int8 | float16 | float32 |" in page
+    assert "| float | " in page and "| 50.00% |" in page
+    assert "| `log` | uint16 | no kernel |" in page

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from conformance.frameworks._fidelity import main
+from conformance.frameworks._report import main
 
 sys.exit(main())

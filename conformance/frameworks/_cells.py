@@ -260,7 +260,13 @@ def operand(fw: Framework, token: str, op: str, left: str | None = None) -> Any:
 
 
 def standard_call(xp: Any, op: str, args: list[Any]) -> Any:
-    """Run ``op`` through an Array API namespace ``xp``: its function, ``x1 += x2`` for ``iadd``."""
+    """Run ``op`` through an Array API namespace ``xp``: its function, ``x1 += x2`` for ``iadd``.
+
+    A dotted ``op`` (``"linalg.inv"``, ``"fft.rfft"``) is the function of the namespace's extension.
+    """
+    if "." in op:
+        extension, _, name = op.partition(".")
+        return getattr(getattr(xp, extension), name)(*args)
     if op == "iadd":
         left = xp.asarray(args[0], copy=True)
         left += args[1]

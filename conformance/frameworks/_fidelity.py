@@ -13,13 +13,20 @@ cell lands in one bucket:
 * ``no backend kernel``: the backend promo_ns wraps has no kernel for the policy's dtypes;
 * ``disagree``: anything else -- a bug.
 
-``python -m conformance.frameworks [POLICY ...]`` writes ``docs/conformance/<policy>.md``
-from the stored observations; each checker's ``main`` writes it after probing.
+The same holds for the one-array functions (:func:`compare_functions`: the
+policy's ``functions`` grid against ``tests/reference/<policy>-functions.json``,
+then promo_ns on each backend against the grid) and for creation from nested
+data (:func:`compare_nested`: promo_ns's ``asarray`` against the framework's
+creation call in ``tests/reference/nested-creation.json``).
+
+:mod:`conformance.frameworks._report` writes ``docs/conformance/<policy>.md`` from
+these comparisons.
 """
 
 from __future__ import annotations
 
-import sys
+import re
+import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +34,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from conformance.frameworks import _cells
+from conformance.frameworks import _cells, nested
 
 #: The framework checker module of each policy, and whether the test suite probes it live.
 CHECKERS: dict[str, tuple[str, bool]] = {
@@ -40,9 +47,11 @@ CHECKERS: dict[str, tuple[str, bool]] = {
 BACKENDS = ("numpy", "torch")
 BUCKETS = ("agree", "deviation", "framework cannot run", "no backend kernel", "disagree")
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "conformance"
-#: Messages of a backend without a kernel for the dtypes (promo_ns's own guard says "no kernel").
+#: Messages of a backend without a kernel for the dtypes (promo_ns's own guards name the kernel).
 _NO_KERNEL = (
     "kernel that computes",
+    "kernel that returns",
+    "kernel for",
     "did not contain a loop",
     "No loop matching",
     "not implemented for",
@@ -240,6 +249,36 @@ def function_observations(policy: str, *, live: bool = True) -> dict[str, Any]:
     return _cells.load(_cells.function_reference(policy))
 
 
+#: The buckets of a one-array function cell, in the report's order; the first three agree.
+FUNCTION_BUCKETS = (
+    "same dtype",
+    "both refuse",
+    "decided without a kernel",
+    "deviation",
+    "framework cannot run",
+    "disagree",
+)
+_FUNCTION_AGREE = FUNCTION_BUCKETS[:3]
+
+
+def function_bucket(policy: str, op: str, key: str, seen: str) -> tuple[str, Deviation | None, str | None]:
+    """A function cell's bucket, the deviation covering it and the policy's answer (where compared).
+
+    Cells the framework could not run (``"unsupported: ..."``) and documented
+    deviations are not compared; ``"decided without a kernel"`` is left to the
+    caller, which knows the framework's ``no_kernel`` cells.
+    """
+    if seen.startswith("unsupported"):
+        return "framework cannot run", None, None
+    found = function_deviation(policy, op, key, seen)
+    if found is not None:
+        return "deviation", found, None
+    got = function_answer(policy, op, key)
+    if got != seen:
+        return "disagree", None, got
+    return ("both refuse" if seen == "refused" else "same dtype"), None, got
+
+
 def function_diff(policy: str, observed: dict[str, dict[str, str]]) -> tuple[list[str], Counter[str]]:
     """Every function cell where the policy disagrees with an observation the framework decided.
 
@@ -250,16 +289,214 @@ def function_diff(policy: str, observed: dict[str, dict[str, str]]) -> tuple[lis
     deviations: Counter[str] = Counter()
     for op, cells in observed.items():
         for key, seen in cells.items():
-            if seen.startswith("unsupported"):
-                continue
-            found = function_deviation(policy, op, key, seen)
+            bucket, found, got = function_bucket(policy, op, key, seen)
             if found is not None:
                 deviations[found.reason] += 1
-                continue
-            got = function_answer(policy, op, key)
-            if got != seen:
+            elif bucket == "disagree":
                 rows.append(f"{op:<20} {key:<28} framework={seen:<20} promo_ns={got}")
     return rows, deviations
+
+
+def decided_without_kernel(data: dict[str, Any]) -> set[tuple[str, str]]:
+    """The ``(op, key)`` cells the framework decided without running (its ``no_kernel`` list).
+
+    The entries read ``"<op> <key>"``, optionally followed by ``": <why>"``.
+    """
+    out = set()
+    for entry in data.get("no_kernel", ()):
+        op, _, rest = str(entry).partition(" ")
+        out.add((op, rest.split(": ", maxsplit=1)[0]))
+    return out
+
+
+@dataclass
+class FunctionFidelity:
+    """The comparison of one policy's ``functions`` grid with its framework, and promo_ns on each backend."""
+
+    policy: str
+    framework: str
+    version: str
+    #: family -> bucket -> cells.
+    families: dict[str, Counter[str]] = field(default_factory=dict)
+    #: (op, key, framework, policy) of every disagreement.
+    disagreements: list[tuple[str, str, str, str]] = field(default_factory=list)
+    #: reason -> the (op, key) cells it covers.
+    deviations: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: (op, key, the framework's decided dtype, the policy's answer, bucket) of the cells the
+    #: framework decided without a kernel.
+    decided: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+    #: (op, reason) -> the input dtypes the framework cannot run.
+    cannot_run: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    #: backend -> ``"policy's answer"`` / ``"no backend kernel"`` / ``"differs"`` -> cells.
+    backends: dict[str, Counter[str]] = field(default_factory=dict)
+    #: (backend, op, key, policy, promo_ns) of every cell where a backend's result is not the policy's.
+    backend_differs: list[tuple[str, str, str, str, str]] = field(default_factory=list)
+
+    def agreement(self, family: str | None = None) -> tuple[int, int]:
+        """Agreeing cells and decided cells (agreeing or not), of one family or all."""
+        counts = [self.families[family]] if family is not None else list(self.families.values())
+        agree = sum(c[b] for c in counts for b in _FUNCTION_AGREE)
+        return agree, agree + sum(c["disagree"] for c in counts)
+
+
+def _general_reason(reason: str, dtype: str) -> str:
+    """A framework's reason with the input dtype written ``<dtype>``, so that cells group by reason."""
+    return re.sub(rf"(?<![\w.]){dtype}(?![\w])", "<dtype>", reason.removeprefix("unsupported: "))
+
+
+def compare_functions(
+    policy: str, data: dict[str, Any], backends: Sequence[str] = BACKENDS
+) -> FunctionFidelity:
+    """Bucket every observed function cell, and run every cell through promo_ns on each backend."""
+    from promo_ns._ops import FUNCTION_FAMILY
+    from promo_ns.policies._model import FUNCTION_FAMILIES
+
+    out = FunctionFidelity(policy, str(data["framework"]), str(data["version"]))
+    out.families = {family: Counter() for family in FUNCTION_FAMILIES}
+    no_kernel = decided_without_kernel(data)
+    for op, cells in data["ops"].items():
+        for key, seen in cells.items():
+            bucket, dev, got = function_bucket(policy, op, key, seen)
+            if (op, key) in no_kernel and bucket != "framework cannot run":
+                bucket = "decided without a kernel" if bucket == "same dtype" else bucket
+                out.decided.append((op, key, seen, function_answer(policy, op, key), bucket))
+            out.families[FUNCTION_FAMILY[op]][bucket] += 1
+            if dev is not None:
+                out.deviations.setdefault(dev.reason, []).append((op, key))
+            elif bucket == "disagree":
+                out.disagreements.append((op, key, seen, str(got)))
+            elif bucket == "framework cannot run":
+                dtype = key.split(":", maxsplit=1)[0]
+                out.cannot_run.setdefault((op, _general_reason(seen, dtype)), []).append(dtype)
+    for backend in backends:
+        counts = out.backends[backend] = Counter()
+        promo = PromoNs(backend, policy)
+        for op in _cells.FUNCTION_OPS:
+            for key in _cells.function_cells(op):
+                want = function_answer(policy, op, key)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # atanh(1), an int8 log ...
+                    got = _cells.observe_function(promo, op, key)
+                if got == want:
+                    counts["policy's answer"] += 1
+                elif got.startswith("unsupported"):
+                    counts["no backend kernel"] += 1
+                else:
+                    counts["differs"] += 1
+                    out.backend_differs.append((backend, op, key, want, got))
+    return out
+
+
+#: Documented disagreements of ``asarray`` of nested data: ``applies("asarray", case, observed)``.
+#: A deviation explains a cell only where promo_ns differs from the framework.
+NESTED_DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
+    "pytorch": (
+        Deviation(
+            "promo_ns stacks nested 1-d (or larger) tensors, where torch.tensor raises (only "
+            "one-element tensors convert to Python scalars); their dtype follows the rule of 0-d ones.",
+            lambda op, case, seen: ":1d" in case,
+        ),
+    ),
+    "paddle": (
+        Deviation(
+            "Paddle's to_tensor gives a list holding a NumPy float scalar float32 (np.float64 with 1.5 "
+            "included); promo_ns promotes NumPy scalars as NumPy's 0-d arrays, by NumPy's rules.",
+            lambda op, case, seen: "np." in case,
+        ),
+    ),
+}
+NESTED_BUCKETS = ("same dtype", "both refuse", "deviation", "framework cannot run", "disagree")
+
+
+@dataclass
+class NestedFidelity:
+    """``asarray`` of nested data under one policy, on each backend, against the framework's creation call."""
+
+    policy: str
+    call: str
+    #: case -> the framework's observation, and promo_ns's on each backend.
+    rows: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+    #: case -> its bucket on each backend.
+    buckets: dict[str, dict[str, str]] = field(default_factory=dict)
+    counts: dict[str, Counter[str]] = field(default_factory=dict)
+    #: reason -> the cases it covers.
+    deviations: dict[str, list[str]] = field(default_factory=dict)
+    #: NumPy's call -> (NumPy's dtype, promo_ns's on each backend); the ``numpy`` policy only.
+    numpy_scalars: dict[str, tuple[str, dict[str, str]]] = field(default_factory=dict)
+
+    def agreement(self, backend: str) -> tuple[int, int]:
+        """Agreeing cases and decided cases on ``backend``."""
+        c = self.counts[backend]
+        agree = c["same dtype"] + c["both refuse"]
+        return agree, agree + c["disagree"]
+
+
+def _nested_element(xp: Any, token: str) -> Any:
+    """A case's element for promo_ns (see :mod:`conformance.frameworks.nested`)."""
+    import numpy as np
+
+    head, _, role = token.partition(":")
+    if head == "py":
+        return {"int": 1, "float": 1.5}[role]
+    if head.startswith("np."):
+        return getattr(np, head[3:])(1)
+    return xp.ones(() if role == "0d" else (2,), dtype=getattr(xp, head))
+
+
+def nested_outcome(xp: Any, case: str) -> str:
+    """What promo_ns's ``asarray`` makes of a case: ``"<dtype> <shape>"``, ``"refused"``, ``"error: ..."``."""
+    import promo_ns
+
+    try:
+        out = xp.asarray([_nested_element(xp, t.strip()) for t in case.split(",")])
+    except promo_ns.PromotionError:
+        return "refused"
+    except Exception as exc:
+        return f"error: {type(exc).__name__}: {str(exc)[:100]}"
+    return f"{out.dtype} {list(out.shape)}"
+
+
+def _nested_seen(seen: str) -> str:
+    """A framework's observation in promo_ns's vocabulary: its errors are refusals, save a missing dtype."""
+    if seen.startswith("error: LookupError"):
+        return "unsupported"
+    return "refused" if seen.startswith("error") else seen
+
+
+def compare_nested(policy: str, data: dict[str, Any], backends: Sequence[str] = BACKENDS) -> NestedFidelity:
+    """Every stored nested-creation case through promo_ns's ``asarray`` on each backend."""
+    import promo_ns
+
+    call, observed = nested.creation_observations(policy, data)
+    out = NestedFidelity(policy, call)
+    spaces = {b: promo_ns.namespace(b, policy=policy) for b in backends}
+    out.counts = {b: Counter() for b in backends}
+    for case, raw in observed.items():
+        seen = _nested_seen(raw)
+        got = {b: nested_outcome(xp, case) for b, xp in spaces.items()}
+        out.rows[case] = (raw, got)
+        buckets = out.buckets[case] = {}
+        for backend, outcome in got.items():
+            dev = next(
+                (d for d in NESTED_DEVIATIONS.get(policy, ()) if d.applies("asarray", case, raw)), None
+            )
+            if seen == "unsupported":
+                bucket = "framework cannot run"
+            elif outcome == seen:
+                bucket = "both refuse" if seen == "refused" else "same dtype"
+            elif dev is not None:
+                bucket = "deviation"
+                if case not in out.deviations.setdefault(dev.reason, []):
+                    out.deviations[dev.reason].append(case)
+            else:
+                bucket = "disagree"
+            buckets[backend] = bucket
+            out.counts[backend][bucket] += 1
+    if policy == "numpy":
+        ours = {b: nested.numpy_scalar_calls(xp) for b, xp in spaces.items()}
+        for name, want in data.get("numpy_scalars", {}).items():
+            out.numpy_scalars[name] = (want, {b: ours[b][name] for b in backends})
+    return out
 
 
 def deviation(policy: str, op: str, key: str, seen: str, *, values: bool = False) -> Deviation | None:
@@ -309,6 +546,14 @@ class PromoNs:
         try:
             return xp.ones(() if role == "0d" else (2,) * ndim, dtype=getattr(xp, dtype))
         except TypeError as exc:  # the backend lacks the dtype (bfloat16 on CuPy)
+            raise LookupError(str(exc)) from exc
+
+    def data(self, values: list[Any], dtype: str) -> Any:
+        """An array of ``dtype`` holding ``values``."""
+        xp = self.xp
+        try:
+            return xp.asarray(values, dtype=getattr(xp, dtype))
+        except TypeError as exc:  # the backend lacks the dtype
             raise LookupError(str(exc)) from exc
 
     def run(self, op: str, args: list[Any]) -> Any:
@@ -406,71 +651,3 @@ def compare(policy: str, data: dict[str, Any], backends: Sequence[str] = BACKEND
                     counts["disagree"] += 1
                     out.disagreements.append((backend, op, key, f"{seen} = {want}", f"{got} = {value}"))
     return out
-
-
-def _section(title: str, head: str, rows: list[str]) -> list[str]:
-    """A Markdown section: a table under ``head``, or "None."."""
-    return ["", f"## {title}", "", *((head.split("\n") + rows) if rows else ["None."])]
-
-
-def markdown(f: Fidelity) -> str:
-    """The report page for one policy."""
-    lines = [
-        f"# Policy `{f.policy}` against {f.framework} {f.version}",
-        "",
-        f"Generated by `python -m conformance.frameworks {f.policy}` from the observations in",
-        f"`tests/reference/{f.policy}.json`, written by",
-        f"`python -m conformance.frameworks.{CHECKERS[f.policy][0]}`; do not edit by hand.",
-        "Every cell is an op on two operands of a (dtype, role) each -- roles n-d array, 0-d array,",
-        "Python bool/int/float/complex -- as enumerated by `conformance/frameworks/_cells.py`;",
-        "promo_ns runs each one with the same policy on each backend and compares the dtype (or the",
-        "refusal) and the value with the framework's.",
-        "",
-        "| backend | " + " | ".join(BUCKETS) + " | agreement |",
-        "|---|" + "---:|" * (len(BUCKETS) + 1),
-    ]
-    for backend, c in f.counts.items():
-        counts = " | ".join(str(c[b]) for b in BUCKETS)
-        lines.append(f"| promo_ns on {backend} | {counts} | {100 * f.agreement(backend):.2f}% |")
-    lines += ["", "Agreement is `agree / (agree + disagree)`: every cell where the framework decides a"]
-    lines += ["dtype or refuses, except the documented deviations below."]
-    disagreements = [f"| {b} | {op} | `{k}` | {s} | {g} |" for b, op, k, s, g in f.disagreements]
-    lines += _section(
-        "Disagreements",
-        "| backend | op | cell | framework | promo_ns |\n|---|---|---|---|---|",
-        disagreements,
-    )
-    deviations = [f"| {n} | {r} |" for r, n in sorted(f.deviations.items())]
-    lines += _section("Documented deviations", "| cells | reason |\n|---:|---|", deviations)
-    cannot = [f"| {n} | {r.replace('|', '/')} |" for r, n in sorted(f.cannot_run.items())]
-    lines += _section(
-        "Cells the framework cannot run (not compared)", "| cells | reason |\n|---:|---|", cannot
-    )
-    no_kernel = [f"| {b} | {op} | {n} |" for (b, op), n in sorted(f.no_kernel.items())]
-    head = "The policy decides these; the wrapped backend has no kernel for the result dtype.\n\n"
-    lines += _section(
-        "Cells without a backend kernel", head + "| backend | op | cells |\n|---|---|---:|", no_kernel
-    )
-    return "\n".join(lines) + "\n"
-
-
-def write_report(policy: str) -> Fidelity:
-    """Compare promo_ns with the stored observations and write ``docs/conformance/<policy>.md``."""
-    f = compare(policy, _cells.load(_cells.reference(policy)))
-    DOCS.mkdir(parents=True, exist_ok=True)
-    path = DOCS / f"{policy}.md"
-    path.write_text(markdown(f))
-    rates = ", ".join(f"{b} {100 * f.agreement(b):.2f}%" for b in f.counts)
-    print(f"{policy}: agreement {rates}; {len(f.disagreements)} disagreements; wrote {path}", file=sys.stderr)
-    return f
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Write the reports of the given policies (default: all) from the stored observations."""
-    policies = list(argv if argv is not None else sys.argv[1:]) or list(CHECKERS)
-    unknown = [p for p in policies if p not in CHECKERS]
-    if unknown:
-        print(f"unknown policy {unknown[0]!r}; expected one of {', '.join(CHECKERS)}", file=sys.stderr)
-        return 2
-    failed = [p for p in policies if write_report(p).disagreements]
-    return 1 if failed else 0

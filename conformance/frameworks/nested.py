@@ -198,6 +198,25 @@ def _tensorflow() -> list[Creator]:
     ]
 
 
+#: The creation call each policy's ``asarray`` of nested data is compared with (a name of
+#: :data:`CREATORS`' calls, without the version).
+CREATION: dict[str, str] = {
+    "array-api": "array_api_strict.asarray",
+    "pytorch": "torch.tensor",
+    "numpy": "np.asarray",
+    "paddle": "paddle.to_tensor",
+    "tf-safe": "tnp.asarray",
+}
+
+
+def creation_observations(policy: str, data: dict[str, Any] | None = None) -> tuple[str, dict[str, str]]:
+    """The creation call compared with ``policy`` (named with its version) and its stored observations."""
+    stored = data if data is not None else _cells.load(OUT)
+    (name,) = [k for k in stored["creation"] if k.startswith(CREATION[policy] + " (")]
+    found: dict[str, str] = stored["creation"][name]
+    return name, found
+
+
 #: Framework module -> its creation calls.
 CREATORS: dict[str, Callable[[], list[Creator]]] = {
     "torch": _torch,
@@ -208,26 +227,39 @@ CREATORS: dict[str, Callable[[], list[Creator]]] = {
 }
 
 
+#: The calls of :func:`numpy_scalars`: ``call(xp, c, a, s)`` with ``xp`` NumPy (or an Array API
+#: namespace), ``c`` a bool array, ``a`` an int8 array and ``s`` a NumPy scalar; the result's dtype.
+NUMPY_SCALAR_CALLS: dict[str, Callable[[Any, Any, Any, Any], Any]] = {
+    "np.where(c, int8_arr, {})": lambda xp, c, a, s: xp.where(c, a, s).dtype,
+    "np.clip(int8_arr, {}, None)": lambda xp, c, a, s: xp.clip(a, s, None).dtype,
+    "np.result_type(int8_arr, {})": lambda xp, c, a, s: xp.result_type(a, s),
+    "int8_arr + {}": lambda xp, c, a, s: (a + s).dtype,
+}
+#: The NumPy scalars of :func:`numpy_scalars`.
+NUMPY_SCALARS: tuple[str, ...] = ("float64", "float32")
+
+
+def numpy_scalar_calls(xp: Any) -> dict[str, str]:
+    """:data:`NUMPY_SCALAR_CALLS` with every scalar of :data:`NUMPY_SCALARS` in namespace ``xp``."""
+    import numpy as np
+
+    a = xp.ones(2, dtype=xp.int8)
+    c = xp.asarray([True, False])
+    out = {}
+    for scalar in NUMPY_SCALARS:
+        for name, call in NUMPY_SCALAR_CALLS.items():
+            try:
+                out[name.format(f"np.{scalar}(.1)")] = str(call(xp, c, a, getattr(np, scalar)(0.1)))
+            except Exception as exc:
+                out[name.format(f"np.{scalar}(.1)")] = f"error: {type(exc).__name__}: {str(exc)[:100]}"
+    return out
+
+
 def numpy_scalars() -> dict[str, str]:
     """NumPy 2's ``where``/``clip``/``result_type`` of an int8 array with a NumPy float scalar."""
     import numpy as np
 
-    a = np.ones(2, dtype=np.int8)
-    c = np.array([True, False])
-    calls: dict[str, Callable[[Any], Any]] = {
-        "np.where(c, int8_arr, {})": lambda s: np.where(c, a, s).dtype,
-        "np.clip(int8_arr, {}, None)": lambda s: np.clip(a, s, None).dtype,
-        "np.result_type(int8_arr, {})": lambda s: np.result_type(a, s),
-        "int8_arr + {}": lambda s: (a + s).dtype,
-    }
-    out = {}
-    for scalar in ("float64", "float32"):
-        for name, call in calls.items():
-            try:
-                out[name.format(f"np.{scalar}(.1)")] = str(call(getattr(np, scalar)(0.1)))
-            except Exception as exc:
-                out[name.format(f"np.{scalar}(.1)")] = f"error: {type(exc).__name__}: {str(exc)[:100]}"
-    return out
+    return numpy_scalar_calls(np)
 
 
 def probe() -> dict[str, dict[str, str]]:

@@ -25,7 +25,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from conformance.frameworks import _cells, _fidelity
+from conformance.frameworks import _cells, _report
 
 _FUNCS: dict[str, Any] = {
     "add": np.add,
@@ -139,7 +139,7 @@ def main() -> None:
     _cells.write(NumPy(), out, command)
     fw = NumPy(function=True)
     _cells.write_functions(fw, _cells.function_reference("numpy"), command, _cells.probe_functions(fw))
-    _fidelity.write_report("numpy")
+    _report.write_report("numpy")
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     import paddle
 
-from conformance.frameworks import _cells, _fidelity
+from conformance.frameworks import _cells, _report
 
 #: Canonical dtype name -> Paddle dtype (Paddle has all fifteen).
 DTYPES: dict[str, Any] = {name: getattr(paddle, name) for name in _cells.DTYPES}
@@ -375,7 +375,7 @@ def main() -> None:
         raise RuntimeError("paddle observations differ between two probes")
     print(f"wrote {path}", file=sys.stderr)
     write_functions()
-    _fidelity.write_report("paddle")
+    _report.write_report("paddle")
 
 
 if __name__ == "__main__":

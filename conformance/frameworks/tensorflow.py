@@ -64,7 +64,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from conformance.frameworks import _cells, _fidelity
+from conformance.frameworks import _cells, _report
 
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 
@@ -460,7 +460,7 @@ def main() -> None:
         raise SystemExit("two probes disagree: the observations are not deterministic")
     for op, diff in result_type_mismatches(observed, table).items():
         print(f"{op}: {sum(diff.values())} cells differ from result_type: {dict(diff)}")
-    _fidelity.write_report("tf-safe")
+    _report.write_report("tf-safe")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ from typing import Any
 
 import torch
 
-from conformance.frameworks import _cells, _fidelity
+from conformance.frameworks import _cells, _report
 
 _FUNCS: dict[str, Any] = {
     "add": torch.add,
@@ -273,7 +273,7 @@ def main() -> None:
         ops = _cells.probe_functions(functions)
     extra: dict[str, object] = {"no_kernel": functions.no_kernel}
     _cells.write_functions(functions, _cells.function_reference("pytorch"), command, ops, extra)
-    _fidelity.write_report("pytorch")
+    _report.write_report("pytorch")
 
 
 if __name__ == "__main__":
