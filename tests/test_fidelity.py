@@ -4,7 +4,8 @@ The observations (dtype or refusal, and value, of every cell) are stored in
 ``tests/reference/<policy>.json``; torch's, NumPy's and array-api-strict's are
 also probed live here to show that the stored ones are current.  The reports in
 ``docs/conformance/<policy>.md`` (operators, one-array functions, nested creation)
-must be what the page writer makes of the stored observations now, byte for byte.
+must be what the page writer makes of the stored observations now, byte for byte,
+and ``docs/conformance/README.md`` must carry each policy's summary row.
 """
 
 from __future__ import annotations
@@ -79,6 +80,14 @@ def test_report_is_current(policy: str, tmp_path: Path) -> None:
         f"docs/conformance/{policy}.md is stale: run python -m conformance.frameworks {policy}"
     )
     assert not report(policy).disagreements
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_readme_summarizes_the_policy(policy: str) -> None:
+    readme = (_fidelity.DOCS / "README.md").read_text()
+    assert _report.SUMMARY_HEAD in readme
+    row = _report.summary_row(report(policy))
+    assert row in readme, f"docs/conformance/README.md: the summary row of {policy} is now\n{row}"
 
 
 @pytest.mark.parametrize("policy", POLICIES)
