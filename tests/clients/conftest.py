@@ -1,0 +1,29 @@
+"""Client libraries' switches, set before any of them is imported, and the ``xp`` fixture.
+
+SciPy reads ``SCIPY_ARRAY_API`` once, when it is first imported (scikit-learn
+imports SciPy, and its ``array_api_dispatch`` needs the same variable). This
+file is imported when pytest collects ``tests/clients``, before the test modules
+of this folder import SciPy or scikit-learn; no test module outside this folder
+imports either. :func:`tests.clients.support.require_scipy_array_api` skips,
+naming the cause, if SciPy was imported earlier without it.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SCIPY_ARRAY_API"] = "1"
+
+from typing import Any
+
+import pytest
+
+from tests.backends import namespace
+from tests.clients.support import BACKENDS, POLICIES
+
+
+@pytest.fixture(params=[(b, p) for b in BACKENDS for p in POLICIES], ids="-".join)
+def xp(request: pytest.FixtureRequest) -> Any:
+    """A promo_ns namespace: each backend of ``BACKENDS`` under each policy of ``POLICIES``."""
+    backend, policy = request.param
+    return namespace(backend, policy)
