@@ -16,6 +16,8 @@ __all__ = ["SIGNATURES", "WIDER", "bind", "decided", "owner_function", "sequence
 
 #: The standard's signatures of functions built by factories (which take ``**kwargs``).
 SIGNATURES: dict[str, Callable[..., None]] = {}
+#: The standard's signature of a one-array function without keywords (``sin``, ``linalg.inv``).
+_ONE_ARRAY = inspect.signature(lambda ns, x, /: None)
 
 
 def bind(fn: Callable[..., Any], ns: Space) -> Callable[..., Any]:
@@ -76,6 +78,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
 
     one.__name__ = one.__qualname__ = short
     one.__doc__ = f"``{name}`` of the Array API standard, with the result dtype of the active policy."
+    one.__signature__ = _ONE_ARRAY  # type: ignore[attr-defined]  # SIGNATURES adds keywords
     return one
 
 

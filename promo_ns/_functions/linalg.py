@@ -35,6 +35,13 @@ _SIGNATURES: dict[str, Callable[..., None]] = {
     "cross": lambda x1, x2, /, *, axis=-1: None,
     "outer": lambda x1, x2, /: None,
     "solve": lambda x1, x2, /: None,
+    "cholesky": lambda x, /, *, upper=False: None,
+    "matrix_norm": lambda x, /, *, keepdims=False, ord="fro": None,
+    "matrix_rank": lambda x, /, *, rtol=None: None,
+    "pinv": lambda x, /, *, rtol=None: None,
+    "qr": lambda x, /, *, mode="reduced": None,
+    "svd": lambda x, /, *, full_matrices=True: None,
+    "vector_norm": lambda x, /, *, axis=None, keepdims=False, ord=2: None,
 }
 SIGNATURES.update(_SIGNATURES)
 

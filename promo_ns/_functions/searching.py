@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from promo_ns._dtypes import bool_
-from promo_ns._functions._common import decided
+from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._plan import Space, array_of, compared, device_error, native, promoted, wrap, wrap_result
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
@@ -53,6 +53,12 @@ def searchsorted(ns: Space, x1: Any, x2: Any, /, *, side: str = "left", sorter: 
     a, b = compared(ns, "searchsorted", x1, x2)
     return wrap(ns._backend.compat.searchsorted(a, b, side=side, sorter=native(ns, sorter)), ns)
 
+
+_SIGNATURES: dict[str, Callable[..., None]] = {
+    "argmax": lambda x, /, *, axis=None, keepdims=False: None,
+    "argmin": lambda x, /, *, axis=None, keepdims=False: None,
+}
+SIGNATURES.update(_SIGNATURES)
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "isin": isin,

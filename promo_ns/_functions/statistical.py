@@ -38,6 +38,11 @@ _SIGNATURES: dict[str, Callable[..., None]] = {
     "cumulative_sum": lambda x, /, *, axis=None, dtype=None, include_initial=False: None,
     "cumulative_prod": lambda x, /, *, axis=None, dtype=None, include_initial=False: None,
     "trace": lambda x, /, *, offset=0, dtype=None: None,
+    "mean": lambda x, /, *, axis=None, keepdims=False: None,
+    "std": lambda x, /, *, axis=None, correction=0.0, keepdims=False: None,
+    "var": lambda x, /, *, axis=None, correction=0.0, keepdims=False: None,
+    "max": lambda x, /, *, axis=None, keepdims=False: None,
+    "min": lambda x, /, *, axis=None, keepdims=False: None,
 }
 SIGNATURES.update(_SIGNATURES)
 
