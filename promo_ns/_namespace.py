@@ -125,12 +125,12 @@ class Namespace(ModuleType):
         if name == "from_dlpack":
 
             @functools.wraps(fn)
-            def delegated(*args: Any, **kwargs: Any) -> Any:
+            def from_any(*args: Any, **kwargs: Any) -> Any:
                 args = tuple(native(self, a) for a in args)
                 kwargs = {k: native(self, v) for k, v in kwargs.items()}
                 return wrap_any(self, fn(*args, **kwargs))
 
-            return delegated
+            return from_any
 
         @functools.wraps(fn)
         def delegated(*args: Any, **kwargs: Any) -> Any:

@@ -419,7 +419,8 @@ def compared(ns: Space, op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
     policy = ns.policy_now()
     resolve(policy, op, a, b)  # raises the policy's refusal, or OverflowError for an int out of range
     cell = compute_table(policy, family_name(policy, op))[(a.dtype, a.role, b.dtype, b.role)]
-    compute = cell[1]  # type: ignore[index]
+    assert not isinstance(cell, Refusal)  # resolve() raised for a refused cell
+    compute = cell[1]
     arrays = [x._x for x in xs if x.__class__ is ns.Array]
     if len(arrays) == 2 and not ns._backend.same_device(*arrays):
         raise device_error(*arrays)
