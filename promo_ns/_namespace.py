@@ -1,4 +1,4 @@
-"""The namespace object and its factory: the whole Array API (2025.12, or 2024.12 on request) over one backend, with one policy.
+"""The namespace object and its factory: the Array API (2025.12, or 2024.12 on request) over one backend.
 
 The functions come from :mod:`promo_ns._functions`, by chapter of the
 standard; what does not promote is delegated to ``array_api_compat.<backend>``
