@@ -158,4 +158,10 @@ POLICY = Policy(
     functions=FUNCTIONS,
     nested="strong-scalars",
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
+    deviations=(
+        "ml_dtypes registers no bfloat16 promotion with int16+/uint16+ or float16 for np.result_type "
+        "(so np.where refuses them) while its ufunc loops accept them: the numpy policy uses the "
+        "ufuncs' answer everywhere. ml_dtypes also casts complex to bfloat16 under 'same_kind'; the "
+        "numpy policy keeps NumPy's rule and refuses bf16 += complex.",
+    ),
 )
