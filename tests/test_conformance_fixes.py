@@ -75,3 +75,40 @@ def test_the_signed_keywords_still_reach_the_backend(backend: str) -> None:
         np.testing.assert_array_equal(to_numpy(results["max"]), [[3.0, 5.0]])
         np.testing.assert_array_equal(to_numpy(results["argmin"]), [[0], [1]])
         np.testing.assert_array_equal(to_numpy(results["vector_norm"]), [[4.0, 7.0]])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_broadcast_shapes_raises_value_error_on_every_backend(backend: str) -> None:
+    # The suite's TestBroadcastShapes::test_error: torch's own broadcast_shapes raises RuntimeError.
+    xp = namespace(backend)
+    assert xp.broadcast_shapes() == ()
+    assert xp.broadcast_shapes((2, 1), (3,), (1, 1, 1)) == (1, 2, 3)
+    assert xp.broadcast_shapes((0,), (1,)) == (0,)
+    assert xp.broadcast_shapes((None, 1), (1, 4)) == (None, 4)  # an unknown size stays unknown
+    assert xp.broadcast_shapes((None,), (5,)) == (5,)  # the only size it can have
+    with pytest.raises(ValueError, match="do not broadcast"):
+        xp.broadcast_shapes((4,), (3,))
+    with pytest.raises(ValueError, match="do not broadcast"):
+        xp.broadcast_shapes((2, 3), (1, 3), (4, 1))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["pinv", "matrix_rank"])
+def test_an_array_rtol_reaches_the_backend_as_its_own_array(backend: str, name: str) -> None:
+    # The suite's test_pinv: torch's linalg.pinv refused a promo_ns array as rtol.
+    xp = namespace(backend)
+    x = xp.asarray([[[2.0, 0.0], [0.0, 1e-3]], [[1.0, 0.0], [0.0, 1.0]]], dtype=xp.float32)
+    rtol = xp.asarray([0.1, 0.1], dtype=xp.float32)
+    out = getattr(xp.linalg, name)(x, rtol=rtol)
+    expected = {"pinv": (x.shape, xp.float32), "matrix_rank": ((2,), xp.int64)}[name]
+    assert (tuple(out.shape), out.dtype) == expected
+    if has_values(xp) and name == "matrix_rank":
+        np.testing.assert_array_equal(to_numpy(out), [1, 2])
+    empty = xp.zeros((0, 1, 1), dtype=xp.float32)
+    assert (
+        tuple(getattr(xp.linalg, name)(empty, rtol=xp.zeros((0,), dtype=xp.float32)).shape)
+        == {
+            "pinv": (0, 1, 1),
+            "matrix_rank": (0,),
+        }[name]
+    )

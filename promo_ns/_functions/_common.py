@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 from promo_ns._dtypes import DType, bfloat16, float16, float32, float64, int64, uint16, uint32
-from promo_ns._plan import Space, finish, is_numpy_like, one_array, wrap_any
+from promo_ns._plan import Space, finish, is_numpy_like, native_argument, one_array, wrap_any
 from promo_ns.backends import Backend
 
 __all__ = ["SIGNATURES", "WIDER", "bind", "decided", "owner_function", "sequence_of"]
@@ -68,6 +68,9 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
     def one(ns: Space, x: Any, /, *args: Any, **kwargs: Any) -> Any:
         result, native_x = one_array(ns, like or name, x)
         fn = owner_function(ns, name)
+        if args or kwargs:  # promo_ns arrays among them (``rtol``) go to the backend as its own
+            args = tuple(native_argument(ns, a, name) for a in args)
+            kwargs = {k: native_argument(ns, v, name) for k, v in kwargs.items()}
         try:
             out = fn(native_x, *args, **kwargs)
         except (TypeError, RuntimeError, NotImplementedError) as e:

@@ -50,8 +50,25 @@ def broadcast_arrays(ns: Space, *arrays: Any) -> tuple[Any, ...] | list[Any]:
 
 
 def broadcast_shapes(ns: Space, *shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
-    """The shape ``shapes`` broadcast to (2025.12)."""
-    return tuple(ns._backend.compat.broadcast_shapes(*shapes))
+    """The shape ``shapes`` broadcast to (2025.12), alike on every backend.
+
+    A dimension of unknown size (``None``) stays unknown unless another shape
+    gives that dimension a size other than 1, the only size it can then have.
+
+    Raises
+    ------
+    ValueError
+        The shapes do not broadcast together (torch itself raises RuntimeError).
+    """
+    ndim = max((len(shape) for shape in shapes), default=0)
+    out: list[int | None] = []
+    for axis in range(-ndim, 0):
+        sizes = {shape[axis] for shape in shapes if len(shape) >= -axis}
+        known = sizes - {1, None}
+        if len(known) > 1 or any(size < 0 for size in known if size is not None):
+            raise ValueError(f"shapes {', '.join(map(str, shapes))} do not broadcast together")
+        out.append(known.pop() if known else None if None in sizes else 1)
+    return tuple(out)
 
 
 _SIGNATURES: dict[str, Callable[..., None]] = {"broadcast_arrays": lambda *arrays: None}
