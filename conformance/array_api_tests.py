@@ -11,12 +11,15 @@ then run::
     python -m conformance.array_api_tests --suite ~/array-api-tests --backend numpy
 
 (or set ``ARRAY_API_TESTS_SUITE`` instead of ``--suite``). It runs the suite
-against ``promo_ns.<backend>`` (policy ``array-api``) with fixed hypothesis
-settings, marks the tests listed in ``conformance/xfails/<backend>.txt`` as
-expected failures and writes ``array-api-tests-<backend>.md`` and ``.json``
-into the folder ``--out`` names (default: ``promo_ns-array-api-tests`` in the
-system's temporary folder), and prints where. Only ``--write-docs`` writes
-them into ``docs/conformance/`` instead, over the committed pages.
+against ``promo_ns.<backend>`` (policy ``array-api``) at the standard's version
+the namespace declares, with fixed hypothesis settings (``--max-examples``,
+derandomized, no deadline: timings on a shared machine are no conformance
+question), leaves out the dtypes :data:`SKIP_DTYPES` names, marks the tests
+listed in ``conformance/xfails/<backend>.txt`` as expected failures and writes
+``array-api-tests-<backend>.md`` and ``.json`` into the folder ``--out`` names
+(default: ``promo_ns-array-api-tests`` in the system's temporary folder), and
+prints where. Only ``--write-docs`` writes them into ``docs/conformance/``
+instead, over the committed pages.
 ``--module compat`` or ``--module strict`` runs the same suite against
 ``array_api_compat.<backend>`` or ``array_api_strict`` with the same settings
 (no xfails), for comparison. The exit status is 0 when every failure is an
@@ -26,6 +29,7 @@ expected one.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
@@ -51,10 +55,13 @@ MODULES = {
     "compat": "array_api_compat.{backend}",
     "strict": "array_api_strict",
 }
-#: Dtypes the suite leaves out per backend (``ARRAY_API_TESTS_SKIP_DTYPES``), for every module tested:
+#: Dtypes the suite leaves out (``ARRAY_API_TESTS_SKIP_DTYPES``), per module tested and backend:
 #: torch stores and casts uint16/32/64 but has no CPU kernels for them (array-api-compat's CI skips
 #: them too). promo_ns's own tests cover what it does with them (accumulation, meta tensors).
-SKIP_DTYPES: dict[str, tuple[str, ...]] = {"torch": ("uint16", "uint32", "uint64")}
+SKIP_DTYPES: dict[str, dict[str, tuple[str, ...]]] = {
+    "promo_ns": {"torch": ("uint16", "uint32", "uint64")},
+    "compat": {"torch": ("uint16", "uint32", "uint64")},
+}
 HOW_TO_GET = f"""\
 Get the suite (it is not on the package registry) with:
     git clone https://github.com/data-apis/array-api-tests PATH
@@ -242,6 +249,32 @@ def _versions(module: str, backend: str) -> dict[str, str]:
     return out
 
 
+def skipped_dtypes(module: str, backend: str) -> tuple[str, ...]:
+    """The dtypes the suite leaves out when it tests ``module`` (a key of :data:`MODULES`) on ``backend``."""
+    return SKIP_DTYPES.get(module, {}).get(backend, ())
+
+
+def api_version(module: str) -> str:
+    """The standard's version the suite tests ``module`` at (its ``api_version``).
+
+    ``ARRAY_API_TESTS_VERSION`` where set, else the module's ``__array_api_version__``,
+    else the suite's default, ``2025.12``.
+
+    Parameters
+    ----------
+    module
+        The importable name of the namespace under test (``promo_ns.numpy``).
+    """
+    given = os.environ.get("ARRAY_API_TESTS_VERSION")
+    if given:
+        return given
+    try:
+        declared = getattr(importlib.import_module(module), "__array_api_version__", "2025.12")
+    except ImportError:
+        return "unknown"
+    return str(declared)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the suite as ``args`` say, write the summary, and return the exit status."""
     suite = find_suite(args.suite)
@@ -254,12 +287,16 @@ def run(args: argparse.Namespace) -> int:
     out_dir = output_dir(args)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"array-api-tests-{args.backend}" + ("" if args.module == "promo_ns" else f"-{args.module}")
+    version = api_version(module)
+    skipped = ",".join(skipped_dtypes(args.module, args.backend))
     settings = {
         "suite commit": _git_head(suite),
         "array-api commit": _git_head(suite / "array-api"),
+        "api version": version,
         "max examples": args.max_examples,
         "derandomize": True,
-        "skipped dtypes": ",".join(SKIP_DTYPES.get(args.backend, ())) or "none",
+        "deadline": "none",
+        "skipped dtypes": skipped or "none",
     }
     if settings["suite commit"] != SUITE_COMMIT:
         print(
@@ -281,6 +318,7 @@ def run(args: argparse.Namespace) -> int:
             "no:cacheprovider",
             f"--max-examples={args.max_examples}",
             "--derandomize",
+            "--disable-deadline",
             f"--xfails-file={ids}",
             "--json-report",
             f"--json-report-file={report}",
@@ -290,7 +328,7 @@ def run(args: argparse.Namespace) -> int:
         env = {
             **os.environ,
             "ARRAY_API_TESTS_MODULE": module,
-            "ARRAY_API_TESTS_SKIP_DTYPES": ",".join(SKIP_DTYPES.get(args.backend, ())),
+            "ARRAY_API_TESTS_SKIP_DTYPES": skipped,
         }
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         print(f"ARRAY_API_TESTS_MODULE={module} {' '.join(command)}  (in {suite})", flush=True)

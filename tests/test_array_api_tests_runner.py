@@ -155,6 +155,41 @@ def test_out_and_write_docs_choose_the_folder(fake_suite: Path, tmp_path: Path) 
     assert not (tmp_path / "default").exists()
 
 
+def test_the_suite_runs_with_the_recorded_settings(
+    fake_suite: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARRAY_API_TESTS_VERSION", raising=False)
+    calls: list[tuple[list[str], dict[str, str]]] = []
+    fake = subprocess.run
+
+    def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        calls.append((command, kwargs.get("env") or {}))
+        return fake(command, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    runner.main(["--suite", str(fake_suite), "--backend", "numpy", "--out", str(tmp_path / "o")])
+    (command, env), *_ = [c for c in calls if "pytest" in c[0]]
+    assert {"--max-examples=20", "--derandomize", "--disable-deadline"} <= set(command)
+    assert env["ARRAY_API_TESTS_MODULE"] == "promo_ns.numpy" and env["ARRAY_API_TESTS_SKIP_DTYPES"] == ""
+    settings = json.loads((tmp_path / "o" / "array-api-tests-numpy.json").read_text())["settings"]
+    assert settings["api version"] == "2025.12" and settings["deadline"] == "none"
+    assert settings["skipped dtypes"] == "none"
+
+
+def test_the_version_is_the_declared_one_unless_the_suite_is_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ARRAY_API_TESTS_VERSION", raising=False)
+    assert runner.api_version("promo_ns.numpy") == "2025.12"
+    assert runner.api_version("no_such_module_here") == "unknown"
+    monkeypatch.setenv("ARRAY_API_TESTS_VERSION", "2024.12")
+    assert runner.api_version("promo_ns.numpy") == "2024.12"
+
+
+def test_dtypes_are_skipped_per_module_and_backend() -> None:
+    # array-api-compat cannot compute torch's uint16/32/64; what promo_ns skips is in SKIP_DTYPES.
+    assert runner.skipped_dtypes("compat", "torch") == ("uint16", "uint32", "uint64")
+    assert runner.skipped_dtypes("promo_ns", "numpy") == runner.skipped_dtypes("strict", "numpy") == ()
+
+
 @pytest.mark.skipif(
     not os.environ.get("ARRAY_API_TESTS_SUITE"),
     reason="no array-api-tests checkout: set ARRAY_API_TESTS_SUITE (see conformance/array_api_tests.py)",
