@@ -8,6 +8,7 @@ Maps to native dtypes import nothing: a native dtype can only reach
 
 from __future__ import annotations
 
+import difflib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -141,15 +142,47 @@ def widens(result: DType, inputs: Sequence[DType]) -> bool:
     return result not in inputs and all(result.itemsize > d.itemsize for d in inputs)
 
 
-def _unknown(obj: object) -> TypeError:
+#: What NumPy reads a Python type as; promo_ns asks for the dtype itself.
+_PYTHON_TYPES: Final[dict[type, str]] = {bool: "bool", int: "int64", float: "float64", complex: "complex128"}
+
+
+def _unknown(obj: object, what: str = "") -> TypeError:
+    """The error for ``obj`` where a dtype is required: what it is, and which dtype to pass instead."""
+    error = _not_a_dtype(obj)
+    return TypeError(f"{what}: {error}") if what else error
+
+
+def _not_a_dtype(obj: object) -> TypeError:
     names = ", ".join(d.name for d in DTYPES)
+    supported = f"promo_ns supports {names}."
+    if obj is None:
+        return TypeError(
+            "None is not a dtype: pass one of the namespace's dtypes, e.g. xp.float32 "
+            "(xp.__array_namespace_info__().default_dtypes() lists the policy's defaults); " + supported
+        )
+    if isinstance(obj, type) and obj.__module__ == "builtins":
+        like = _PYTHON_TYPES.get(obj)
+        hint = f"xp.{like}, as NumPy reads {obj.__name__}, or " if like else ""
+        return TypeError(
+            f"the Python type {obj.__name__} is not a dtype: pass one of the namespace's dtypes, e.g. "
+            f"{hint}the policy's default from xp.__array_namespace_info__().default_dtypes(); " + supported
+        )
+    if hasattr(obj, "shape") and hasattr(obj, "dtype"):
+        return TypeError(
+            f"got an array ({type(obj).__module__}.{type(obj).__qualname__}) where a dtype is required: "
+            "pass its dtype, x.dtype"
+        )
+    if isinstance(obj, str):
+        close = difflib.get_close_matches(obj, BY_NAME, n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        return TypeError(f"{obj!r} has no canonical promo_ns dtype; {supported}{hint}")
     return TypeError(
-        f"{obj!r} has no canonical promo_ns dtype; promo_ns supports {names}. "
+        f"{obj!r} has no canonical promo_ns dtype; {supported} "
         "Convert the data to one of these first (e.g. `.astype('float32')`)."
     )
 
 
-def canonical(obj: Any) -> DType:
+def canonical(obj: Any, what: str = "") -> DType:
     """The canonical :class:`DType` of a name, a ``DType``, or a NumPy/CuPy/torch dtype.
 
     Parameters
@@ -157,6 +190,8 @@ def canonical(obj: Any) -> DType:
     obj
         A ``DType``, a canonical name (``"float32"``), a ``numpy.dtype``, a NumPy
         scalar type (``numpy.float32``), ``ml_dtypes.bfloat16`` or a ``torch.dtype``.
+    what
+        What ``obj`` is, for the error message (``"astype()'s dtype"``).
 
     Returns
     -------
@@ -167,24 +202,26 @@ def canonical(obj: Any) -> DType:
     ------
     TypeError
         If ``obj`` is a dtype with no canonical counterpart (object, str,
-        float8, complex32, ...) or not a dtype at all.
+        float8, complex32, ...) or not a dtype at all: ``None``, a Python type
+        (``float``), an array, a name that is not canonical (``"f4"``).
     """
     if obj.__class__ is DType:
         return obj
     if isinstance(obj, str):
         found = BY_NAME.get(obj)
-    elif obj.__class__.__module__ == "torch":
+    elif obj.__class__.__module__ == "torch" and obj.__class__.__name__ == "dtype":
         found = BY_NAME.get(str(obj).removeprefix("torch."))
     else:
+        # Only NumPy's own dtypes and scalar types (CuPy's and ml_dtypes' are NumPy's): np.dtype()
+        # would also read None and Python types (float64), and arrays, as dtypes.
         np = sys.modules.get("numpy")
-        if np is None:
-            raise _unknown(obj)
-        try:
-            found = BY_NAME.get(np.dtype(obj).name)
-        except TypeError:
-            raise _unknown(obj) from None
+        if np is None or not (
+            isinstance(obj, np.dtype) or (isinstance(obj, type) and issubclass(obj, np.generic))
+        ):
+            raise _unknown(obj, what)
+        found = BY_NAME.get(np.dtype(obj).name)
     if found is None:
-        raise _unknown(obj)
+        raise _unknown(obj, what)
     return found
 
 

@@ -42,6 +42,8 @@ API_VERSIONS = ("2024.12", "2025.12")
 #: Functions the standard added in 2025.12: a 2024.12 namespace has none of them.
 _ADDED_IN_2025_12 = frozenset(("isin", "broadcast_shapes", "linalg.eig", "linalg.eigvals"))
 
+#: Delegated functions whose first arguments are arrays, by how many (one where not listed).
+_ARRAY_ARGUMENTS = {"take": 2, "take_along_axis": 2}
 _CHAPTERS = (creation, data_types, elementwise, manipulation, searching, statistical, linalg)
 _CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
 
@@ -119,8 +121,9 @@ class Namespace(ModuleType):
     def _delegate(self, fn: Callable[..., Any], name: str) -> Callable[..., Any]:
         """``fn`` of ``array_api_compat``, on the native arrays of promo_ns arrays, its results wrapped.
 
-        Its first argument must be a promo_ns array, and a bare native array
-        anywhere raises, as in operators; ``from_dlpack`` takes any array.
+        Its first argument (first two for ``take`` and ``take_along_axis``)
+        must be a promo_ns array, and a bare native array anywhere raises, as
+        in operators; ``from_dlpack`` takes any array.
         """
         if name == "from_dlpack":
 
@@ -132,10 +135,14 @@ class Namespace(ModuleType):
 
             return from_any
 
+        arrays = _ARRAY_ARGUMENTS.get(name, 1)
+
         @functools.wraps(fn)
         def delegated(*args: Any, **kwargs: Any) -> Any:
-            if args:
-                args = (array_of(self, args[0], name), *(native_argument(self, a, name) for a in args[1:]))
+            args = (
+                *(array_of(self, a, name) for a in args[:arrays]),
+                *(native_argument(self, a, name) for a in args[arrays:]),
+            )
             kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
             return wrap_any(self, fn(*args, **kwargs))
 

@@ -6,9 +6,18 @@ case runs on every backend and under every policy it applies to.
 
 from __future__ import annotations
 
-import pytest
+import inspect
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any
 
+import numpy as np
+import pytest
+import torch
+
+from promo_ns._ops import NATIVE
 from promo_ns.explore.cli import main
+from tests.backends import BACKENDS, POLICIES, namespace
 
 # --- the command line --------------------------------------------------------------------------
 
@@ -25,3 +34,165 @@ def test_explain_reads_no_operand_past_the_parser(text: str, capsys: pytest.Capt
     err = capsys.readouterr().err
     assert "cannot read operand" in err and "write a dtype" in err
     assert len(err) < 1000  # a long operand is shortened in the message
+
+
+# --- dtypes where a dtype is required ----------------------------------------------------------
+
+
+NOT_DTYPES = [None, float, int, bool, complex, object, "f4", "flaot32", 3]
+NOT_DTYPE_IDS = ["None", "float", "int", "bool", "complex", "object", "f4", "flaot32", "3"]
+
+
+def names_the_dtype(message: str, bad: object) -> bool:
+    """Whether ``message`` names ``bad``: its repr, or a Python type's name."""
+    return (bad.__name__ if isinstance(bad, type) else repr(bad)) in message
+
+
+@pytest.mark.parametrize("bad", NOT_DTYPES, ids=NOT_DTYPE_IDS)
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_dtype_argument_must_be_a_dtype(backend: str, policy: str, bad: object) -> None:
+    xp = namespace(backend, policy)
+    x = xp.asarray([1.0, 2.0])
+    calls: dict[str, Callable[[], object]] = {
+        "astype": lambda: xp.astype(x, bad),
+        "isdtype": lambda: xp.isdtype(bad, "real floating"),
+        "can_cast(from_)": lambda: xp.can_cast(bad, xp.float64),
+        "can_cast(to)": lambda: xp.can_cast(xp.float32, bad),
+        "finfo": lambda: xp.finfo(bad),
+        "iinfo": lambda: xp.iinfo(bad),
+    }
+    if bad is not None:  # None asks for the default dtype here
+        calls |= {
+            "sum": lambda: xp.sum(x, dtype=bad),
+            "asarray": lambda: xp.asarray([1, 2], dtype=bad),
+            "ones": lambda: xp.ones(2, dtype=bad),
+            "full": lambda: xp.full((2,), 1, dtype=bad),
+        }
+    for name, call in calls.items():
+        with pytest.raises(TypeError) as exc:
+            call()
+        message = str(exc.value)
+        assert names_the_dtype(message, bad), (name, message)
+        assert "xp." in message or "promo_ns supports" in message, (name, message)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_misspelt_dtype_name_gets_a_did_you_mean(backend: str) -> None:
+    xp = namespace(backend)
+    with pytest.raises(TypeError, match="Did you mean 'float32'"):
+        xp.astype(xp.asarray([1.0]), "flaot32")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_iinfo_and_finfo_take_their_own_kinds(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    for dtype in (xp.float32, xp.float64, xp.complex64, xp.bool):
+        with pytest.raises(TypeError, match=rf"iinfo\(\) takes integer dtypes.*not {dtype}"):
+            xp.iinfo(dtype)
+    for dtype in (xp.int32, xp.uint8, xp.bool):
+        with pytest.raises(TypeError, match=rf"finfo\(\) takes floating-point .*not {dtype}"):
+            xp.finfo(dtype)
+    with pytest.raises(TypeError, match=r"use xp\.finfo\(\)"):
+        xp.iinfo(xp.asarray([1.0]))
+    assert xp.iinfo(xp.int8).max == 127
+    assert xp.finfo(xp.asarray([1.0], dtype=xp.float32)).bits == 32
+
+
+# --- every function refuses bare native arrays and non-arrays ---------------------------------
+
+#: Functions whose first argument is not an array (creation, dtypes) or is several arrays.
+NOT_ARRAY_FIRST = frozenset(
+    (
+        *("arange", "asarray", "empty", "eye", "from_dlpack", "full", "linspace", "ones", "zeros"),
+        *("can_cast", "finfo", "iinfo", "isdtype", "result_type", "broadcast_shapes"),
+        *("fft.fftfreq", "fft.rfftfreq", "concat", "stack", "meshgrid", "broadcast_arrays"),
+    )
+)
+#: Functions of two arrays (or an array and a Python scalar), either of which may be the array.
+TWO_OPERANDS = frozenset(
+    (
+        *NATIVE,
+        *("matmul", "tensordot", "vecdot", "isin", "searchsorted"),
+        *(f"linalg.{name}" for name in ("matmul", "tensordot", "vecdot", "cross", "outer", "solve")),
+    )
+)
+
+
+def array_functions(xp: Any) -> Iterator[tuple[str, Callable[..., Any], int]]:
+    """Each function of ``xp`` that takes an array first: name, function, required positional arguments."""
+    for module, prefix in ((xp, ""), (xp.linalg, "linalg."), (xp.fft, "fft.")):
+        for short in dir(module):
+            fn = getattr(module, short)
+            name = prefix + short
+            if short.startswith("_") or isinstance(fn, type) or not callable(fn) or name in NOT_ARRAY_FIRST:
+                continue
+            try:
+                params = inspect.signature(fn).parameters.values()
+            except ValueError:  # a builtin of torch's, delegated as it is: one array
+                yield name, fn, 1
+                continue
+            positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            yield name, fn, sum(p.default is p.empty and p.kind in positional for p in params)
+
+
+def bad_operands() -> list[tuple[object, str]]:
+    """Bare native arrays of both libraries and objects that are no arrays, with the names errors give."""
+    return [
+        (np.ones(3), "numpy.ndarray"),
+        (torch.ones(3), "torch.Tensor"),
+        ({"a": 1}, "dict"),
+        ("abc", "str"),
+        (None, "NoneType"),
+    ]
+
+
+def refuses(call: Callable[[], object], name: str, what: str) -> None:
+    """``call()`` raises a TypeError naming ``what`` (the bad argument's type) and the fix, xp.asarray."""
+    try:
+        call()
+    except TypeError as e:
+        message = str(e)
+        assert what in message and "asarray" in message, (name, message)
+    else:  # pragma: no cover - the failure's report
+        raise AssertionError(f"{name} accepted a {what}")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_function_refuses_bare_native_arrays_and_non_arrays(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    a = xp.asarray([1.0, 2.0, 3.0])
+    seen = set()
+    for name, fn, required in array_functions(xp):
+        seen.add(name)
+        fill = [xp.asarray([True, False, True]), a, a] if name == "where" else [a] * max(required, 1)
+        for bad, what in bad_operands():
+            for position in range(len(fill)) if name in TWO_OPERANDS or name == "where" else (0,):
+                args = list(fill)
+                args[position] = bad
+                refuses(partial(fn, *args), f"{name}, argument {position}", what)
+    assert {"sin", "sum", "clip", "max", "reshape", "sort", "take", "linalg.inv", "fft.fft"} <= seen
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_functions_of_several_arrays_refuse_bare_ones(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    a = xp.asarray([1.0, 2.0, 3.0])
+    for bad, what in bad_operands():
+        refuses(partial(xp.concat, [a, bad]), "concat", what)
+        refuses(partial(xp.stack, [bad, a]), "stack", what)
+        refuses(partial(xp.meshgrid, a, bad), "meshgrid", what)
+        refuses(partial(xp.broadcast_arrays, bad, a), "broadcast_arrays", what)
+        refuses(partial(xp.result_type, a, bad), "result_type", what)
+        refuses(partial(xp.take, a, bad), "take's indices", what)
+        if bad is not None:  # no bound
+            refuses(partial(xp.clip, a, bad, None), "clip's min", what)
+    for joined in ("concat", "stack"):
+        for arrays in (a, "ab", None):
+            with pytest.raises(
+                TypeError, match=rf"{joined}\(\) takes a tuple or list of arrays.*xp\.{joined}\(\["
+            ):
+                getattr(xp, joined)(arrays)

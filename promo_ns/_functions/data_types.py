@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from promo_ns._dtypes import DType, canonical, real_float
 from promo_ns._engine import Operand, PromotionError, resolve, resolve_many
-from promo_ns._plan import Space, native, operand_of, promoted_operand, wrap
+from promo_ns._plan import Space, array_of, native, operand_of, promoted_operand, wrap
 from promo_ns.policies import Role
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
@@ -35,7 +35,9 @@ class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name
 
 def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any = None) -> Any:
     """``x`` cast to ``dtype`` (an explicit cast: no policy applies)."""
-    out = ns._backend.compat.astype(native(ns, x), native(ns, canonical(dtype)), copy=copy, device=device)
+    native_x = array_of(ns, x, "astype")
+    target = native(ns, canonical(dtype, "astype()'s dtype"))
+    out = ns._backend.compat.astype(native_x, target, copy=copy, device=device)
     return wrap(out, ns)
 
 
@@ -60,9 +62,12 @@ def can_cast(ns: Space, from_: Any, to: DType, /) -> bool:
     dtype = from_.dtype if from_.__class__ is ns.Array else None
     if dtype is None:
         if isinstance(from_, (bool, int, float, complex)):
-            raise TypeError(f"can_cast() takes a dtype or an array, not a Python {type(from_).__name__}")
-        dtype = canonical(from_)
-    target = canonical(to)
+            raise TypeError(
+                f"can_cast() takes a dtype or an array, not the Python {type(from_).__name__} {from_!r}; "
+                "pass its dtype, e.g. xp.result_type(x) for the dtype the policy gives it"
+            )
+        dtype = _dtype_argument(ns, from_, "can_cast()'s from_")
+    target = canonical(to, "can_cast()'s to")
     try:
         return (
             resolve(ns.policy_now(), "result_type", Operand(dtype, Role.ND), Operand(target, Role.ND))
@@ -87,7 +92,7 @@ def isdtype(ns: Space, dtype: DType, kind: DType | str | tuple[DType | str, ...]
     """Whether ``dtype`` is ``kind`` (a dtype, a kind name such as ``"integral"``, or a tuple of them)."""
     if isinstance(kind, tuple):
         return any(isdtype(ns, dtype, k) for k in kind)
-    dtype = canonical(dtype)
+    dtype = canonical(dtype, "isdtype()'s dtype")
     if kind.__class__ is DType:
         return dtype is kind
     if kind not in _KINDS:
@@ -95,14 +100,28 @@ def isdtype(ns: Space, dtype: DType, kind: DType | str | tuple[DType | str, ...]
     return dtype.kind in _KINDS[str(kind)]
 
 
-def _info_dtype(ns: Space, type: Any) -> tuple[DType, Any]:
-    dtype = type.dtype if type.__class__ is ns.Array else canonical(type)
+def _dtype_argument(ns: Space, x: Any, what: str) -> DType:
+    """The dtype ``x`` names where a dtype or a promo_ns array is taken: a bare native array raises."""
+    if x.__class__ is not DType and hasattr(x, "shape"):
+        array_of(ns, x, what.partition("(")[0])  # raises: a bare native array, or another backend's
+    return canonical(x, what)
+
+
+def _info_dtype(ns: Space, type: Any, name: str, kinds: str) -> tuple[DType, Any]:
+    """The dtype of ``type`` (a dtype or an array) and its native one; a TypeError unless of ``kinds``."""
+    dtype = type.dtype if type.__class__ is ns.Array else _dtype_argument(ns, type, f"{name}()'s argument")
+    if dtype.kind not in kinds:
+        takes, other = (
+            ("floating-point (real or complex)", "iinfo") if name == "finfo" else ("integer", "finfo")
+        )
+        fix = f"use xp.{other}() for {dtype}" if dtype.kind != "b" else "bool has no machine limits"
+        raise TypeError(f"{name}() takes {takes} dtypes or arrays, not {dtype}; {fix}")
     return dtype, ns._backend.native_dtype(dtype)
 
 
 def finfo(ns: Space, type: DType | Any, /) -> finfo_object:
     """Machine limits of a floating-point dtype (complex: of its real part)."""
-    dtype, native_dtype = _info_dtype(ns, type)
+    dtype, native_dtype = _info_dtype(ns, type, "finfo", "fc")
     if dtype.name == "bfloat16" and ns._backend.name == "numpy":
         import ml_dtypes
 
@@ -116,7 +135,7 @@ def finfo(ns: Space, type: DType | Any, /) -> finfo_object:
 
 def iinfo(ns: Space, type: DType | Any, /) -> iinfo_object:
     """Machine limits of an integer dtype."""
-    dtype, native_dtype = _info_dtype(ns, type)
+    dtype, native_dtype = _info_dtype(ns, type, "iinfo", "iu")
     i = ns._backend.compat.iinfo(native_dtype)
     return iinfo_object(int(i.bits), int(i.max), int(i.min), dtype)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from promo_ns._functions._common import decided
 from promo_ns._ops import FUNCTION_FAMILY, NATIVE
-from promo_ns._plan import Space, promoted, wrap, wrap_result
+from promo_ns._plan import Space, array_of, promoted, wrap, wrap_result
 
 __all__ = ["BINARY", "DELEGATED", "FUNCTIONS"]
 
@@ -36,11 +36,10 @@ assert all(name in FUNCTION_FAMILY for name in _DECIDED)
 
 def clip(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
     """``x`` limited to ``[min, max]``; bounds promote with ``x`` under the active policy."""
+    native_x = array_of(ns, x, "clip")
     bounds = [b for b in (min, max) if b is not None]
     if not bounds:
-        if x.__class__ is not ns.Array:
-            raise TypeError(f"clip() takes a promo_ns array, not {type(x).__name__}")
-        return wrap(ns._backend.compat.clip(x._x), ns)
+        return wrap(ns._backend.compat.clip(native_x), ns)
     dtype, natives = promoted(ns, "clip", [x, *bounds])
     lo = natives[1] if min is not None else None
     hi = natives[-1] if max is not None else None

@@ -8,7 +8,7 @@ from typing import Any
 from promo_ns._dtypes import DType, canonical
 from promo_ns._engine import accumulation_dtype
 from promo_ns._functions._common import SIGNATURES, decided
-from promo_ns._plan import Space, native, wrap_result
+from promo_ns._plan import Space, array_of, finish, one_array, wrap_result
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
 
@@ -20,11 +20,13 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
     short = name.rpartition(".")[2]
 
     def reduce(ns: Space, x: Any, /, *, dtype: DType | None = None, **kwargs: Any) -> Any:
-        if x.__class__ is not ns.Array:
-            raise TypeError(f"{short}() takes a promo_ns array, not {type(x).__name__}")
+        native_x = array_of(ns, x, name)
         policy = ns.policy_now()
-        dtype = accumulation_dtype(policy, rule or short, x.dtype) if dtype is None else canonical(dtype)
-        out = ns._backend.accumulate(name, native(ns, x), dtype, **kwargs)
+        if dtype is None:
+            dtype = accumulation_dtype(policy, rule or short, x.dtype)
+        else:
+            dtype = canonical(dtype, f"{short}()'s dtype")
+        out = ns._backend.accumulate(name, native_x, dtype, **kwargs)
         return wrap_result(ns, short, out, dtype)
 
     reduce.__name__ = reduce.__qualname__ = short
@@ -46,7 +48,24 @@ _SIGNATURES: dict[str, Callable[..., None]] = {
 }
 SIGNATURES.update(_SIGNATURES)
 
+_std = decided("std")
+
+
+def std(ns: Space, x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
+    """``std``; a fractional ``correction`` as the square root of ``var``, as NumPy and torch compute it.
+
+    array-api-compat's torch ``std`` takes whole corrections only; its ``var`` takes any.
+    """
+    if not isinstance(correction, float) or correction.is_integer():
+        return _std(ns, x, axis=axis, correction=correction, keepdims=keepdims)
+    result, native_x = one_array(ns, "std", x)
+    compat = ns._backend.compat
+    out = compat.var(native_x, axis=axis, correction=correction, keepdims=keepdims)
+    return finish(ns, compat.sqrt(out), result)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     **{name: reduction(name) for name in ("sum", "prod", "cumulative_sum", "cumulative_prod")},
-    **{name: decided(name) for name in ("mean", "std", "var", "max", "min")},
+    **{name: decided(name) for name in ("mean", "var", "max", "min")},
+    "std": std,
 }
