@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.backends import BACKENDS, has_values, namespace, to_numpy
+from tests.backends import BACKENDS, POLICIES, VALUE_BACKENDS, has_values, namespace, to_numpy
 
 ONE_D_FFTS = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
 N_D_FFTS = ("fftn", "ifftn", "rfftn", "irfftn")
@@ -112,3 +112,56 @@ def test_an_array_rtol_reaches_the_backend_as_its_own_array(backend: str, name: 
             "matrix_rank": (0,),
         }[name]
     )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("correction", [0.5, 1.25])
+def test_std_takes_a_fractional_correction(backend: str, correction: float) -> None:
+    # The suite's test_std: array-api-compat's torch std refuses a fractional correction.
+    xp = namespace(backend)
+    data = [[1.0, 2.0, 4.0, 8.0], [3.0, 3.0, 3.0, 4.0]]
+    for dtype in (xp.float32, xp.float64):
+        out = xp.std(xp.asarray(data, dtype=dtype), axis=1, correction=correction, keepdims=True)
+        assert (tuple(out.shape), out.dtype) == ((2, 1), dtype)
+        if has_values(xp):
+            expected = np.std(np.asarray(data), axis=1, ddof=correction, keepdims=True)
+            np.testing.assert_allclose(to_numpy(out), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", POLICIES)
+def test_std_of_a_fractional_correction_has_the_policys_dtype(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    for dtype in (xp.int16, xp.float32):
+        x = xp.asarray([[1, 2, 4], [3, 3, 4]], dtype=dtype)
+        try:
+            whole = xp.std(x, axis=0, correction=1.0)
+        except TypeError as e:  # the policy refuses std of this dtype: so it does with any correction
+            with pytest.raises(type(e)):
+                xp.std(x, axis=0, correction=0.5)
+            continue
+        assert xp.std(x, axis=0, correction=0.5).dtype == whole.dtype
+
+
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+def test_unique_all_on_every_backend(backend: str) -> None:
+    # The suite's test_unique_all: torch (array-api-compat) has no unique_all.
+    xp = namespace(backend)
+    nan = float("nan")
+    x = xp.asarray([[3.0, nan, 1.0], [3.0, -0.0, nan], [0.0, 1.0, 7.0]])
+    out = xp.unique_all(x)
+    assert out._fields == ("values", "indices", "inverse_indices", "counts")
+    np.testing.assert_array_equal(to_numpy(out.values), [0.0, 1.0, 3.0, 7.0, nan, nan])
+    assert to_numpy(out.indices).tolist() == [4, 2, 0, 8, 1, 5]  # each value's first flat index
+    assert to_numpy(out.inverse_indices).tolist() == [[2, 4, 1], [2, 0, 5], [0, 1, 3]]
+    assert to_numpy(out.counts).tolist() == [2, 2, 2, 1, 1, 1]
+    assert [a.dtype for a in out] == [xp.float64, xp.int64, xp.int64, xp.int64]
+    empty = xp.unique_all(xp.zeros((0, 2), dtype=xp.int8))
+    assert [(tuple(a.shape), a.dtype) for a in empty] == [
+        ((0,), xp.int8),
+        ((0,), xp.int64),
+        ((0, 2), xp.int64),
+        ((0,), xp.int64),
+    ]
+    flags = xp.unique_all(xp.asarray([True, False, True]))
+    assert to_numpy(flags.indices).tolist() == [1, 0] and to_numpy(flags.counts).tolist() == [1, 2]

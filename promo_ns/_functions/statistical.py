@@ -51,7 +51,15 @@ SIGNATURES.update(_SIGNATURES)
 _std = decided("std")
 
 
-def std(ns: Space, x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
+def std(
+    ns: Space,
+    x: Any,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: float = 0.0,
+    keepdims: bool = False,
+) -> Any:
     """``std``; a fractional ``correction`` as the square root of ``var``, as NumPy and torch compute it.
 
     array-api-compat's torch ``std`` takes whole corrections only; its ``var`` takes any.
