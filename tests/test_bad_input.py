@@ -6,7 +6,9 @@ case runs on every backend and under every policy it applies to.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import re
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
@@ -15,8 +17,12 @@ import numpy as np
 import pytest
 import torch
 
+import promo_ns
+from promo_ns import Policy, get_policy
+from promo_ns._dtypes import int8
 from promo_ns._ops import NATIVE
 from promo_ns.explore.cli import main
+from promo_ns.policies._model import Family
 from tests.backends import BACKENDS, POLICIES, namespace
 
 # --- the command line --------------------------------------------------------------------------
@@ -196,3 +202,106 @@ def test_functions_of_several_arrays_refuse_bare_ones(backend: str, policy: str)
                 TypeError, match=rf"{joined}\(\) takes a tuple or list of arrays.*xp\.{joined}\(\["
             ):
                 getattr(xp, joined)(arrays)
+
+
+# --- policies: derive, from_table and the Policy constructor validate their arguments ----------
+
+#: Each Literal-typed field of Policy, a misspelling of one of its values, and that value.
+MISSPELT = [
+    ("inplace", "smae", "same"),
+    ("roles", "wek-scalars", "weak-scalars"),
+    ("int_values", "overflw", "overflow"),
+    ("cross_when", "hihger", "higher"),
+    ("nested", "strong-scalar", "strong-scalars"),
+]
+
+
+@pytest.mark.parametrize(("field", "bad", "meant"), MISSPELT)
+@pytest.mark.parametrize("policy", POLICIES)
+def test_derive_refuses_a_value_a_field_cannot_take(policy: str, field: str, bad: str, meant: str) -> None:
+    base = get_policy(policy)
+    changes: dict[str, Any] = {field: bad}
+    with pytest.raises(ValueError) as exc:
+        base.derive("test-bad-field", **changes)
+    message = str(exc.value)
+    assert f"{field} must be one of" in message and repr(bad) in message
+    assert f"did you mean {meant!r}" in message
+    with pytest.raises(ValueError, match=f"{field} must be one of"):
+        Policy.from_table("test-bad-field", "  i8\ni8 i8", like=policy, **changes)
+    with pytest.raises(ValueError, match=f"{field} must be one of"):
+        dataclasses.replace(base, **changes)
+
+
+def test_values_with_no_close_spelling_list_the_choices() -> None:
+    with pytest.raises(
+        ValueError, match="int_values must be one of 'wrap', 'overflow', 'refuse', not 'bogus'"
+    ):
+        get_policy("pytorch").derive("test-bad", int_values="bogus")
+    with pytest.raises(ValueError, match="roles must be one of 'weak-scalars', 'priority', not 'wek'"):
+        get_policy("array-api").derive("test-bad", inplace="smae", roles="wek", int_values="bogus")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_refused_derive_leaves_in_place_ops_refused(backend: str) -> None:
+    with pytest.raises(ValueError, match="inplace must be one of"):
+        get_policy("array-api").derive("test-smae", inplace="smae")
+    xp = namespace(backend, "array-api")
+    x = xp.asarray([1, 2], dtype=xp.int8)
+    with pytest.raises(promo_ns.PromotionError):
+        x += xp.asarray([1, 2], dtype=xp.int16)
+
+
+@pytest.mark.parametrize(
+    ("changes", "error", "words"),
+    [
+        ({"inplac": "same"}, TypeError, ["no field of Policy", "did you mean 'inplace'"]),
+        ({"arrays": {}}, TypeError, ["cells=", "from_table"]),
+        ({"deviations": "none"}, TypeError, ["deviations must be a tuple of str", "'none'"]),
+        ({"defaults": {"float": int8}}, ValueError, ["defaults lacks bool, int, complex, index"]),
+        ({"accumulate_kinds": "xyz"}, ValueError, ["accumulate_kinds", "'xyz'", "biufc"]),
+        ({"nested_rules": "nupmy"}, ValueError, ["nested_rules", "did you mean 'numpy'"]),
+        ({"op_families": {"add": "arithmatic"}}, ValueError, ["'arithmatic'", "did you mean 'arithmetic'"]),
+        ({"scalar_dtypes": {"int": int8}}, TypeError, ["scalar_dtypes", "must be Role", "'int'"]),
+        ({"summary": 3}, TypeError, ["summary must be str", "3"]),
+    ],
+    ids=lambda v: next(iter(v)) if isinstance(v, dict) else None,
+)
+def test_derive_checks_every_field(changes: dict[str, Any], error: type[Exception], words: list[str]) -> None:
+    with pytest.raises(error) as exc:
+        get_policy("pytorch").derive("test-bad", **changes)
+    for word in words:
+        assert word in str(exc.value)
+
+
+def test_derive_and_from_table_check_the_cells_and_the_table() -> None:
+    with pytest.raises(
+        ValueError, match="unknown dtype 'unit8' in a policy grid \\(did you mean 'uint8'\\?\\)"
+    ):
+        get_policy("numpy").derive("test-bad", cells={("i8", "unit8"): "i8"})
+    with pytest.raises(ValueError, match="the table is empty; a table is a header of dtypes") as exc:
+        Policy.from_table("p", "")
+    assert "i8   i8  i16" in str(exc.value)  # what a table looks like
+    with pytest.raises(ValueError, match="the table is empty"):
+        Policy.from_table("p", "  \n \n")
+    with pytest.raises(TypeError, match="takes the array table as text or a mapping"):
+        Policy.from_table("p", None)  # type: ignore[arg-type]
+    with pytest.raises(
+        ValueError, match="unknown columns \\['integer'\\] in a scalar grid \\(did you mean 'int'"
+    ):
+        Policy.from_table("p", "  i8\ni8 i8", scalars="  integer\ni8 i8", like="numpy")
+    with pytest.raises(TypeError, match="name is a non-empty str"):
+        get_policy("numpy").derive(3)  # type: ignore[arg-type]
+
+
+def test_family_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match="result must be one of 'promoted', 'bool', not 'boolean'"):
+        Family(result="boolean")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="kinds must hold only kind letters"):
+        Family(kinds="xyz")
+
+
+def test_register_takes_a_policy() -> None:
+    with pytest.raises(
+        TypeError, match=re.escape("register() takes a promo_ns.Policy, not str; build one with")
+    ):
+        promo_ns.register("numpy")  # type: ignore[arg-type]

@@ -11,12 +11,15 @@ from __future__ import annotations
 import difflib
 import enum
 import threading
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from functools import cache
 from importlib import import_module
-from typing import Any, Literal
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
+from promo_ns._ops import FAMILY
 
 __all__ = [
     "FUNCTION_FAMILIES",
@@ -103,12 +106,27 @@ FUNCTION_FAMILIES: tuple[str, ...] = (
 def _dtype(token: str) -> DType:
     found = BY_SHORT.get(token) or BY_NAME.get(token)
     if found is None:
-        raise ValueError(f"unknown dtype {token!r} in a policy grid")
+        close = _did_you_mean(token, [*BY_SHORT, *BY_NAME])
+        raise ValueError(f"unknown dtype {token!r} in a policy grid{close}")
     return found
 
 
+#: What a grid looks like, for the errors about grids.
+_GRID_EXAMPLE = """
+         i8  i16
+    i8   i8  i16
+    i16  i16 i16"""
+
+
 def _rows(text: str) -> tuple[list[str], list[list[str]]]:
+    if not isinstance(text, str):
+        raise TypeError(f"a grid is text, not {type(text).__name__}; it looks like this:{_GRID_EXAMPLE}")
     lines = [line.split() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        raise ValueError(
+            "the table is empty; a table is a header of dtypes, then one row per dtype with a cell per "
+            f"column (short dtype names, '-' for refused), e.g.:{_GRID_EXAMPLE}"
+        )
     header, body = lines[0], lines[1:]
     for row in body:
         if len(row) != len(header) + 1:
@@ -155,6 +173,12 @@ def grid(text: str) -> dict[tuple[DType, DType], DType]:
 def scalar_grid(text: str) -> dict[tuple[DType, Role], DType]:
     """Parse an array-with-Python-scalar grid: header ``bool int float complex``, a row per dtype."""
     header, body = _rows(text)
+    unknown = [c for c in header if c not in SCALAR_COLUMNS]
+    if unknown:
+        raise ValueError(
+            f"unknown columns {unknown} in a scalar grid{_did_you_mean(unknown[0], SCALAR_COLUMNS)}; "
+            f"its columns are {', '.join(SCALAR_COLUMNS)}"
+        )
     cols = [SCALAR_COLUMNS[c] for c in header]
     return {
         (_dtype(row[0]), col): _dtype(cell)
@@ -242,6 +266,9 @@ class Family:
     arrays: Grid | None = None
     scalars: ScalarGrid = field(default_factory=dict)
     zero_d_cross_when: Literal["higher", "different", "always"] | None = None
+
+    def __post_init__(self) -> None:
+        _validate(self, "Family")
 
 
 #: Op families every policy describes (see :mod:`promo_ns._ops` for the ops in each).
@@ -369,6 +396,11 @@ class Policy:
     nested_rules: str | None = None
     deviations: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"a policy's name is a non-empty str, not {self.name!r}")
+        _validate(self, f"policy {self.name!r}")
+
     def __hash__(self) -> int:
         return hash(self.name)
 
@@ -419,6 +451,7 @@ class Policy:
         KeyError
             ``like`` names no registered policy.
         """
+        _check_changes("from_table", changes)
         base = get_policy(like)
         changes.setdefault("summary", f"{name}: a custom table, with {base.name}'s other rules")
         changes.setdefault("reference", f"a custom table, other rules from {base.name!r}")
@@ -432,6 +465,11 @@ class Policy:
                     "by priority (scalar_dtypes); pass like= a weak-scalar policy, or scalar_dtypes=..."
                 )
             changes["scalars"] = scalar_grid(scalars) if isinstance(scalars, str) else dict(scalars)
+        if not isinstance(arrays, (str, Mapping)):
+            raise TypeError(
+                f"from_table() takes the array table as text or a mapping of dtype pairs to dtypes, not "
+                f"{type(arrays).__name__}; as text it looks like this:{_GRID_EXAMPLE}"
+            )
         table = grid(arrays) if isinstance(arrays, str) else dict(arrays)
         _check_diagonal(table)
         return replace(base, name=name, arrays=table, **changes)
@@ -469,6 +507,12 @@ class Policy:
         ValueError
             An unknown dtype, or a diagonal cell (a dtype with itself) other than its dtype.
         """
+        _check_changes("derive", changes)
+        if "arrays" in changes:
+            raise TypeError(
+                "derive() changes the array grid cell by cell through cells={(a, b): dtype}; for a whole "
+                f"new grid use promo_ns.Policy.from_table(name, text, like={self.name!r})"
+            )
         arrays = dict(self.arrays)
         for (a, b), value in (cells or {}).items():
             da, db = _dtype(str(a)), _dtype(str(b))
@@ -483,6 +527,202 @@ class Policy:
 
     def __eq__(self, other: object) -> bool:
         return self is other
+
+
+# --- validation: a Policy and a Family hold what their fields say ----------------------------
+
+#: The keys of ``Policy.defaults``.
+DEFAULT_KINDS: tuple[str, ...] = ("bool", "int", "float", "complex", "index")
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _did_you_mean(value: object, choices: Iterable[str]) -> str:
+    if not isinstance(value, str):
+        return ""
+    close = difflib.get_close_matches(value, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _check_changes(method: str, changes: Mapping[str, Any]) -> None:
+    """A TypeError for a keyword of ``derive``/``from_table`` that names no field of Policy."""
+    names = [f.name for f in fields(Policy)]
+    for key in changes:
+        if key not in names:
+            raise TypeError(
+                f"{method}() got {key!r}, which is no field of Policy{_did_you_mean(key, names)}; "
+                f"its fields: {', '.join(names)}"
+            )
+
+
+def _describe(hint: Any) -> str:
+    """``hint`` in words: ``one of 'same', 'category'``, ``a mapping of DType to DType``."""
+    origin, args = get_origin(hint), get_args(hint)
+    if origin is Literal:
+        return f"one of {', '.join(map(repr, args))}"
+    if origin in (Union, UnionType):
+        return " or ".join("None" if a is type(None) else _describe(a) for a in args)
+    if origin is Mapping:
+        return f"a mapping of {_describe(args[0])} to {_describe(args[1])}"
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a tuple of {_describe(args[0])}"
+        return f"a ({', '.join(_describe(a) for a in args)}) tuple"
+    if origin is frozenset:
+        return f"a frozenset of {_describe(args[0])}"
+    return str(getattr(hint, "__name__", hint))
+
+
+def _check(value: Any, hint: Any, where: str) -> None:
+    """Raise unless ``value`` is of type ``hint`` (in the forms Policy and Family use), naming ``where``.
+
+    Raises
+    ------
+    ValueError
+        A value outside a ``Literal``'s, with the allowed values and the closest one.
+    TypeError
+        A value of another type.
+    """
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any:
+        return
+    if origin is Literal:
+        if not isinstance(value, str) or value not in args:
+            raise ValueError(f"{where} must be {_describe(hint)}, not {value!r}{_did_you_mean(value, args)}")
+        return
+    if origin in (Union, UnionType):
+        if value is None and type(None) in args:
+            return
+        arms = [a for a in args if a is not type(None)]
+        if len(arms) == 1:
+            _check(value, arms[0], where)
+            return
+        for arm in arms:
+            try:
+                _check(value, arm, where)
+            except (TypeError, ValueError):
+                continue
+            return
+    elif origin is Mapping:
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                _check(key, args[0], f"{where} (key {key!r})")
+                _check(item, args[1], f"{where}[{key!r}]")
+            return
+    elif origin is tuple:
+        if isinstance(value, tuple):
+            each = args[:1] * len(value) if len(args) == 2 and args[1] is Ellipsis else args
+            if len(each) == len(value):
+                for item, arm in zip(value, each, strict=True):
+                    _check(item, arm, f"{where} (item {item!r})")
+                return
+    elif origin is frozenset:
+        if isinstance(value, (frozenset, set)):
+            for item in value:
+                _check(item, args[0], f"{where} (item {item!r})")
+            return
+    elif isinstance(hint, type) and isinstance(value, hint):
+        return
+    shown = repr(value) if len(repr(value)) <= 60 else f"{repr(value)[:60]}..."
+    raise TypeError(f"{where} must be {_describe(hint)}, not {type(value).__name__} {shown}")
+
+
+@cache
+def _fits(hint: Any) -> Callable[[Any], bool]:
+    """A fast test of whether a value is of type ``hint``; :func:`_check` says why not."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any:
+        return lambda v: True
+    if origin is Literal:
+        return lambda v: isinstance(v, str) and v in args
+    if origin in (Union, UnionType):
+        arms = [_fits(a) for a in args]
+        return lambda v: any(arm(v) for arm in arms)
+    if origin is Mapping:
+        key, item = _fits(args[0]), _fits(args[1])
+        return lambda v: isinstance(v, Mapping) and all(map(key, v.keys())) and all(map(item, v.values()))
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        each = _fits(args[0])
+        return lambda v: isinstance(v, tuple) and all(map(each, v))
+    if origin is tuple:
+        if all(isinstance(a, type) for a in args):  # a pair of DTypes: the keys of every grid
+            return lambda v: isinstance(v, tuple) and len(v) == len(args) and all(map(isinstance, v, args))
+        arms = [_fits(a) for a in args]
+        return lambda v: (
+            isinstance(v, tuple) and len(v) == len(arms) and all(a(x) for a, x in zip(arms, v, strict=True))
+        )
+    if origin is frozenset:
+        each = _fits(args[0])
+        return lambda v: isinstance(v, (frozenset, set)) and all(map(each, v))
+    if hint is type(None):
+        return lambda v: v is None
+    return lambda v: isinstance(v, hint)
+
+
+def _kinds(value: str | None, where: str) -> None:
+    if value is not None and set(value) - set("biufc"):
+        raise ValueError(
+            f"{where} must hold only kind letters of 'biufc' (bool, int, uint, float, complex), not {value!r}"
+        )
+
+
+def _validate(record: Policy | Family, owner: str) -> None:
+    """Check every field of ``record`` against its type, and the fields whose values are names.
+
+    Raises
+    ------
+    TypeError
+        A field of another type than it is declared with.
+    ValueError
+        A value outside the field's choices (``inplace="smae"``), with the choices and the closest.
+    """
+    hints = _HINTS.get(type(record))
+    if hints is None:
+        hints = _HINTS[type(record)] = get_type_hints(type(record))
+    for f in fields(record):
+        value, hint = getattr(record, f.name), hints[f.name]
+        if not _fits(hint)(value):
+            _check(value, hint, f"{owner}: {f.name}")
+    if isinstance(record, Family):
+        _kinds(record.kinds, f"{owner}: kinds")
+        _kinds(record.result_kinds, f"{owner}: result_kinds")
+        return
+    _kinds(record.accumulate_kinds, f"{owner}: accumulate_kinds")
+    for key in record.defaults:
+        if key not in DEFAULT_KINDS:
+            raise ValueError(
+                f"{owner}: defaults has a key {key!r}{_did_you_mean(key, DEFAULT_KINDS)}; its keys are "
+                f"{', '.join(DEFAULT_KINDS)}"
+            )
+    missing = [k for k in DEFAULT_KINDS if k not in record.defaults]
+    if missing:
+        raise ValueError(
+            f"{owner}: defaults lacks {', '.join(missing)}; its keys are {', '.join(DEFAULT_KINDS)}"
+        )
+    for name in record.families:
+        if name not in FAMILIES and name not in record.op_families.values():
+            raise ValueError(
+                f"{owner}: families has {name!r}, which no op belongs to{_did_you_mean(name, FAMILIES)}; "
+                f"the op families: {', '.join(FAMILIES)} (or a name op_families gives)"
+            )
+    for op, family in record.op_families.items():
+        if op not in FAMILY:
+            raise ValueError(f"{owner}: op_families names an unknown op {op!r}{_did_you_mean(op, FAMILY)}")
+        if family not in record.families and family not in FAMILIES:
+            raise ValueError(
+                f"{owner}: op_families puts {op!r} in {family!r}, which is no family of the policy"
+                f"{_did_you_mean(family, [*record.families, *FAMILIES])}"
+            )
+    for family, _ in record.functions:
+        if family not in FUNCTION_FAMILIES:
+            raise ValueError(
+                f"{owner}: functions has the unknown function family {family!r}"
+                f"{_did_you_mean(family, FUNCTION_FAMILIES)}; known: {', '.join(FUNCTION_FAMILIES)}"
+            )
+    rules = record.nested_rules
+    if rules is not None and rules not in _BUILTIN and rules not in _REGISTERED:
+        raise ValueError(
+            f"{owner}: nested_rules names no registered policy: {rules!r}{_did_you_mean(rules, policies())}"
+        )
 
 
 # --- the registry: built-in policies are imported on first use --------------------------------
