@@ -219,8 +219,8 @@ class Array:
         return self._ns.matmul(other, self)
 
     def __imatmul__(self, other: Any, /) -> Any:
+        operator("matmul", PREPARE)(self, other)  # refused as x1 @= x2, before the product is computed
         result = self._ns.matmul(self, other)
-        operator("matmul", PREPARE)(self, result)
         if tuple(result._x.shape) != tuple(self._x.shape):
             raise ValueError(f"in-place matmul would change the shape {self.shape} to {result.shape}")
         self._x[...] = result._x

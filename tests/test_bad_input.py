@@ -305,3 +305,36 @@ def test_register_takes_a_policy() -> None:
         TypeError, match=re.escape("register() takes a promo_ns.Policy, not str; build one with")
     ):
         promo_ns.register("numpy")  # type: ignore[arg-type]
+
+
+# --- x @= y names its operands ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_refused_in_place_matmul_names_x1_and_x2(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    dtypes = [xp.int8, xp.uint8, xp.int16, xp.float32, xp.float64]
+    for d1 in dtypes:
+        for d2 in dtypes:
+            x, y = xp.ones((2, 2), dtype=d1), xp.ones((2, 2), dtype=d2)
+            try:
+                result = xp.matmul(x, y).dtype
+            except promo_ns.PromotionError:
+                result = None
+            try:
+                x @= y
+            except promo_ns.PromotionError as e:
+                message = str(e)
+                if result is None:  # refused out of place too
+                    assert f"x1: {d1} (n-d array), x2: {d2} (n-d array)" in message, message
+                else:
+                    assert f"x1 is {d1} (n-d array), x2 is {d2} (n-d array)" in message, message
+                    assert f"the result would be {result}," in message, message
+                assert x.dtype == d1
+            else:
+                assert x.dtype == d1
+    if policy == "array-api":  # the product is int16 here, x2 uint8: the message once named int16 as x2's
+        x = xp.ones((2, 2), dtype=xp.int8)
+        with pytest.raises(promo_ns.PromotionError, match=r"x2 is uint8 .*the result would be int16"):
+            x @= xp.ones((2, 2), dtype=xp.uint8)
