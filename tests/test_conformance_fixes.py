@@ -165,3 +165,35 @@ def test_unique_all_on_every_backend(backend: str) -> None:
     ]
     flags = xp.unique_all(xp.asarray([True, False, True]))
     assert to_numpy(flags.indices).tolist() == [1, 0] and to_numpy(flags.counts).tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+@pytest.mark.parametrize("name", ["unique_all", "unique_counts", "unique_inverse", "unique_values"])
+def test_unique_of_complex_numbers_as_numpy_gives_it(backend: str, name: str) -> None:
+    # torch has no unique kernel for complex numbers: promo_ns tells them apart by their parts.
+    xp, nan, inf = namespace(backend), float("nan"), float("inf")
+    data = [1 + 2j, 1 + 2j, 3j, complex(inf, 1), 1 - 2j, complex(-0.0, 3), complex(nan, 0), 1 + 2j]
+    out = getattr(xp, name)(xp.reshape(xp.asarray(data, dtype=xp.complex64), (2, 4)))
+    expected = getattr(namespace("numpy"), name)(namespace("numpy").asarray(np.reshape(data, (2, 4))))
+    if name == "unique_values":
+        out, expected = (out,), (expected,)
+    assert type(out).__name__ == type(expected).__name__
+    assert [a.dtype.name for a in out] == [a.dtype.name.replace("128", "64") for a in expected]
+    for got, want in zip(out, expected, strict=True):
+        np.testing.assert_array_equal(to_numpy(got), to_numpy(want))
+
+
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+def test_unique_refuses_in_promo_ns_words_where_no_backend_path_exists(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    xp = namespace(backend)
+    compat = xp._backend.compat
+
+    def refuse(x: Any) -> Any:
+        raise NotImplementedError("no kernel")
+
+    monkeypatch.setattr(compat, "unique_values", refuse)
+    monkeypatch.setattr(compat, "unique_inverse", refuse)
+    with pytest.raises(TypeError, match=f"{xp._backend.name} has no 'unique_values' for int8"):
+        xp.unique_values(xp.asarray([1, 2], dtype=xp.int8))

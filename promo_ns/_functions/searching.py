@@ -26,9 +26,6 @@ DELEGATED = (
     "nonzero",
     "take",
     "take_along_axis",
-    "unique_counts",
-    "unique_inverse",
-    "unique_values",
     "argsort",
     "sort",
 )
@@ -72,19 +69,71 @@ class UniqueAllResult(NamedTuple):
     counts: Any
 
 
-def unique_all(ns: Space, x: Any, /) -> Any:
-    """``unique_all`` of the Array API standard; built where the backend has none (torch).
+class UniqueCountsResult(NamedTuple):
+    """What ``unique_counts`` returns."""
 
-    There the backend's ``unique_inverse`` runs once, and a stable sort of the
-    inverse indices gives each value's first flat index and its count.
+    values: Any
+    counts: Any
+
+
+class UniqueInverseResult(NamedTuple):
+    """What ``unique_inverse`` returns."""
+
+    values: Any
+    inverse_indices: Any
+
+
+_UNIQUE = ("unique_all", "unique_counts", "unique_inverse", "unique_values")
+
+
+def _unique_fields(name: str) -> Callable[..., Any]:
+    """``name`` (``unique_all``, ``unique_counts``, ...): the backend's own, else built by :func:`_unique`."""
+    fields = {
+        "unique_all": UniqueAllResult,
+        "unique_counts": UniqueCountsResult,
+        "unique_inverse": UniqueInverseResult,
+        "unique_values": None,
+    }[name]
+
+    def unique(ns: Space, x: Any, /) -> Any:
+        native_x = array_of(ns, x, name)
+        try:
+            out = getattr(ns._backend.compat, name)(native_x)
+        except NotImplementedError as e:  # torch: no unique_all, no unique of complex numbers
+            every = _unique(ns, native_x, name, e)
+            out = every.values if fields is None else fields(*(getattr(every, f) for f in fields._fields))
+        else:
+            out = out if fields is None else fields(*out)
+        return wrap_any(ns, out)
+
+    unique.__name__ = unique.__qualname__ = name
+    unique.__doc__ = f"``{name}`` of the Array API standard, alike on every backend (see ``_unique``)."
+    return unique
+
+
+def _unique(ns: Space, x: Any, name: str, error: Exception) -> UniqueAllResult:
+    """Every result of ``unique_all`` of native ``x``, from the backend's ``unique_inverse``.
+
+    A stable sort of the inverse indices gives each value's first flat index and
+    its count.  Complex numbers the backend cannot make unique (torch) are told
+    apart by the unique indices of their real and imaginary parts, in the
+    lexicographic order NumPy sorts them in, and the values taken from ``x``.
+
+    Raises
+    ------
+    TypeError
+        The backend makes no values of ``x``'s dtype unique.
     """
-    native_x = array_of(ns, x, "unique_all")
     xp = ns._backend.compat
     try:
-        return wrap_any(ns, UniqueAllResult(*xp.unique_all(native_x)))
-    except NotImplementedError:  # array-api-compat's torch: torch has no unique_all
-        pass
-    values, inverse = xp.unique_inverse(native_x)
+        values, inverse = xp.unique_inverse(x)
+    except NotImplementedError:
+        if not xp.isdtype(x.dtype, "complex floating"):
+            raise TypeError(f"{ns._backend.name} has no {name!r} for {ns._backend.dtype(x)}") from error
+        values = None
+        im = xp.unique_inverse(xp.imag(x))
+        codes = xp.unique_inverse(xp.real(x)).inverse_indices * im.values.shape[0] + im.inverse_indices
+        inverse = xp.unique_inverse(codes).inverse_indices
     flat = xp.reshape(inverse, (-1,))
     n = flat.shape[0]
     order = xp.argsort(flat, stable=True)
@@ -92,7 +141,10 @@ def unique_all(ns: Space, x: Any, /) -> Any:
     first = xp.concat([xp.ones((min(n, 1),), dtype=xp.bool, device=flat.device), ranked[1:] != ranked[:-1]])
     starts = xp.nonzero(first)[0]
     ends = xp.concat([starts[1:], xp.full((min(n, 1),), n, dtype=starts.dtype, device=flat.device)])
-    return wrap_any(ns, UniqueAllResult(values, xp.take(order, starts), inverse, ends - starts))
+    indices = xp.take(order, starts)
+    if values is None:
+        values = xp.take(xp.reshape(x, (-1,)), indices)
+    return UniqueAllResult(values, indices, inverse, ends - starts)
 
 
 _SIGNATURES: dict[str, Callable[..., None]] = {
@@ -104,7 +156,7 @@ SIGNATURES.update(_SIGNATURES)
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "isin": isin,
     "searchsorted": searchsorted,
-    "unique_all": unique_all,
+    **{name: _unique_fields(name) for name in _UNIQUE},
     "where": where,
     **{name: decided(name) for name in ("argmax", "argmin")},
 }
