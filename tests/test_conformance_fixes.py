@@ -197,3 +197,19 @@ def test_unique_refuses_in_promo_ns_words_where_no_backend_path_exists(
     monkeypatch.setattr(compat, "unique_inverse", refuse)
     with pytest.raises(TypeError, match=f"{xp._backend.name} has no 'unique_values' for int8"):
         xp.unique_values(xp.asarray([1, 2], dtype=xp.int8))
+
+
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float32"])
+def test_setitem_with_a_bool_mask_is_no_out_of_bounds_index(backend: str, dtype: str) -> None:
+    # The suite's test_setitem_masking: torch's bounds check read the mask [True] as the index 1.
+    xp = namespace(backend)
+    x = xp.zeros((1,), dtype=getattr(xp, dtype))
+    x[xp.asarray([True])] = True if dtype == "bool" else 1
+    assert to_numpy(x).tolist() == [1]
+    y = xp.zeros((2, 2), dtype=getattr(xp, dtype))
+    y[xp.asarray([[True, False], [False, True]])] = True if dtype == "bool" else 1
+    assert to_numpy(y).tolist() == [[1, 0], [0, 1]]
+    with pytest.raises(IndexError, match="out of bounds"):
+        y[xp.asarray([0, 2])] = False if dtype == "bool" else 0
+    assert to_numpy(y).tolist() == [[1, 0], [0, 1]]

@@ -150,7 +150,8 @@ class TorchBackend(DTypeMaps):
         """
         keys = key if isinstance(key, tuple) else (key,)
         for k in keys:
-            if isinstance(k, torch.Tensor) and k.device.type == "cpu" and not k.dtype.is_floating_point:
+            index = isinstance(k, torch.Tensor) and not (k.dtype.is_floating_point or k.dtype == torch.bool)
+            if index and k.device.type == "cpu":  # a bool mask selects: no bounds to check
                 _check_bounds(x, keys, k)
         reversed_dims, positive = _positive_steps(x, key)
         if not reversed_dims:
