@@ -13,8 +13,19 @@ from typing import Any
 
 import array_api_compat
 
+from promo_ns._context import tracer
 from promo_ns._dtypes import DType
-from promo_ns._plan import INPLACE, NORMAL, PREPARE, REFLECTED, Space, dtype_of_code, operator, wrap
+from promo_ns._plan import (
+    INPLACE,
+    NORMAL,
+    PREPARE,
+    REFLECTED,
+    Space,
+    dtype_of_code,
+    operator,
+    prepared_done,
+    wrap,
+)
 
 __all__ = ["Array", "unwrap"]
 
@@ -152,8 +163,9 @@ class Array:
         return _wrap(copy.deepcopy(self._x, memo), self._ns)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
-        _, _, y = operator("setitem", PREPARE)(self, value)
+        plan, _, y = operator("setitem", PREPARE)(self, value)
         self._ns._backend.setitem(self._x, _native_key(key), y)
+        prepared_done("setitem", self, value, plan, y)
 
     # -- unary operators --
     def __neg__(self) -> Array:
@@ -220,8 +232,12 @@ class Array:
 
     def __imatmul__(self, other: Any, /) -> Any:
         operator("matmul", PREPARE)(self, other)  # refused as x1 @= x2, before the product is computed
+        t = tracer()
+        traced = len(t.records) if t is not None else 0
         result = self._ns.matmul(self, other)
         if tuple(result._x.shape) != tuple(self._x.shape):
+            if t is not None:  # the product ran, but not the in-place op: no cast to report
+                del t.records[traced:]
             raise ValueError(f"in-place matmul would change the shape {self.shape} to {result.shape}")
         self._x[...] = result._x
         return self

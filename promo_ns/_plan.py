@@ -55,6 +55,7 @@ __all__ = [
     "finish",
     "fit",
     "is_numpy_like",
+    "kernel",
     "key",
     "native",
     "native_argument",
@@ -63,6 +64,7 @@ __all__ = [
     "operand_of",
     "operator",
     "plans",
+    "prepared_done",
     "promoted",
     "promoted_operand",
     "wrap",
@@ -214,18 +216,20 @@ _new = object.__new__
 
 
 @cache
-def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:
+def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:  # noqa: PLR0915 - the hot path, inlined
     """The binary path: ``a op b`` (or ``b op a``, ``a op= b``) under the active policy.
 
     Every binary operator and function is one of these.  One list index in the
     plans compiled for ``(policy, backend, op)`` gives the cell; a ``direct``
     cell calls the backend's native function on the operands as they are.  In
-    ``PREPARE`` mode it checks ``a op= b`` and returns ``(plan, x, y)``.
+    ``PREPARE`` mode it checks ``a op= b`` and returns ``(plan, x, y)``; the
+    caller reports the op to a trace with :func:`prepared_done` once it has run.
+    Inside a ``trace`` block an op is recorded once it has succeeded.
     """
     reflected = mode == REFLECTED
     inplace = mode >= INPLACE
 
-    def binary(self: Any, other: Any, /) -> Any:
+    def binary(self: Any, other: Any, /) -> Any:  # noqa: PLR0915
         ns = self._ns
         x = self._x
         ka = self._k
@@ -264,6 +268,8 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:
         try:
             if inplace:
                 ns._backend.inplace(op, x, y, plan)
+                if scope is not None:
+                    _record(scope, op, plan, (ka, x), (kb, y))
                 return self
             if kernel is not None:
                 out = kernel(x, y)
@@ -271,16 +277,19 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:
                     out = ns._backend.to_array(out)
             else:
                 out = ns._backend.binary(op, x, y, plan)
-        except Exception as e:  # the backend's own words on n-d arrays of two devices: ours instead
-            if ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
-                raise device_error(x, y) from e
-            raise
+        except Exception as e:  # the backend's words on devices or shapes: ours instead
+            error = _kernel_error(ns, op, e, (x, y) if ka < _NA and kb < _NA else ())
+            if error is None:
+                raise
+            raise error from e
         if kernel is None and ns._backend.dtype(out) is not DTYPES[r >> 1]:
             raise _no_kernel(ns, op, plan, out)
         result = _new(cls)
         result._x = out
         result._ns = ns
         result._k = r
+        if scope is not None:
+            _record(scope, op, plan, (ka, x), (kb, y))
         return result
 
     return binary
@@ -377,6 +386,9 @@ def wrap_result(ns: Space, op: str, out: Any, dtype: DType) -> Any:
                 f"{ns.policy_now().name!r} gives (its kernel returned {got}). Cast the "
                 "operands explicitly to a dtype the backend supports first."
             )
+    scope = _scope() and current()
+    if scope is not None and scope.tracer is not None:  # the op :func:`promoted` noted has run
+        scope.tracer.commit(op)
     return wrap(out, ns)
 
 
@@ -442,8 +454,8 @@ def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[D
         if not ns._backend.same_device(arrays[0], other):
             raise device_error(arrays[0], other)
     scope = _scope() and current()
-    if scope is not None and scope.tracer is not None:
-        scope.tracer.record(
+    if scope is not None and scope.tracer is not None:  # recorded by wrap_result once the kernel has run
+        scope.tracer.pending(
             op,
             [
                 (o.dtype, o.role, x._x if x.__class__ is ns.Array else x)
@@ -548,17 +560,38 @@ def _table(ns: Space, op: str) -> tuple[Plan | None, ...]:
 
 
 def _scoped(ns: Space, op: str, scope: Scope, a: tuple[int, Any], b: tuple[int, Any]) -> Plan | None:
-    """The plan of cell ``(a, b)`` (code, native operand) inside a policy or trace block; traced if asked."""
+    """The plan of cell ``(a, b)`` (code, native operand) inside a policy or trace block."""
     if scope.closed:  # a block that ended in another context: the scope around it
         open_scope = current()
         if open_scope is None:
             return plans(ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
         scope = open_scope
-    plan = plans(scope.policy or ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
-    if scope.tracer is not None and plan is not None:
+    return plans(scope.policy or ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
+
+
+def _record(scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int, Any]) -> None:
+    """Report binary ``op`` on cell ``(a, b)`` (code, native operand), which has run, to the block's trace."""
+    if scope.closed:
+        found = current()
+        if found is None:
+            return
+        scope = found
+    if scope.tracer is not None:
         operands = [(*_KEYS[code], x) for code, x in (a, b)]
         scope.tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute)
-    return plan
+
+
+def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
+    """Report ``a op= other``, checked in ``PREPARE`` mode (``y``: ``other`` as it ran), once it has run."""
+    if _scope() is None:
+        return
+    scope = current()
+    if scope is None or scope.tracer is None:
+        return
+    kb = other._k if other.__class__ is a.__class__ else _SCALAR_CODE.get(other.__class__)
+    if kb is None:  # a NumPy scalar, which took part as the 0-d array it is
+        kb = _other_operand(a._ns, other, op)._k
+    _record(scope, op, plan, (a._k, a._x), (kb, y))
 
 
 def is_numpy_like(x: Any) -> bool:
@@ -577,6 +610,43 @@ def _other_operand(ns: Any, x: Any, op: str) -> Any:
         if isinstance(x, t):
             return t(x)
     raise _unsupported(x, op, ns)
+
+
+#: Words of torch's RuntimeErrors and JAX's TypeErrors about shapes (NumPy raises ValueError for those).
+_SHAPE_WORDS = ("shape", "size", "dim", "broadcast")
+
+
+def _kernel_error(ns: Space, op: str, error: Exception, arrays: Sequence[Any]) -> Exception | None:
+    """promo_ns's error for a kernel's ``error`` on native ``arrays``, or None to let it through.
+
+    Arrays on two devices get :func:`device_error`; a torch RuntimeError about
+    shapes (JAX's TypeError) becomes the ValueError NumPy raises, naming the shapes.
+    """
+    for other in arrays[1:]:
+        if not ns._backend.same_device(arrays[0], other):
+            return device_error(arrays[0], other)
+    if type(error) in (RuntimeError, TypeError) and any(word in str(error) for word in _SHAPE_WORDS):
+        shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
+        return ValueError(f"{op}() got arrays of shapes that do not fit together ({shapes}): {error}")
+    return None
+
+
+def kernel(ns: Space, op: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)``, the backend's kernel of ``op`` on native operands, with promo_ns's errors.
+
+    Raises
+    ------
+    ValueError
+        The arrays' shapes do not fit (torch's RuntimeError, NumPy's ValueError), or their devices differ.
+    """
+    try:
+        return fn(*args, **kwargs)
+    except Exception as e:
+        arrays = [a for arg in args for a in (arg if isinstance(arg, (list, tuple)) else (arg,))]
+        error = _kernel_error(ns, op, e, [a for a in arrays if hasattr(a, "shape")])
+        if error is None:
+            raise
+        raise error from e
 
 
 def _engine_operand(x: Any) -> Operand:

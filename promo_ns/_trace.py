@@ -39,6 +39,8 @@ class Trace:
     """The implicit casts made inside one ``promo_ns.trace()`` block, in order."""
 
     records: list[Cast] = field(default_factory=list)
+    #: An op noted before its kernel runs, recorded by :meth:`commit` once it has run.
+    _pending: tuple[Any, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __iter__(self) -> Iterator[Cast]:
         return iter(self.records)
@@ -65,6 +67,18 @@ class Trace:
                 widens(result, inputs),
             )
         )
+
+    def pending(
+        self, op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
+    ) -> None:
+        """Note ``op`` as :meth:`record` takes it, to be recorded by :meth:`commit` if it succeeds."""
+        self._pending = (op, operands, result, compute)
+
+    def commit(self, op: str) -> None:
+        """Record the op :meth:`pending` noted, which has now run, if it is ``op``; drop a failed one."""
+        pending, self._pending = self._pending, None
+        if pending is not None and pending[0] == op:
+            self.record(*pending)
 
     def summary(self) -> str:
         """The casts grouped by op, operands and result: count and bytes, most bytes first."""

@@ -338,3 +338,90 @@ def test_a_refused_in_place_matmul_names_x1_and_x2(backend: str, policy: str) ->
         x = xp.ones((2, 2), dtype=xp.int8)
         with pytest.raises(promo_ns.PromotionError, match=r"x2 is uint8 .*the result would be int16"):
             x @= xp.ones((2, 2), dtype=xp.uint8)
+
+
+# --- trace() records only the ops that ran -----------------------------------------------------
+
+
+def failing_ops(xp: Any) -> dict[str, Callable[[], object]]:
+    """Ops that would cast (under ``numpy``'s rules) but fail: refused, out of range, or in the kernel."""
+    i8, f32 = xp.asarray([1, 2], dtype=xp.int8), xp.asarray([1.0, 2.0], dtype=xp.float32)
+
+    def inplace() -> None:
+        x = xp.asarray([1, 2], dtype=xp.int8)
+        x += xp.asarray([1.0, 2.0], dtype=xp.float32)  # float into int8: refused in place
+
+    def setitem_out_of_bounds() -> None:
+        x = xp.asarray([1, 2], dtype=xp.int8)
+        x[5] = xp.asarray(3, dtype=xp.int16)
+
+    def imatmul_changing_shape() -> None:
+        m = xp.ones((2, 2), dtype=xp.float32)
+        m @= xp.ones((2, 3), dtype=xp.float16)
+
+    return {
+        "add of shapes that do not broadcast": lambda: i8 + xp.asarray([1.0, 2.0, 3.0], dtype=xp.float32),
+        "refused in-place add": inplace,
+        "out-of-range Python int": lambda: i8 + 1000,
+        "setitem out of bounds": setitem_out_of_bounds,
+        "concat of mismatched shapes": lambda: xp.concat([i8, xp.asarray([[1.0]], dtype=xp.float32)]),
+        "where of shapes that do not broadcast": lambda: xp.where(
+            xp.asarray([True, False]), i8, xp.asarray([1.0, 2.0, 3.0], dtype=xp.float32)
+        ),
+        "clip with a bound of another shape": lambda: xp.clip(f32, xp.asarray([0, 1, 2], dtype=xp.int8)),
+        "in-place matmul changing the shape": imatmul_changing_shape,
+    }
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_trace_records_no_op_that_failed(backend: str) -> None:
+    xp = namespace(backend, "numpy")
+    failed = 0
+    for name, op in failing_ops(xp).items():
+        with promo_ns.trace() as t:
+            try:
+                op()
+            except (TypeError, ValueError, IndexError, OverflowError):
+                failed += 1
+                assert list(t) == [], (name, [str(c) for c in t])
+    assert failed >= len(failing_ops(xp)) - 1  # JAX writes out of bounds without a word
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_trace_records_each_op_that_ran_once(backend: str) -> None:
+    xp = namespace(backend, "numpy")
+    with promo_ns.trace() as t:
+        i8, f32 = xp.asarray([1, 2], dtype=xp.int8), xp.asarray([1.0, 2.0], dtype=xp.float32)
+        f32 += i8
+        i8 + f32
+        i8[0] = xp.asarray(3, dtype=xp.int16)
+        xp.where(xp.asarray([True, False]), i8, f32)
+        m = xp.ones((2, 2), dtype=xp.float32)
+        m @= xp.ones((2, 2), dtype=xp.float16)
+        for op in failing_ops(xp).values():
+            ran = len(t)
+            try:
+                op()
+            except (TypeError, ValueError, IndexError, OverflowError):
+                assert len(t) == ran
+    assert [c.op for c in t][:5] == ["add", "add", "setitem", "where", "matmul"]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_shapes_that_do_not_fit_raise_value_error_on_every_backend(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    a, b = xp.ones((2,), dtype=xp.float32), xp.ones((3,), dtype=xp.float32)
+    m, n = xp.ones((2, 3), dtype=xp.float32), xp.ones((2, 3), dtype=xp.float32)
+    calls: dict[str, Callable[[], object]] = {
+        "add": lambda: a + b,
+        "where": lambda: xp.where(xp.asarray([True, False]), a, b),
+        "clip": lambda: xp.clip(a, b),
+        "concat": lambda: xp.concat([a, m]),
+        "stack": lambda: xp.stack([a, b]),
+        "matmul": lambda: xp.matmul(m, n),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError) as exc:
+            call()
+        assert not isinstance(exc.value, promo_ns.PromotionError), name

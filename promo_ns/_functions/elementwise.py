@@ -7,7 +7,7 @@ from typing import Any
 
 from promo_ns._functions._common import decided
 from promo_ns._ops import FUNCTION_FAMILY, NATIVE
-from promo_ns._plan import Space, array_of, promoted, wrap, wrap_result
+from promo_ns._plan import Space, array_of, kernel, promoted, wrap, wrap_result
 
 __all__ = ["BINARY", "DELEGATED", "FUNCTIONS"]
 
@@ -43,7 +43,7 @@ def clip(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
     dtype, natives = promoted(ns, "clip", [x, *bounds])
     lo = natives[1] if min is not None else None
     hi = natives[-1] if max is not None else None
-    return wrap_result(ns, "clip", ns._backend.compat.clip(natives[0], lo, hi), dtype)
+    return wrap_result(ns, "clip", kernel(ns, "clip", ns._backend.compat.clip, natives[0], lo, hi), dtype)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"clip": clip, **{name: decided(name) for name in _DECIDED}}

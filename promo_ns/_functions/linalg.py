@@ -8,7 +8,7 @@ from typing import Any
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._functions.statistical import reduction
 from promo_ns._ops import FUNCTION_FAMILY
-from promo_ns._plan import Space, promoted, wrap_result
+from promo_ns._plan import Space, kernel, promoted, wrap_result
 
 __all__ = ["EXTENSION_DELEGATED", "EXTENSION_FUNCTIONS", "FUNCTIONS"]
 
@@ -21,7 +21,7 @@ def _combining(name: str, module: str | None = None) -> Callable[..., Any]:
     def combine(ns: Space, x1: Any, x2: Any, /, **kwargs: Any) -> Any:
         dtype, (a, b) = promoted(ns, name, (x1, x2))
         owner = ns._backend.compat if module is None else getattr(ns._backend.compat, module)
-        return wrap_result(ns, name, getattr(owner, name)(a, b, **kwargs), dtype)
+        return wrap_result(ns, name, kernel(ns, name, getattr(owner, name), a, b, **kwargs), dtype)
 
     combine.__name__ = combine.__qualname__ = name
     combine.__doc__ = f"``{name}(x1, x2)`` of the Array API standard, in the active policy's result dtype."

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from promo_ns._functions._common import SIGNATURES, sequence_of
-from promo_ns._plan import Space, array_of, promoted, wrap, wrap_result
+from promo_ns._plan import Space, array_of, kernel, promoted, wrap, wrap_result
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 
@@ -36,7 +36,8 @@ def _joining(name: str) -> Callable[..., Any]:
         if not arrays:
             raise ValueError(f"{name}() needs at least one array: xp.{name}([x1, x2, ...])")
         dtype, natives = promoted(ns, name, list(arrays))
-        return wrap_result(ns, name, getattr(ns._backend.compat, name)(natives, axis=axis), dtype)
+        out = kernel(ns, name, getattr(ns._backend.compat, name), natives, axis=axis)
+        return wrap_result(ns, name, out, dtype)
 
     join.__name__ = join.__qualname__ = name
     join.__doc__ = f"``{name}`` of the Array API standard; the arrays are promoted under the active policy."

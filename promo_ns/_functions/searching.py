@@ -12,6 +12,7 @@ from promo_ns._plan import (
     array_of,
     compared,
     device_error,
+    kernel,
     native,
     promoted,
     wrap,
@@ -45,7 +46,7 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any, /) -> Any:
         if x.__class__ is ns.Array and x._ns._backend is ns._backend and not same(cond, x._x):
             raise device_error(cond, x._x)
     dtype, (a, b) = promoted(ns, "where", (x1, x2), like=cond)
-    return wrap_result(ns, "where", ns._backend.compat.where(condition._x, a, b), dtype)
+    return wrap_result(ns, "where", kernel(ns, "where", ns._backend.compat.where, cond, a, b), dtype)
 
 
 def isin(ns: Space, x1: Any, x2: Any, /, *, invert: bool = False) -> Any:

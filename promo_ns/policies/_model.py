@@ -698,12 +698,6 @@ def _validate(record: Policy | Family, owner: str) -> None:
         raise ValueError(
             f"{owner}: defaults lacks {', '.join(missing)}; its keys are {', '.join(DEFAULT_KINDS)}"
         )
-    for name in record.families:
-        if name not in FAMILIES and name not in record.op_families.values():
-            raise ValueError(
-                f"{owner}: families has {name!r}, which no op belongs to{_did_you_mean(name, FAMILIES)}; "
-                f"the op families: {', '.join(FAMILIES)} (or a name op_families gives)"
-            )
     for op, family in record.op_families.items():
         if op not in FAMILY:
             raise ValueError(f"{owner}: op_families names an unknown op {op!r}{_did_you_mean(op, FAMILY)}")
