@@ -8,8 +8,9 @@ from typing import Any
 import array_api_compat.torch as compat
 import torch
 
-from promo_ns._dtypes import DTYPES, DType, bool_, complex64, float16
+from promo_ns._dtypes import DTYPES, DType, bool_, complex64, float16, uint16, uint32, uint64
 from promo_ns._ops import NATIVE
+from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, Plan
 from promo_ns.policies import Role, get_policy
 
@@ -32,8 +33,13 @@ _SCALAR_SECOND = _SCALAR_FIRST | {
     "copysign",
 }
 
-#: Unsigned dtypes torch can store and cast on the CPU but not compute with.
-_NO_CPU_KERNELS = frozenset(("uint16", "uint32", "uint64"))
+#: Unsigned dtypes torch can store and cast on the CPU but has few kernels for: computed
+#: exactly through the signed dtype of the same size (see :mod:`._torch_unsigned`).
+_WIDE_UNSIGNED = frozenset((uint16, uint32, uint64))
+#: Binary ops torch's CPU computes in uint16/32/64 itself: their same-dtype cells stay direct.
+_CPU_UNSIGNED_KERNELS = frozenset(
+    ("multiply", "equal", "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor")
+)
 
 
 class TorchBackend(DTypeMaps):
@@ -43,15 +49,27 @@ class TorchBackend(DTypeMaps):
         super().__init__()
         self.name = "torch"
         self.module = torch
-        self.compat = compat
+        self.compat = unsigned.exact_compat(compat)
         self.array_type: type = torch.Tensor
         self.native_policy = get_policy("pytorch")
-        # The pytorch policy gives complex64 where torch makes complex32, and
-        # torch refuses bool tensors in subtraction whatever the other operand.
+        # The pytorch policy gives complex64 where torch makes complex32, torch
+        # refuses bool tensors in subtraction whatever the other operand, and its
+        # CPU has no kernels for most ops in uint16/32/64: those cells go through
+        # binary(), which computes them exactly (on the CPU) or natively (meta).
         self.not_native = frozenset(
-            {(None, float16, complex64)} | {("subtract", bool_, d) for d in DTYPES if d is not bool_}
+            {(None, float16, complex64)}
+            | {("subtract", bool_, d) for d in DTYPES if d is not bool_}
+            | {
+                (op, d, c)
+                for op in NATIVE
+                if op not in _CPU_UNSIGNED_KERNELS
+                for d in DTYPES
+                for c in _WIDE_UNSIGNED
+            }
         )
         self._fn = {op: getattr(torch, names[1]) for op, names in NATIVE.items()}
+        #: (device type, op, compute dtype) where torch has no kernel off the CPU (found on first use).
+        self._missing: set[tuple[str, str, DType]] = set()
 
     def _operands(self, op: str, x: Any, y: Any, plan: Plan) -> tuple[Any, Any]:
         """Tensors in the compute dtype, Python scalars as the torch function takes them.
@@ -89,25 +107,73 @@ class TorchBackend(DTypeMaps):
         return self._fn.get(op)
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
-        """``op(x, y)`` computed in ``plan.compute``."""
+        """``op(x, y)`` computed in ``plan.compute``.
+
+        uint16/32/64 compute dtypes: see :meth:`_unsigned`.
+        """
+        if plan.compute in _WIDE_UNSIGNED:
+            out = self._unsigned(op, x, y, plan)
+            if out is not None:
+                return out
         x, y = self._operands(op, x, y, plan)
         return self._fn[op](x, y)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute``; torch casts the result into ``x``'s dtype."""
+        if plan.compute in _WIDE_UNSIGNED:
+            out = self._unsigned(op, x, y, plan)
+            if out is not None:
+                x.copy_(out)
+                return
         a, b = self._operands(op, x, y, plan)
         self._fn[op](a, b, out=x)
 
-    def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
-        """``compat.<name>(x, dtype=...)``; uint16/32/64 on the CPU accumulate in int64.
+    def _unsigned(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
+        """``op(x, y)`` in uint16/32/64 where torch has no kernel, exactly; None where it has one.
 
-        torch has no CPU kernels for those dtypes; sums and products are ring
-        operations, so int64 arithmetic (mod 2**64) then a cast gives the exact
-        unsigned result.
+        The CPU computes through the signed dtype of the same size (see
+        :mod:`._torch_unsigned`); ``meta`` has every kernel (it computes dtypes
+        only); other devices run torch's kernel where it exists, found on first use.
+
+        Raises
+        ------
+        TypeError
+            ``op`` has no exact method in that dtype (true division and the
+            float functions give no unsigned result), on every device but ``meta``.
+        """
+        device = (x if isinstance(x, torch.Tensor) else y).device
+        kind = device.type
+        if kind == "meta":
+            return None
+        if op not in unsigned.EMULATED:
+            raise unsigned.no_exact_method(
+                op, plan.compute, device, f"its result is not a {plan.compute} of the operands' values"
+            )
+        if kind != "cpu" and (kind, op, plan.compute) not in self._missing:
+            try:
+                a, b = self._operands(op, x, y, plan)
+                return self._fn[op](a, b)
+            except NotImplementedError:
+                self._missing.add((kind, op, plan.compute))
+            except (RuntimeError, ValueError):  # a Python int past int64: computed below
+                pass
+        return unsigned.binary(op, x, y, self.native_dtype(plan.compute))
+
+    def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
+        """``compat.<name>(x, dtype=...)``; uint16/32/64 where torch has no kernel accumulate in int64.
+
+        torch's CPU has no kernels for those dtypes (other devices are tried
+        first); sums and products are ring operations, so int64 arithmetic
+        (mod 2**64) then a cast gives the exact unsigned result.
         """
         owner, _, fname = name.rpartition(".")
         fn = getattr(getattr(compat, owner) if owner else compat, fname)
-        if dtype.name in _NO_CPU_KERNELS and x.device.type == "cpu":
+        if dtype in _WIDE_UNSIGNED and x.device.type != "meta":
+            if x.device.type != "cpu":
+                try:
+                    return fn(x, dtype=self.native_dtype(dtype), **kwargs)
+                except NotImplementedError:
+                    pass
             return fn(x, dtype=torch.int64, **kwargs).to(self.native_dtype(dtype))
         return fn(x, dtype=self.native_dtype(dtype), **kwargs)
 
@@ -138,7 +204,7 @@ class TorchBackend(DTypeMaps):
     def getitem(self, x: Any, key: Any) -> Any:
         """``x[key]``; slices with negative steps through ``flip`` (torch has no negative strides)."""
         reversed_dims, key = _positive_steps(x, key)
-        return (x.flip(reversed_dims) if reversed_dims else x)[key]
+        return (unsigned.flip(x, reversed_dims) if reversed_dims else x)[key]
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         """``x[key] = value``, leaving ``x`` untouched if it raises.
@@ -146,8 +212,11 @@ class TorchBackend(DTypeMaps):
         Integer index tensors on the CPU are bounds-checked before writing (torch
         writes the elements before a bad index, then raises).  Negative-step
         slices write through the positive-step slice of the same elements, the
-        value reversed along those axes.
+        value reversed along those axes.  uint16/32/64 write through their signed
+        bits where torch has no kernel (``index_put`` on the CPU).
         """
+        if value.__class__ is int and value > _INT64_MAX and x.dtype == torch.uint64:
+            value = torch.scalar_tensor(value, dtype=x.dtype, device=x.device)
         keys = key if isinstance(key, tuple) else (key,)
         for k in keys:
             index = isinstance(k, torch.Tensor) and not (k.dtype.is_floating_point or k.dtype == torch.bool)
@@ -156,7 +225,7 @@ class TorchBackend(DTypeMaps):
         reversed_dims, positive = _positive_steps(x, key)
         if not reversed_dims:
             try:
-                x[key] = value
+                _assign(x, key, value)
             except RuntimeError as e:  # torch's shape errors, raised before writing
                 shape = tuple(value.shape) if isinstance(value, torch.Tensor) else ()
                 raise ValueError(
@@ -164,11 +233,24 @@ class TorchBackend(DTypeMaps):
                     f"{tuple(x[key].shape)}: {e}"
                 ) from e
             return
-        target = x.flip(reversed_dims)[positive]  # a copy: only its shape is used
+        target = unsigned.flip(x, reversed_dims)[positive]  # a copy: only its shape is used
         result_dims = _result_dims(x.ndim, keys, reversed_dims)
         if isinstance(value, torch.Tensor):
-            value = value.broadcast_to(target.shape).flip(result_dims)
-        x[_flip_key(x, key)] = value
+            value = unsigned.flip(value.broadcast_to(target.shape), result_dims)
+        _assign(x, _flip_key(x, key), value)
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _assign(x: Any, key: Any, value: Any) -> None:
+    """``x[key] = value``; uint16/32/64 through their signed bits where torch has no kernel."""
+    try:
+        x[key] = value
+    except NotImplementedError:
+        if x.dtype not in unsigned.SIGNED:
+            raise
+        x.view(unsigned.SIGNED[x.dtype])[key] = unsigned.setitem_value(x, value)
 
 
 def _expanded(ndim: int, keys: tuple[Any, ...]) -> list[Any]:
