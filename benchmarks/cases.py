@@ -64,7 +64,10 @@ class Case:
 
 
 def setup_code(backend: str, n: int | tuple[int, int]) -> str:
-    """The code creating every peer's inputs: float32 ``a``, ``b``, int8 ``i8`` (``A``... for promo_ns)."""
+    """The code creating every peer's inputs: float32 ``a``, ``b``, int8 ``i8`` (``A``... for promo_ns).
+
+    uint32/uint64 inputs are NumPy arrays ``nu32a``... and promo_ns arrays ``U32A``... of the backend.
+    """
     imp, to_native, _ = BACKENDS[backend]
     name = backend.split("-", maxsplit=1)[0]
     strict = (
@@ -87,6 +90,9 @@ x2 = native(rng.standard_normal((1000, 100)).astype(numpy.float32))
 xp = promo_ns.namespace({name!r}, policy="array-api")
 xq = promo_ns.namespace({name!r}, policy="pytorch")
 A, B, X2 = (xp.asarray(v) for v in (a, b, x2))
+nu32a, nu32b = (rng.integers(0, 2**32, {n!r}, dtype=numpy.uint32) for _ in range(2))
+nu64a, nu64b = (rng.integers(0, 2**64, {n!r}, dtype=numpy.uint64) for _ in range(2))
+U32A, U32B, U64A, U64B = (xp.asarray(native(v)) for v in (nu32a, nu32b, nu64a, nu64b))
 QI8, QB = xq.asarray(i8), xq.asarray(b)
 import contextvars, operator
 with promo_ns.trace():
@@ -219,6 +225,17 @@ CASES: tuple[Case, ...] = (
         _SCALAR,
         {b: (Target(("native",), 1.03, "within 3% of native"),) for b in BACKENDS},
         memory=True,
+    ),
+    *(
+        Case(
+            "large (n=10M)",
+            f"{u} a + b (torch: emulated; native: NumPy's kernel)",
+            _LARGE,
+            {"native": f"nu{u[4:]}a + nu{u[4:]}b", "promo_ns": f"U{u[4:]}A + U{u[4:]}B"},
+            memory=True,
+            backends=("numpy", "torch"),
+        )
+        for u in ("uint32", "uint64")
     ),
     Case(
         "workload",
