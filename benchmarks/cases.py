@@ -25,6 +25,8 @@ __all__ = ["BACKENDS", "BACKENDS_ORDER", "CASES", "PEERS", "Case", "Target", "se
 PEERS = ("native", "promo_ns", "compat", "strict", "cast, then op")
 BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy")
 _GPU = ("torch-cuda", "cupy")
+#: where the uint32/uint64 cases run (torch's CPU has no kernels for them: promo_ns's emulation).
+_UNSIGNED_BACKENDS = ("numpy", "torch")
 
 #: backend -> (import line, expression turning NumPy array ``v`` into a native array, sync statement).
 BACKENDS: dict[str, tuple[str, str, str]] = {
@@ -66,10 +68,18 @@ class Case:
 def setup_code(backend: str, n: int | tuple[int, int]) -> str:
     """The code creating every peer's inputs: float32 ``a``, ``b``, int8 ``i8`` (``A``... for promo_ns).
 
-    uint32/uint64 inputs are NumPy arrays ``nu32a``... and promo_ns arrays ``U32A``... of the backend.
+    uint32/uint64 inputs (where their cases run) are NumPy arrays ``nu32a``... and promo_ns
+    arrays ``U32A``... of the backend.
     """
     imp, to_native, _ = BACKENDS[backend]
     name = backend.split("-", maxsplit=1)[0]
+    unsigned = (
+        f"nu32a, nu32b = (rng.integers(0, 2**32, {n!r}, dtype=numpy.uint32) for _ in range(2))\n"
+        f"nu64a, nu64b = (rng.integers(0, 2**64, {n!r}, dtype=numpy.uint64) for _ in range(2))\n"
+        "U32A, U32B, U64A, U64B = (xp.asarray(native(v)) for v in (nu32a, nu32b, nu64a, nu64b))\n"
+        if backend in _UNSIGNED_BACKENDS
+        else ""
+    )
     strict = (
         "import array_api_strict as strict\nSA, SB, SI8, S2 = (strict.asarray(v) for v in (a, b, i8, x2))\n"
         if backend == "numpy"
@@ -90,10 +100,7 @@ x2 = native(rng.standard_normal((1000, 100)).astype(numpy.float32))
 xp = promo_ns.namespace({name!r}, policy="array-api")
 xq = promo_ns.namespace({name!r}, policy="pytorch")
 A, B, X2 = (xp.asarray(v) for v in (a, b, x2))
-nu32a, nu32b = (rng.integers(0, 2**32, {n!r}, dtype=numpy.uint32) for _ in range(2))
-nu64a, nu64b = (rng.integers(0, 2**64, {n!r}, dtype=numpy.uint64) for _ in range(2))
-U32A, U32B, U64A, U64B = (xp.asarray(native(v)) for v in (nu32a, nu32b, nu64a, nu64b))
-QI8, QB = xq.asarray(i8), xq.asarray(b)
+{unsigned}QI8, QB = xq.asarray(i8), xq.asarray(b)
 import contextvars, operator
 with promo_ns.trace():
     TRACING = contextvars.copy_context()  # runs code inside a trace block
@@ -233,7 +240,7 @@ CASES: tuple[Case, ...] = (
             _LARGE,
             {"native": f"nu{u[4:]}a + nu{u[4:]}b", "promo_ns": f"U{u[4:]}A + U{u[4:]}B"},
             memory=True,
-            backends=("numpy", "torch"),
+            backends=_UNSIGNED_BACKENDS,
         )
         for u in ("uint32", "uint64")
     ),
