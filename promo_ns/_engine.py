@@ -298,12 +298,16 @@ def _same_dtype(keys: Sequence[Key]) -> Stage[DType]:
 
 
 def _check_kinds(family: Family, keys: Sequence[Key]) -> None:
-    """Refuse array operands of a kind the family does not take."""
+    """Refuse array operands, and Python scalars, of a kind the family does not take."""
     wrong = [d for d, _ in keys if d is not None and d.kind not in family.kinds]
     if wrong:
         raise _RefusalError(
             "kind", f"this op takes {_kinds(family.kinds)} arrays, and {wrong[0]} is not one: refused"
         )
+    taken = family.scalar_kinds
+    scalar = next((r for d, r in keys if d is None and taken is not None and r.kind not in taken), None)
+    if scalar is not None:
+        raise _RefusalError("kind", f"this op takes no {scalar}: refused")
 
 
 def _own_cell(family: Family, keys: Sequence[Key]) -> Stage[DType | None]:
@@ -610,6 +614,11 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
     arrays = [(i, o) for i, o in enumerate(operands) if o.dtype is not None]
     if not arrays:
         return "Fix: make one operand an array first, e.g. xp.asarray(x1)."
+    taken = policy.families[family].scalar_kinds if family in policy.families else None
+    for i, o in enumerate(operands):
+        if o.dtype is None and taken is not None and o.role.kind not in taken:
+            value = f"{o.value!r}" if o.value is not None else f"the {o.role}"
+            return f"Fix: {op!r} takes no {o.role} here; pass {value} as an int or float, e.g. x{i + 1}=1."
     # Operand order among equal categories: a set's order would change with the hash seed.
     dtypes = dict.fromkeys(o.dtype for _, o in arrays if o.dtype is not None)
     targets = sorted(dtypes, key=lambda d: -d.category)

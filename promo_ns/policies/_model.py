@@ -222,7 +222,11 @@ class Family:
     kinds
         Kinds (``"biufc"`` letters) an array operand and the promoted dtype may
         have; others are refused.  (A Python scalar's kind is checked by the
-        promotion itself.)
+        promotion itself, and by ``scalar_kinds``.)
+    scalar_kinds
+        Kinds (``"bifc"`` letters) a Python scalar operand may have; ``None``:
+        any the promotion takes.  (torch refuses subtraction with any bool
+        operand, a Python ``True`` too.)
     result
         ``"promoted"``: the (mapped) promoted dtype; ``"bool"``: always ``bool``.
     operand_map
@@ -257,6 +261,7 @@ class Family:
     """
 
     kinds: str = "biufc"
+    scalar_kinds: str | None = None
     result: Literal["promoted", "bool"] = "promoted"
     operand_map: Mapping[DType, DType] = field(default_factory=dict)
     result_map: Mapping[DType, DType] = field(default_factory=dict)
@@ -684,6 +689,7 @@ def _validate(record: Policy | Family, owner: str) -> None:
             _check(value, hint, f"{owner}: {f.name}")
     if isinstance(record, Family):
         _kinds(record.kinds, f"{owner}: kinds")
+        _kinds(record.scalar_kinds, f"{owner}: scalar_kinds")
         _kinds(record.result_kinds, f"{owner}: result_kinds")
         return
     _kinds(record.accumulate_kinds, f"{owner}: accumulate_kinds")

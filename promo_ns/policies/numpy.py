@@ -133,8 +133,11 @@ POLICY = Policy(
     arrays=ARRAYS,
     roles="weak-scalars",
     scalars=SCALARS,
+    op_families={"subtract": "subtraction"},
     families={
         "arithmetic": Family(),
+        # NumPy has no bool subtraction loop: bool - bool (an array or a Python bool) is refused.
+        "subtraction": Family(result_kinds="iufc"),
         "power": Family(result_map={bool_: int8}),
         "real_arithmetic": Family(kinds="biuf", result_map={bool_: int8}),
         "extrema": Family(),

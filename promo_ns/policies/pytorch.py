@@ -123,8 +123,10 @@ POLICY = Policy(
     roles="priority",
     scalar_dtypes={Role.BOOL: bool_, Role.INT: int64, Role.FLOAT: float32, Role.COMPLEX: complex64},
     cross=CROSS,
+    op_families={"subtract": "subtraction"},
     families={
         "arithmetic": Family(),
+        "subtraction": Family(kinds="iufc", scalar_kinds="ifc"),
         "power": Family(),
         "real_arithmetic": Family(kinds="biuf"),
         "extrema": Family(kinds="biuf"),
