@@ -425,3 +425,57 @@ def test_shapes_that_do_not_fit_raise_value_error_on_every_backend(backend: str,
         with pytest.raises(ValueError) as exc:
             call()
         assert not isinstance(exc.value, promo_ns.PromotionError), name
+
+
+# --- creation functions ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_asarray_of_what_is_no_array_data_says_so(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    for data, what in [
+        ({"a": 1}, "dict"),
+        (None, "NoneType"),
+        (object(), "object"),
+        ("abc", "str"),
+        ([1.0, None], "NoneType"),
+        ([[1, 2], [3, object()]], "object"),
+    ]:
+        with pytest.raises(TypeError) as exc:
+            xp.asarray(data)
+        message = str(exc.value)
+        assert "asarray()" in message and what in message, message
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_creation_functions_name_a_bad_size_or_value(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    bad: list[tuple[Callable[[], object], type[Exception], str]] = [
+        (partial(xp.ones, "3"), TypeError, r"ones\(\) takes a shape: an int or a tuple of ints, not str '3'"),
+        (partial(xp.zeros, (2, "a")), TypeError, r"zeros\(\) takes a shape.*not tuple \(2, 'a'\)"),
+        (partial(xp.empty, None), TypeError, r"empty\(\) takes a shape.*not NoneType None"),
+        (partial(xp.eye, "3"), TypeError, r"eye\(\)'s n_rows must be an int, not str '3'"),
+        (
+            partial(xp.full, (2,), "a"),
+            TypeError,
+            r"full\(\) takes a Python bool, int, float or complex fill_value, not str 'a'",
+        ),
+        (partial(xp.full, (2,), None), TypeError, r"fill_value, not NoneType None"),
+        (partial(xp.full, "3", 1.0), TypeError, r"full\(\) takes a shape.*not str '3'"),
+        (
+            partial(xp.arange, "3"),
+            TypeError,
+            r"arange\(\)'s start must be a Python int or float, not str '3'",
+        ),
+    ]
+    if backend != "dask":  # Dask builds these lazily without a look at the sizes
+        bad += [
+            (partial(xp.ones, (2, -1)), ValueError, r"ones\(\) got a negative size in the shape \(2, -1\)"),
+            (partial(xp.linspace, 0, 1, "3"), TypeError, r"linspace\(\)'s num must be an int, not str '3'"),
+            (partial(xp.fft.fftfreq, "3"), TypeError, r"fftfreq\(\)'s n must be an int, not str '3'"),
+        ]
+    for call, error, words in bad:
+        with pytest.raises(error, match=words):
+            call()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -35,7 +37,87 @@ def _kind_of_scalar(x: Any) -> str:
     for t, kind in _DEFAULT_KIND.items():
         if isinstance(x, t):
             return kind
-    raise TypeError(f"expected a Python scalar, got {type(x).__name__}")
+    raise _bad_fill_value(x)
+
+
+def _bad_fill_value(x: Any) -> TypeError:
+    return TypeError(
+        f"full() takes a Python bool, int, float or complex fill_value, not {type(x).__name__} "
+        f"{_short(x)}; convert it first, e.g. xp.full(shape, float(value))"
+    )
+
+
+def _short(x: Any) -> str:
+    shown = repr(x)
+    return shown if len(shown) <= 40 else f"{shown[:40]}..."
+
+
+def _is_size(x: Any) -> bool:
+    try:
+        operator.index(x)
+    except TypeError:
+        return False
+    return True
+
+
+def _created(ns: Space, name: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` wrapped; a bad size, value or device gets promo_ns's error, not the backend's.
+
+    Only on the error path are the arguments looked at: sizes (a shape, ``n``,
+    ``num``) must be ints or tuples of them, not negative; ``arange``'s and
+    ``linspace``'s bounds real (or complex) numbers; ``full``'s value a scalar.
+    """
+    try:
+        return wrap(fn(*args, **kwargs), ns)
+    except (TypeError, ValueError, RuntimeError) as e:
+        error = _creation_error(name, args, kwargs, e)
+        if error is None:
+            raise
+        raise error from e
+
+
+#: Per creation function, what each positional argument is: a shape, a size, a number.
+_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("empty", "ones", "zeros", "full"), ("shape",)),
+    "eye": ("n_rows", "n_cols"),
+    **dict.fromkeys(("fftfreq", "rfftfreq"), ("n",)),
+    "arange": ("start", "stop", "step"),
+    "linspace": ("start", "stop", "num"),
+}
+
+
+def _creation_error(
+    name: str, args: tuple[Any, ...], kwargs: dict[str, Any], error: Exception
+) -> Exception | None:
+    """promo_ns's error for creation function ``name`` that raised ``error``, or None to let it through."""
+    for arg, value in zip(_ARGUMENTS.get(name, ()), args, strict=False):
+        if arg == "shape":
+            sizes = value if isinstance(value, tuple) else (value,)
+            if not all(map(_is_size, sizes)):
+                return TypeError(
+                    f"{name}() takes a shape: an int or a tuple of ints, not {type(value).__name__} "
+                    f"{_short(value)}; e.g. xp.{name}((2, 3))"
+                )
+            if any(operator.index(s) < 0 for s in sizes):
+                return ValueError(f"{name}() got a negative size in the shape {value!r}; sizes are >= 0")
+        elif arg in ("n_rows", "n_cols", "n", "num"):
+            if value is None and arg == "n_cols":
+                continue
+            if not _is_size(value):
+                return TypeError(
+                    f"{name}()'s {arg} must be an int, not {type(value).__name__} {_short(value)}"
+                )
+            if operator.index(value) < 0:
+                return ValueError(f"{name}()'s {arg} must be >= 0, not {value!r}")
+        elif value is not None and not isinstance(value, (int, float, complex)):
+            return TypeError(
+                f"{name}()'s {arg} must be a Python int or float, not {type(value).__name__} {_short(value)}"
+            )
+    if name == "full" and len(args) > 1 and not isinstance(args[1], (bool, int, float, complex)):
+        return _bad_fill_value(args[1])
+    if isinstance(error, RuntimeError) and "device" in str(error):
+        return ValueError(f"{name}(): no such device as {kwargs.get('device')!r} on this backend: {error}")
+    return None
 
 
 def asarray(
@@ -145,6 +227,43 @@ def _nested_dtype(ns: Space, policy: Policy, leaves: list[Any], arrays: list[Any
     return promote_elements(rules, "asarray", operands)
 
 
+def _refusing_other_data(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``asarray`` whose backend's error on data that is no array (a dict, None, a str) is promo_ns's."""
+
+    @functools.wraps(fn)
+    def make(ns: Space, obj: Any, /, **kwargs: Any) -> Any:
+        try:
+            return fn(ns, obj, **kwargs)
+        except (TypeError, ValueError, RuntimeError) as e:
+            bad = next((leaf for leaf in _leaves(obj) if not _array_data(ns, leaf)), _OK)
+            if bad is _OK or isinstance(e, PromotionError):
+                raise
+            where = " inside nested data" if bad is not obj else ""
+            raise TypeError(
+                f"asarray() cannot make an array of {type(bad).__name__} {_short(bad)}{where}; it takes "
+                "promo_ns or native arrays, Python bool/int/float/complex, nested lists or tuples of "
+                "them, and objects with __array__, __dlpack__ or the buffer protocol"
+            ) from e
+
+    return make
+
+
+_OK = object()
+
+
+def _array_data(ns: Space, x: Any) -> bool:
+    """Whether ``asarray`` can read ``x`` as data: a scalar, an array, or an object offering its buffer."""
+    if x.__class__ is ns.Array or isinstance(x, (*_PYTHON_SCALARS, ns._backend.array_type)):
+        return True
+    if is_numpy_like(x) or any(hasattr(x, a) for a in ("__array__", "__dlpack__", "__array_interface__")):
+        return True
+    try:
+        memoryview(x)
+    except TypeError:
+        return False
+    return True
+
+
 def _creation(name: str, kind: str | None) -> Callable[..., Any]:
     """``name`` (``"ones"``, ``"fft.fftfreq"``) with the policy's default ``kind`` dtype."""
     owner, _, short = name.rpartition(".")
@@ -152,7 +271,7 @@ def _creation(name: str, kind: str | None) -> Callable[..., Any]:
     def create(ns: Space, *args: Any, **kwargs: Any) -> Any:
         compat = ns._backend.compat
         fn = getattr(getattr(compat, owner) if owner else compat, short)
-        return wrap(fn(*args, **creation_kwargs(ns, kwargs, kind)), ns)
+        return _created(ns, short, fn, *args, **creation_kwargs(ns, kwargs, kind))
 
     create.__name__ = create.__qualname__ = short
     create.__doc__ = (
@@ -165,7 +284,7 @@ def full(ns: Space, shape: Any, fill_value: Any, *, dtype: DType | None = None, 
     """An array of ``shape`` filled with ``fill_value``; without ``dtype``, the policy's default dtype."""
     kind = None if dtype is not None else _kind_of_scalar(fill_value)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
-    return wrap(ns._backend.compat.full(shape, native(ns, fill_value), **kwargs), ns)
+    return _created(ns, "full", ns._backend.compat.full, shape, native(ns, fill_value), **kwargs)
 
 
 def arange(
@@ -181,7 +300,7 @@ def arange(
     """Evenly spaced values; without ``dtype``, the policy's default int or float dtype."""
     ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float")
-    return wrap(ns._backend.compat.arange(start, stop, step, **kwargs), ns)
+    return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
 
 
 def linspace(
@@ -198,7 +317,8 @@ def linspace(
     """``num`` evenly spaced values; without ``dtype``, the policy's default float (complex) dtype."""
     kind = "complex" if isinstance(start, complex) or isinstance(stop, complex) else "float"
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
-    return wrap(ns._backend.compat.linspace(start, stop, num, endpoint=endpoint, **kwargs), ns)
+    fn = ns._backend.compat.linspace
+    return _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)
 
 
 def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> tuple[Any, ...] | list[Any]:
@@ -218,7 +338,7 @@ _SIGNATURES: dict[str, Callable[..., None]] = {
 SIGNATURES.update(_SIGNATURES)
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "asarray": asarray,
+    "asarray": _refusing_other_data(asarray),
     "arange": arange,
     "linspace": linspace,
     "full": full,
