@@ -164,7 +164,9 @@ class Array:
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         plan, _, y = operator("setitem", PREPARE)(self, value)
-        self._ns._backend.setitem(self._x, _native_key(key), y)
+        updated = self._ns._backend.setitem(self._x, _native_key(key), y)
+        if updated is not None:  # an immutable backend's new array (JAX): the wrapper rebinds
+            self._x = updated
         prepared_done("setitem", self, value, plan, y)
 
     # -- unary operators --
@@ -239,7 +241,9 @@ class Array:
             if t is not None:  # the product ran, but not the in-place op: no cast to report
                 del t.records[traced:]
             raise ValueError(f"in-place matmul would change the shape {self.shape} to {result.shape}")
-        self._x[...] = result._x
+        updated = self._ns._backend.setitem(self._x, ..., result._x)
+        if updated is not None:
+            self._x = updated
         return self
 
     __hash__ = None  # type: ignore[assignment]

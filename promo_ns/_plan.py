@@ -22,7 +22,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from promo_ns._context import _SCOPE, Scope, current
-from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, real_float, uint8
+from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, canonical, real_float, uint8
 from promo_ns._engine import (
     Operand,
     PromotionError,
@@ -67,6 +67,8 @@ __all__ = [
     "prepared_done",
     "promoted",
     "promoted_operand",
+    "tree_flatten",
+    "tree_unflatten",
     "wrap",
     "wrap_any",
     "wrap_result",
@@ -267,7 +269,9 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:  # noqa: PLR0915 
             return plan, x, y
         try:
             if inplace:
-                ns._backend.inplace(op, x, y, plan)
+                updated = ns._backend.inplace(op, x, y, plan)
+                if updated is not None:  # an immutable backend's new array (JAX): the wrapper rebinds
+                    self._x = updated
                 if scope is not None:
                     _record(scope, op, plan, (ka, x), (kb, y))
                 return self
@@ -346,6 +350,35 @@ def wrap_any(ns: Space, x: Any) -> Any:
     if isinstance(x, list):
         return [wrap_any(ns, v) for v in x]
     return x
+
+
+def tree_flatten(a: Any) -> tuple[tuple[Any], tuple[Space, Policy]]:
+    """Array ``a`` as a node of a tree library (JAX's pytrees): one child, its native array.
+
+    The aux data are its namespace and the policy in force, so that a function
+    traced under one policy (``jax.jit``) is traced again under another.
+    """
+    ns = a._ns
+    return (a._x,), (ns, ns.policy_now())
+
+
+def tree_unflatten(aux: tuple[Space, Policy], children: Sequence[Any]) -> Any:
+    """The array of namespace ``aux[0]`` around ``children[0]``, zero-copy (see :func:`tree_flatten`).
+
+    The operand code is read from the child's dtype and shape (``jax.vmap``
+    makes 0-d arrays of 1-d ones); a child without a canonical dtype (a
+    placeholder the tree library passes through) gets a bool one.
+    """
+    ns = aux[0]
+    (x,) = children
+    a = _new(ns.Array)
+    a._x = x
+    a._ns = ns
+    try:
+        a._k = code_of(canonical(x.dtype), len(x.shape) == 0)
+    except (AttributeError, TypeError):
+        a._k = 0
+    return a
 
 
 def native(ns: Space, x: Any) -> Any:

@@ -18,7 +18,7 @@ __all__ = ["BACKENDS", "Backend", "DTypeMaps", "Plan", "backend_of", "get_backen
 
 
 #: backend name -> the module that must be importable for it.
-BACKENDS: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy"}
+BACKENDS: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "jax": "jax"}
 
 
 @cache
@@ -27,6 +27,10 @@ def _load(name: str) -> Backend:
         from promo_ns.backends.torch import TorchBackend
 
         return TorchBackend()
+    if name == "jax":
+        from promo_ns.backends.jax import JaxBackend
+
+        return JaxBackend()
     from promo_ns.backends.numpylike import NumpyLike
 
     return NumpyLike(name)
@@ -43,7 +47,9 @@ def get_backend(backend: str | ModuleType) -> Backend:
         The backend's library is not installed; the message says how to install it.
     """
     name = backend.__name__ if isinstance(backend, ModuleType) else backend
-    name = {"array_api_compat.numpy": "numpy", "array_api_compat.torch": "torch"}.get(name, name)
+    name = {"array_api_compat.numpy": "numpy", "array_api_compat.torch": "torch", "jax.numpy": "jax"}.get(
+        name, name
+    )
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; promo_ns supports {', '.join(BACKENDS)}")
     try:
@@ -64,6 +70,8 @@ def _install_hint(name: str, error: ImportError) -> str:
             "; that installs PyPI's torch, whose Linux wheels bring CUDA. For the CPU-only build, "
             "first: pip install torch --index-url https://download.pytorch.org/whl/cpu"
         )
+    if name == "jax":
+        hint += " (the CPU build; for a GPU see JAX's installation guide, e.g. pip install 'jax[cuda12]')"
     return f"{hint} ({error})"
 
 

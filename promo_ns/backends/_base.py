@@ -91,8 +91,12 @@ class Backend(Protocol):
         """
         ...
 
-    def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
-        """``x op= y`` computed in ``plan.compute`` and stored into ``x`` (its dtype unchanged)."""
+    def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
+        """``x op= y`` computed in ``plan.compute`` and stored into ``x`` (its dtype unchanged).
+
+        Returns None, or, for a library whose arrays are immutable (JAX), the
+        updated array: the wrapper then holds that one instead of ``x``.
+        """
         ...
 
     def astype(self, x: Any, dtype: DType) -> Any:
@@ -123,8 +127,12 @@ class Backend(Protocol):
         """``x[key]``, with the standard's indexing (negative slice steps too)."""
         ...
 
-    def setitem(self, x: Any, key: Any, value: Any) -> None:
-        """``x[key] = value``; ``x`` is left untouched when it raises."""
+    def setitem(self, x: Any, key: Any, value: Any) -> Any:
+        """``x[key] = value``; ``x`` is left untouched when it raises.
+
+        Returns None, or the updated array where the library's arrays are
+        immutable (JAX's ``x.at[key].set(value)``), which the wrapper then holds.
+        """
         ...
 
 

@@ -1,0 +1,258 @@
+"""The JAX adapter: ``jax.numpy``, with every cast promo_ns makes written out.
+
+JAX has a promotion lattice of its own (weak Python scalars, no int64 without
+``jax_enable_x64``), equal to none of the policies.  So no cell relies on it:
+an operand whose dtype is not the compute dtype is cast with ``astype`` before
+the kernel runs, and a Python scalar goes in as a weak scalar of the compute
+dtype's kind or as a 0-d array of that dtype.  A kernel called on the operands
+as they are (``kernel``) is one whose array operands already have the compute
+dtype: JAX promotes nothing there.  Run under
+``jax.numpy_dtype_promotion("strict")``, which refuses every implicit
+promotion, promo_ns's ops succeed: the tests hold it to that.
+
+JAX arrays are immutable: :meth:`JaxBackend.inplace` and
+:meth:`JaxBackend.setitem` return the updated array (``x.at[key].set(v)``),
+and the wrapper rebinds itself to it.  Other references to the old JAX array
+(``promo_ns.unwrap(x)`` taken before, arrays made from it) do not change.
+
+64-bit dtypes exist only with ``jax_enable_x64`` on (JAX's default is off, and
+then JAX silently makes ``float32`` of a ``float64`` request).  promo_ns never
+narrows a dtype the policy gives: where it needs int64, uint64, float64 or
+complex128 and x64 is off, :meth:`JaxBackend.native_dtype` raises
+:class:`JaxX64Error`, which says how to enable x64 or which dtype to pass.
+
+Building the adapter registers promo_ns's Array as a JAX pytree (its native
+array the leaf, its namespace the aux data), so ``jax.jit``, ``jax.vmap`` and
+``jax.grad`` take and return promo_ns arrays; the policy decides while JAX
+traces, from the tracers' dtypes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from promo_ns._dtypes import DTYPES, DType, complex128, float64, int64, uint64
+from promo_ns._ops import NATIVE
+from promo_ns.backends._base import DTypeMaps, Plan
+from promo_ns.policies import Role, get_policy
+
+__all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
+
+#: The dtypes JAX has only with ``jax_enable_x64`` on.
+WIDE = frozenset((int64, uint64, float64, complex128))
+#: The kind each Python scalar role stands for.
+_ROLE_KIND = {Role.BOOL: "b", Role.INT: "i", Role.FLOAT: "f", Role.COMPLEX: "c"}
+
+
+class JaxX64Error(TypeError):
+    """A 64-bit dtype was needed while ``jax_enable_x64`` is off (JAX would silently give 32 bits)."""
+
+
+def x64_enabled() -> bool:
+    """Whether JAX has its 64-bit dtypes now (``jax_enable_x64``, also inside ``jax.enable_x64(...)``)."""
+    return bool(jax.config.read("jax_enable_x64"))  # type: ignore[no-untyped-call]
+
+
+#: The 32-bit dtype JAX makes of each 64-bit one while x64 is off.
+_NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
+
+
+def _x64_error(dtype: DType) -> JaxX64Error:
+    narrow = _NARROW[dtype.name]
+    return JaxX64Error(
+        f"the jax backend needs {dtype} here, which JAX has only with 64-bit types enabled "
+        f"(jax_enable_x64 is off, and JAX would silently make it {narrow}); promo_ns does not narrow "
+        "a dtype the policy gives. Enable them before creating arrays: "
+        "jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64=1, or a `with "
+        f"jax.enable_x64(True):` block), or ask for {narrow} explicitly (dtype=xp.{narrow}, "
+        f"xp.astype(x, xp.{narrow})), or use a policy whose default dtypes are 32-bit: "
+        "promo_ns.get_policy(name).derive(new_name, defaults={...})."
+    )
+
+
+def _is_tracer(x: Any) -> bool:
+    return isinstance(x, jax.core.Tracer)
+
+
+class JaxBackend(DTypeMaps):
+    """``jax.numpy``: explicit casts to the compute dtype, immutable arrays updated functionally."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.name = "jax"
+        self.module = jnp
+        # jax.numpy is an Array API namespace itself (array-api-compat has no jax module).
+        self.compat = _compat()
+        self.array_type: type = jax.Array
+        # Cells are direct only where no operand needs a cast: every array operand is
+        # of the compute dtype already (below), and kernel() refuses the Python scalars
+        # of another kind than the compute dtype.  There NumPy's promotion and JAX's agree.
+        self.native_policy = get_policy("numpy")
+        self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset(
+            (None, d, c) for d in DTYPES for c in DTYPES if d is not c
+        )
+        self._fn: dict[str, Callable[..., Any]] = {op: getattr(jnp, op) for op in NATIVE}
+        _register_pytree()
+
+    def native_dtype(self, dtype: DType) -> Any:
+        """JAX's dtype for ``dtype``.
+
+        Raises
+        ------
+        JaxX64Error
+            ``dtype`` is 64-bit and ``jax_enable_x64`` is off.
+        """
+        if dtype in WIDE and not x64_enabled():
+            raise _x64_error(dtype)
+        found = self._native.get(dtype)
+        if found is None:
+            found = self._native[dtype] = jnp.dtype(dtype.name)
+        return found
+
+    def kernel(
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+    ) -> Callable[[Any, Any], Any] | None:
+        """``jax.numpy.<op>`` where it needs no cast: a Python scalar only of the compute dtype's kind.
+
+        A weak Python scalar of the array's kind keeps the array's dtype in
+        JAX (also under strict promotion); any other is converted by :meth:`binary`.
+        """
+        for operand in (x, y):
+            if isinstance(operand, Role) and _ROLE_KIND[operand] != compute.kind:
+                return None
+        return self._fn.get(op)
+
+    def _operand(self, v: Any, compute: DType, like: Any) -> Any:
+        """Native array or Python scalar ``v`` as the kernel takes it in ``compute``, explicitly.
+
+        Arrays are cast with ``astype``; a float or complex Python scalar of a
+        floating compute dtype stays a weak scalar of that kind (JAX keeps the
+        array's dtype); any other Python scalar becomes a 0-d array of ``compute``.
+        """
+        if isinstance(v, jax.Array):
+            return v if self.dtype(v) is compute else self.astype(v, compute)
+        if compute.kind == "f" and v.__class__ is float:
+            return v
+        if compute.kind == "c" and v.__class__ in (float, complex):
+            return complex(v)
+        return self.scalar(v, compute, like)
+
+    def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
+        """``op(x, y)`` computed in ``plan.compute``, both operands cast to it first."""
+        like = x if isinstance(x, jax.Array) else y
+        return self._fn[op](self._operand(x, plan.compute, like), self._operand(y, plan.compute, like))
+
+    def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
+        """``x op y`` computed in ``plan.compute``, cast to ``x``'s dtype: the new array to rebind ``x`` to.
+
+        ``x`` itself is not changed: JAX arrays are immutable.
+        """
+        out = self.binary(op, x, y, plan)
+        return out if self.dtype(out) is self.dtype(x) else self.astype(out, self.dtype(x))
+
+    def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
+        """``jax.numpy.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``)."""
+        owner, _, fname = name.rpartition(".")
+        fn = getattr(getattr(jnp, owner) if owner else jnp, fname)
+        return fn(x, dtype=self.native_dtype(dtype), **kwargs)
+
+    def astype(self, x: Any, dtype: DType) -> Any:
+        """``x`` as ``dtype``; ``x`` itself when it already is."""
+        native = self.native_dtype(dtype)
+        return x if x.dtype == native else x.astype(native)
+
+    def scalar(self, value: object, dtype: DType, like: Any) -> Any:
+        """A 0-d array of ``value`` as ``dtype``, on ``like``'s device where it has one (not a tracer)."""
+        device = None if like is None or _is_tracer(like) else _device(like)
+        return jnp.asarray(value, dtype=self.native_dtype(dtype), device=device)
+
+    def same_device(self, x: Any, y: Any) -> bool:
+        """Whether two arrays live on the same devices (tracers: decided by JAX when it runs)."""
+        if _is_tracer(x) or _is_tracer(y):
+            return True
+        return bool(x.devices() == y.devices())
+
+    def to_array(self, x: Any) -> Any:
+        """A native result as a JAX array."""
+        return x if isinstance(x, jax.Array) else jnp.asarray(x)
+
+    def asarray(self, obj: Any, **kwargs: Any) -> Any:
+        """``jax.numpy.asarray``; a JAX array or tracer of the asked dtype is returned as is."""
+        return jnp.asarray(obj, **kwargs)
+
+    def getitem(self, x: Any, key: Any) -> Any:
+        """``x[key]``."""
+        return x[key]
+
+    def setitem(self, x: Any, key: Any, value: Any) -> Any:
+        """``x`` with ``x[key] = value`` applied: the new array (``x.at[key].set(value)``).
+
+        ``value`` is cast to ``x``'s dtype first (the dtype of ``x`` never
+        changes); ``x`` itself is not changed.
+        """
+        dtype = self.dtype(x)
+        value = self.astype(value, dtype) if isinstance(value, jax.Array) else self.scalar(value, dtype, x)
+        return x.at[key].set(value)
+
+
+class _Info:
+    """``jax.numpy.__array_namespace_info__()``, with JAX's default device named.
+
+    JAX's own answers ``None`` for the default device and lists ``None`` among
+    the devices (its "unspecified"); promo_ns names the device arrays go to.
+    """
+
+    def __init__(self) -> None:
+        self._info = jnp.__array_namespace_info__()
+
+    def capabilities(self) -> Any:
+        """What JAX supports (no boolean indexing or data-dependent shapes under ``jit``)."""
+        return self._info.capabilities()  # type: ignore[no-untyped-call]
+
+    def default_device(self) -> Any:
+        """The device JAX puts new arrays on: ``jax.devices()[0]``."""
+        return jax.devices()[0]
+
+    def devices(self) -> list[Any]:
+        """JAX's devices."""
+        return [d for d in self._info.devices() if d is not None]
+
+    def default_dtypes(self, *, device: Any = None) -> Any:
+        """JAX's default dtypes (promo_ns's namespace answers with the policy's)."""
+        return self._info.default_dtypes(device=device)
+
+    def dtypes(self, *, device: Any = None, kind: str | tuple[str, ...] | None = None) -> Any:
+        """The dtypes JAX has now (64-bit ones only with ``jax_enable_x64`` on)."""
+        return self._info.dtypes(device=device, kind=kind)
+
+
+def _compat() -> ModuleType:
+    """``jax.numpy`` as the adapter's ``compat``: its functions, and :class:`_Info` as the namespace info."""
+    module = ModuleType("promo_ns.backends.jax.compat", "jax.numpy's Array API functions, for promo_ns.")
+    module.__dict__.update({k: v for k, v in vars(jnp).items() if not k.startswith("_")})
+    module.__array_api_version__ = jnp.__array_api_version__  # type: ignore[attr-defined]
+    module.__array_namespace_info__ = _Info  # type: ignore[attr-defined]
+    return module
+
+
+def _device(x: Any) -> Any:
+    """The one device of concrete array ``x``, or None for an array sharded over several."""
+    devices = x.devices()
+    return next(iter(devices)) if len(devices) == 1 else None
+
+
+def _register_pytree() -> None:
+    """Make promo_ns's Array a JAX pytree node (once per process)."""
+    # The adapter is built on the first jax namespace, after promo_ns._array is imported:
+    # the one place a backend reaches the wrapper, for the tree library that needs it.
+    from promo_ns._array import Array
+    from promo_ns._plan import tree_flatten, tree_unflatten
+
+    with contextlib.suppress(ValueError):  # registered already (the adapter built again)
+        jax.tree_util.register_pytree_node(Array, tree_flatten, tree_unflatten)
