@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m benchmarks                      # numpy and torch; torch-cuda and cupy when a GPU is there
+    python -m benchmarks                      # numpy, torch and jax; torch-cuda and cupy with a GPU
     python -m benchmarks --backend numpy --quick
     python -m benchmarks --write docs/performance.md --check
 
@@ -86,8 +86,8 @@ def available(backend: str) -> bool:
     """Whether ``backend`` can run here (a GPU for torch-cuda and cupy)."""
     if backend == "numpy":
         return find_spec("numpy") is not None
-    if backend == "torch":
-        return find_spec("torch") is not None
+    if backend in ("torch", "jax"):
+        return find_spec(backend) is not None
     if backend == "torch-cuda":
         if find_spec("torch") is None:
             return False

@@ -13,6 +13,10 @@ Every case is run on one backend with the same inputs for every peer:
     case casts first);
 ``cast, then op``
     an explicit cast to the result dtype, then the same-dtype op (mixed cases).
+
+On JAX the workload runs compiled: ``jax.jit`` of the same function over
+``jax.numpy`` arrays (native) and over promo_ns arrays (the policy decided while
+tracing); only the call and the array's wrapping differ.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from typing import Any
 __all__ = ["BACKENDS", "BACKENDS_ORDER", "CASES", "PEERS", "Case", "Target", "setup_code"]
 
 PEERS = ("native", "promo_ns", "compat", "strict", "cast, then op")
-BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy")
+BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy", "jax")
+#: where a case runs unless it says otherwise (JAX runs its compiled workload only).
+_ARRAY_BACKENDS = ("numpy", "torch", "torch-cuda", "cupy")
 _GPU = ("torch-cuda", "cupy")
 #: where the uint32/uint64 cases run (torch's CPU has no kernels for them: promo_ns's emulation).
 _UNSIGNED_BACKENDS = ("numpy", "torch")
@@ -34,6 +40,7 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
     "torch": ("import torch as nat", "nat.from_numpy(v)", ""),
     "torch-cuda": ("import torch as nat", "nat.from_numpy(v).to('cuda')", "nat.cuda.synchronize()"),
     "cupy": ("import cupy as nat", "nat.asarray(v)", "nat.cuda.runtime.deviceSynchronize()"),
+    "jax": ("import jax.numpy as nat", "nat.asarray(v)", ""),  # its statements wait for their results
 }
 
 
@@ -56,7 +63,7 @@ class Case:
     stmts: dict[str, str]
     targets: dict[str, tuple[Target, ...]] = field(default_factory=dict)  #: backend -> targets
     memory: bool = False  #: also measure the peak memory of native, promo_ns and cast-then-op
-    backends: tuple[str, ...] = tuple(BACKENDS_ORDER)  #: where the case runs
+    backends: tuple[str, ...] = _ARRAY_BACKENDS  #: where the case runs
     native: dict[str, str] = field(default_factory=dict)  #: backend -> its own native statement
 
     def statements(self, backend: str) -> dict[str, str]:
@@ -85,10 +92,20 @@ def setup_code(backend: str, n: int | tuple[int, int]) -> str:
         if backend == "numpy"
         else ""
     )
+    compat = "jax.numpy" if name == "jax" else f"array_api_compat.{name}"
+    jitted = (
+        "import jax\n"
+        "JNATIVE, JPROMO = jax.jit(lambda x: work(nat, x)), jax.jit(lambda x: work(xp, x))\n"
+        "JNATIVE(x2).block_until_ready(), promo_ns.unwrap(JPROMO(X2)).block_until_ready()  # compiled\n"
+        "JADD, PADD = jax.jit(lambda x: x + 1.0), jax.jit(lambda x: x + 1.0)\n"
+        "JADD(a).block_until_ready(), promo_ns.unwrap(PADD(A)).block_until_ready()\n"
+        if name == "jax"
+        else ""
+    )
     return f"""\
 import numpy
 import promo_ns
-import array_api_compat.{name} as compat
+import {compat} as compat
 {imp}
 from benchmarks.cases import standardize_logsumexp as work, standardize_logsumexp_torch as work_torch
 rng = numpy.random.default_rng(0)
@@ -104,7 +121,7 @@ A, B, X2 = (xp.asarray(v) for v in (a, b, x2))
 import contextvars, operator
 with promo_ns.trace():
     TRACING = contextvars.copy_context()  # runs code inside a trace block
-{strict}"""
+{strict}{jitted}"""
 
 
 def standardize_logsumexp(xp: Any, x: Any) -> Any:
@@ -261,6 +278,24 @@ CASES: tuple[Case, ...] = (
             )
         },
         native={"torch": "work_torch(x2)", "torch-cuda": "work_torch(x2)"},
+    ),
+    Case(
+        "small (n=100)",
+        "a + 1.0 under jax.jit (the compiled call's own cost)",
+        _SMALL,
+        {"native": "JADD(a).block_until_ready()", "promo_ns": "promo_ns.unwrap(PADD(A)).block_until_ready()"},
+        backends=("jax",),
+    ),
+    Case(
+        "workload",
+        "standardize + logsumexp, 1000x100 float32, jax.jit (compiled)",
+        _SMALL,
+        {
+            "native": "JNATIVE(x2).block_until_ready()",
+            "promo_ns": "promo_ns.unwrap(JPROMO(X2)).block_until_ready()",
+        },
+        {"jax": (Target(("native",), 1.05, "within 5% of native (compiled)"),)},
+        backends=("jax",),
     ),
     Case(
         "GPU (n=100M)",
