@@ -24,6 +24,7 @@ from promo_ns._plan import (
     dtype_of_code,
     operator,
     prepared_done,
+    unknown_device,
     wrap,
 )
 
@@ -91,7 +92,13 @@ class Array:
 
     def to_device(self, device: Any, /, *, stream: int | Any | None = None) -> Array:
         """A copy of the array on ``device`` (the array itself when already there)."""
-        return _wrap(array_api_compat.to_device(self._x, device, stream=stream), self._ns)
+        try:
+            return _wrap(array_api_compat.to_device(self._x, device, stream=stream), self._ns)
+        except (RuntimeError, ValueError, TypeError, AttributeError) as e:
+            error = unknown_device(self._ns, "to_device", device, e)
+            if error is None:
+                raise
+            raise error from e
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> Any:
         ns = self._ns

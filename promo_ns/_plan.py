@@ -69,6 +69,7 @@ __all__ = [
     "promoted_operand",
     "tree_flatten",
     "tree_unflatten",
+    "unknown_device",
     "wrap",
     "wrap_any",
     "wrap_result",
@@ -583,6 +584,26 @@ def device_error(a: Any, b: Any) -> ValueError:
     return ValueError(
         f"operands are on different devices ({a.device} and {b.device}); "
         "move one with x.to_device(other.device) first."
+    )
+
+
+def unknown_device(ns: Space, op: str, device: Any, error: Exception) -> ValueError | None:
+    """The ValueError for ``op``'s ``device`` that failed with ``error``, if the backend has no such device.
+
+    Looked at on the error path only: ``device`` is compared (as text, ``"cuda"``
+    standing for ``"cuda:0"``) with the devices the namespace lists.
+    """
+    if device is None:
+        return None
+    try:
+        known = list(ns.__array_namespace_info__().devices())
+    except Exception:  # a backend that cannot list them: its own error stands
+        return None
+    if any(device is d or str(device) in (str(d), str(d).split(":")[0]) for d in known):
+        return None
+    return ValueError(
+        f"{op}(): {device!r} is no device of the {ns._backend.name} backend here; its devices: "
+        f"{', '.join(map(str, known))} ({type(error).__name__}: {error})"
     )
 
 

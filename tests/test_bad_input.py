@@ -479,3 +479,65 @@ def test_creation_functions_name_a_bad_size_or_value(backend: str, policy: str) 
     for call, error, words in bad:
         with pytest.raises(error, match=words):
             call()
+
+
+# --- devices -------------------------------------------------------------------------------------
+
+#: torch on a device other than the CPU's: its arrays meet CPU arrays in the tests below.
+OTHER_DEVICES = [b for b in BACKENDS if str(getattr(b, "values", (b,))[0]).startswith("torch:")]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", OTHER_DEVICES)
+def test_operands_on_two_devices_get_one_value_error_naming_both(backend: str, policy: str) -> None:
+    xp, cpu = namespace(backend, policy), namespace("torch", policy)
+    x, y = xp.asarray([1.0, 2.0]), xp.asarray([3.0, 4.0])
+    c = cpu.asarray([1.0, 2.0])
+    here = str(x.device).split(":")[0]
+    calls: dict[str, Callable[[], object]] = {
+        "where, condition on the CPU": lambda: xp.where(cpu.asarray([True, False]), x, y),
+        "where, x1 on the CPU": lambda: xp.where(xp.asarray([True, False]), c, y),
+        "where, 0-d x2 on the CPU": lambda: xp.where(xp.asarray([True, False]), x, cpu.asarray(0.0)),
+        "clip, bound on the CPU": lambda: xp.clip(x, c),
+        "clip, 0-d bound on the CPU": lambda: xp.clip(x, None, cpu.asarray(1.0)),
+        "concat": lambda: xp.concat([x, c]),
+        "stack": lambda: xp.stack([c, x]),
+        "matmul": lambda: xp.matmul(x, c),
+        "add": lambda: x + c,
+        "add, 0-d on the CPU": lambda: x + cpu.asarray(1.0),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError, match="operands are on different devices") as exc:
+            call()
+        message = str(exc.value)
+        assert "cpu" in message and here in message and "to_device" in message, (name, message)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_unknown_device_is_a_value_error(backend: str) -> None:
+    xp = namespace(backend)
+    x = xp.asarray([1.0])
+    calls: dict[str, Callable[[], object]] = {
+        "asarray": lambda: xp.asarray([1.0], device="nowhere"),
+        "ones": lambda: xp.ones(2, device="nowhere"),
+        "astype": lambda: xp.astype(x, xp.float32, device="nowhere"),
+        "to_device": lambda: x.to_device("nowhere"),
+    }
+    for call in calls.values():
+        with pytest.raises(ValueError, match="'nowhere' is no device of the"):
+            call()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_unknown_policy_name_is_a_value_error_and_a_key_error(backend: str) -> None:
+    name, _, device = backend.partition(":")
+    for call in (
+        partial(promo_ns.namespace, name, policy="pytroch", device=device or None),
+        partial(promo_ns.get_policy, "pytroch"),
+        partial(promo_ns.policy("pytroch").__enter__),
+    ):
+        with pytest.raises(
+            ValueError, match="no promotion policy named 'pytroch'; did you mean 'pytorch'"
+        ) as exc:
+            call()
+        assert isinstance(exc.value, KeyError)

@@ -10,7 +10,7 @@ from typing import Any
 from promo_ns._dtypes import DType, canonical
 from promo_ns._engine import Operand, PromotionError, operand, promote_elements
 from promo_ns._functions._common import SIGNATURES, sequence_of
-from promo_ns._plan import Space, array_of, is_numpy_like, native, wrap
+from promo_ns._plan import Space, array_of, is_numpy_like, native, unknown_device, wrap
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
@@ -69,8 +69,8 @@ def _created(ns: Space, name: str, fn: Callable[..., Any], *args: Any, **kwargs:
     """
     try:
         return wrap(fn(*args, **kwargs), ns)
-    except (TypeError, ValueError, RuntimeError) as e:
-        error = _creation_error(name, args, kwargs, e)
+    except (TypeError, ValueError, RuntimeError, AttributeError) as e:
+        error = _creation_error(ns, name, args, kwargs, e)
         if error is None:
             raise
         raise error from e
@@ -87,7 +87,7 @@ _ARGUMENTS: dict[str, tuple[str, ...]] = {
 
 
 def _creation_error(
-    name: str, args: tuple[Any, ...], kwargs: dict[str, Any], error: Exception
+    ns: Space, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], error: Exception
 ) -> Exception | None:
     """promo_ns's error for creation function ``name`` that raised ``error``, or None to let it through."""
     for arg, value in zip(_ARGUMENTS.get(name, ()), args, strict=False):
@@ -115,9 +115,7 @@ def _creation_error(
             )
     if name == "full" and len(args) > 1 and not isinstance(args[1], (bool, int, float, complex)):
         return _bad_fill_value(args[1])
-    if isinstance(error, RuntimeError) and "device" in str(error):
-        return ValueError(f"{name}(): no such device as {kwargs.get('device')!r} on this backend: {error}")
-    return None
+    return unknown_device(ns, name, kwargs.get("device"), error)
 
 
 def asarray(
@@ -237,7 +235,10 @@ def _refusing_other_data(fn: Callable[..., Any]) -> Callable[..., Any]:
         except (TypeError, ValueError, RuntimeError) as e:
             bad = next((leaf for leaf in _leaves(obj) if not _array_data(ns, leaf)), _OK)
             if bad is _OK or isinstance(e, PromotionError):
-                raise
+                device = unknown_device(ns, "asarray", kwargs.get("device"), e)
+                if device is None:
+                    raise
+                raise device from e
             where = " inside nested data" if bad is not obj else ""
             raise TypeError(
                 f"asarray() cannot make an array of {type(bad).__name__} {_short(bad)}{where}; it takes "

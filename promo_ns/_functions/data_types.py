@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from promo_ns._dtypes import DType, canonical, real_float
 from promo_ns._engine import Operand, PromotionError, resolve, resolve_many
-from promo_ns._plan import Space, array_of, native, operand_of, promoted_operand, wrap
+from promo_ns._plan import Space, array_of, native, operand_of, promoted_operand, unknown_device, wrap
 from promo_ns.policies import Role
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
@@ -37,7 +37,13 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
     """``x`` cast to ``dtype`` (an explicit cast: no policy applies)."""
     native_x = array_of(ns, x, "astype")
     target = native(ns, canonical(dtype, "astype()'s dtype"))
-    out = ns._backend.compat.astype(native_x, target, copy=copy, device=device)
+    try:
+        out = ns._backend.compat.astype(native_x, target, copy=copy, device=device)
+    except (RuntimeError, ValueError, TypeError, AttributeError) as e:
+        error = unknown_device(ns, "astype", device, e)
+        if error is None:
+            raise
+        raise error from e
     return wrap(out, ns)
 
 

@@ -745,13 +745,21 @@ def policies() -> tuple[str, ...]:
     return (*_BUILTIN, *custom)
 
 
+class UnknownPolicyError(KeyError, ValueError):
+    """No policy is registered under a name: a KeyError (a lookup) and a ValueError (a bad argument)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 def get_policy(name: str | Policy) -> Policy:
     """The policy registered under ``name`` (a :class:`Policy` is returned as is).
 
     Raises
     ------
     KeyError
-        No policy has that name; the message lists the registered ones (and the closest).
+        No policy has that name (an :class:`UnknownPolicyError`, a ValueError
+        too); the message lists the registered ones (and the closest).
     TypeError
         ``name`` is neither a string nor a :class:`Policy`.
     """
@@ -766,7 +774,9 @@ def get_policy(name: str | Policy) -> Policy:
     if module is None:
         close = difflib.get_close_matches(name, policies(), n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        raise KeyError(f"no promotion policy named {name!r}; {hint}registered: {', '.join(policies())}")
+        raise UnknownPolicyError(
+            f"no promotion policy named {name!r}; {hint}registered: {', '.join(policies())}"
+        )
     policy: Policy = import_module(f"promo_ns.policies.{module}").POLICY
     with _LOCK:
         return _REGISTERED.setdefault(name, policy)
