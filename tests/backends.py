@@ -2,7 +2,11 @@
 
 numpy, torch and torch on its ``meta`` device (a real non-CPU device without
 data: dtypes, refusals and devices are checked there, values are not) run
-everywhere; torch on ``cuda`` and cupy need a GPU and skip without one.
+everywhere; torch on ``cuda`` and cupy need a GPU and skip without one; jax
+(CPU, or its default device) skips where JAX is not installed.  JAX runs with
+64-bit types on (the policies' defaults are int64/float64) and with strict
+promotion, which refuses every implicit cast: a promo_ns op that relied on
+JAX's own promotion would fail every test it is in.
 """
 
 from __future__ import annotations
@@ -35,6 +39,17 @@ def _torch_cuda() -> bool:
     return bool(torch.cuda.is_available())
 
 
+def _jax() -> bool:
+    if importlib.util.find_spec("jax") is None:
+        return False
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    jax.config.update("jax_numpy_dtype_promotion", "strict")
+    return True
+
+
+_JAX = pytest.param("jax", marks=pytest.mark.skipif(not _jax(), reason="JAX is not installed"))
 _GPU = [
     pytest.param(
         "torch:cuda", marks=pytest.mark.skipif(not _torch_cuda(), reason="torch sees no CUDA GPU here")
@@ -44,9 +59,13 @@ _GPU = [
     ),
 ]
 #: backends whose arrays hold values.
-VALUE_BACKENDS = ["numpy", "torch", *_GPU]
+VALUE_BACKENDS = ["numpy", "torch", _JAX, *_GPU]
 #: every backend and device under test.
-BACKENDS = ["numpy", "torch", "torch:meta", *_GPU]
+BACKENDS = ["numpy", "torch", "torch:meta", _JAX, *_GPU]
+#: the backends of the exhaustive grids, which compute cell by cell (JAX's, which would compile
+#: every cell's signature, is traced in tests/test_jax.py).
+GRID_BACKENDS = [b for b in BACKENDS if b is not _JAX]
+GRID_VALUE_BACKENDS = [b for b in VALUE_BACKENDS if b is not _JAX]
 POLICIES = policies()
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from conformance.frameworks import _cells, _fidelity, _report
 from promo_ns.policies._model import FUNCTION_FAMILIES
-from tests.backends import VALUE_BACKENDS
+from tests.backends import GRID_VALUE_BACKENDS as VALUE_BACKENDS
 from tests.golden import observations
 
 POLICIES = list(_fidelity.CHECKERS)

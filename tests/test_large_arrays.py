@@ -13,7 +13,8 @@ import pytest
 from promo_ns import PromotionError
 from promo_ns._dtypes import DTYPES
 from promo_ns.backends.numpylike import _CAST_INTO_OUTPUT
-from tests.backends import BACKENDS, POLICIES, close, has_values, namespace, to_numpy
+from tests.backends import GRID_BACKENDS as BACKENDS
+from tests.backends import POLICIES, close, has_values, namespace, to_numpy
 
 SMALL = {"b": [True, False] * 4, "i": [1, 2, 3, 4, 5, 6, 7, 8], "u": [1, 2, 3, 4, 5, 6, 7, 8]}
 SMALL |= {"f": [0.5, 1.5, 2.5, 3.0, 4.25, 5.5, 6.0, 7.75], "c": [0.5 + 1j, 1.5 - 2j, 2.5, 3j, 4, 5, 6, 7]}

@@ -32,7 +32,8 @@ from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import DTYPES, DType, canonical, native
 from promo_ns._engine import Operand, accumulation_dtype, operand, resolve, resolve_many
 from promo_ns.policies import Policy, Role
-from tests.backends import BACKENDS, POLICIES, close, has_values, namespace, on_device, to_numpy
+from tests.backends import GRID_BACKENDS as BACKENDS
+from tests.backends import POLICIES, close, has_values, namespace, on_device, to_numpy
 
 VALUES: dict[str, list[Any]] = {
     "b": [True, False, True],

@@ -18,7 +18,8 @@ from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import DTYPES, DType, canonical, native
 from promo_ns._engine import Refusal, compute_table
 from promo_ns._ops import NATIVE, family_of
-from tests.backends import BACKENDS, POLICIES, close, has_values, namespace, on_device, to_numpy
+from tests.backends import GRID_BACKENDS as BACKENDS
+from tests.backends import POLICIES, close, has_values, namespace, on_device, to_numpy
 
 VALUES: dict[str, list[Any]] = {
     "b": [True, True, True],

@@ -194,8 +194,16 @@ class JaxBackend(DTypeMaps):
         """``x`` with ``x[key] = value`` applied: the new array (``x.at[key].set(value)``).
 
         ``value`` is cast to ``x``'s dtype first (the dtype of ``x`` never
-        changes); ``x`` itself is not changed.
+        changes); ``x`` itself is not changed.  Integer indices known before
+        JAX runs (Python ints, index arrays that are no tracers) are checked
+        against ``x``'s shape: JAX would drop the writes out of bounds silently.
+
+        Raises
+        ------
+        IndexError
+            An index is out of bounds.
         """
+        _check_bounds(x, key)
         dtype = self.dtype(x)
         value = self.astype(value, dtype) if isinstance(value, jax.Array) else self.scalar(value, dtype, x)
         return x.at[key].set(value)
@@ -238,7 +246,43 @@ def _compat() -> ModuleType:
     module.__dict__.update({k: v for k, v in vars(jnp).items() if not k.startswith("_")})
     module.__array_api_version__ = jnp.__array_api_version__  # type: ignore[attr-defined]
     module.__array_namespace_info__ = _Info  # type: ignore[attr-defined]
+    module.permute_dims = _permute_dims  # type: ignore[attr-defined]
     return module
+
+
+def _consumed(k: Any) -> int:
+    """How many axes of the indexed array key component ``k`` stands for."""
+    if k is None:
+        return 0
+    if isinstance(k, jax.Array) and k.dtype == bool:
+        return int(k.ndim)
+    return 1
+
+
+def _check_bounds(x: Any, key: Any) -> None:
+    """Raise IndexError for an integer index in ``key`` out of ``x``'s bounds (concrete indices only)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    axis = 0
+    for k in keys:
+        if k is Ellipsis:
+            axis += x.ndim - sum(_consumed(c) for c in keys if c is not Ellipsis)
+            continue
+        is_int = isinstance(k, int) and not isinstance(k, bool)
+        is_index_array = isinstance(k, jax.Array) and not _is_tracer(k) and k.dtype.kind in "iu"
+        if (is_int or is_index_array) and axis < x.ndim:
+            n = int(x.shape[axis])
+            outside = (k >= n) | (k < -n)
+            if bool(outside if is_int else jnp.any(outside)):
+                bad = k if is_int else int(k[outside][0])
+                raise IndexError(
+                    f"index {bad} is out of bounds for axis {axis} with size {n}; nothing was written"
+                )
+        axis += _consumed(k)
+
+
+def _permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+    """``jax.numpy.permute_dims``, taking negative axes as the standard and NumPy do."""
+    return jnp.permute_dims(x, tuple(a % x.ndim if a < 0 else a for a in axes))
 
 
 def _device(x: Any) -> Any:
