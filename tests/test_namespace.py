@@ -345,7 +345,7 @@ def test_allowed_inplace_ops_keep_the_left_dtype_and_object(backend: str) -> Non
     native = promo_ns.unwrap(a)
     a += xp.asarray([1, 1, 1], dtype=xp.int32)
     a *= 2
-    a -= True
+    a -= 1  # a Python True is refused: torch subtracts no bool
     a[0] = 100
     assert promo_ns.unwrap(a) is native
     assert a.dtype is xp.int16
@@ -530,7 +530,7 @@ def test_trace_accumulates_like_sum(backend: str, policy: str) -> None:
     for d in (xp.int8, xp.uint8, xp.float32):
         x = xp.asarray([[1, 2], [3, 4]], dtype=d)
         assert xp.linalg.trace(x).dtype is xp.sum(x).dtype
-        assert not has_values(xp) or float(xp.linalg.trace(x)) == 5
+        assert not has_values(xp) or float(to_numpy(xp.linalg.trace(x))) == 5
         assert xp.linalg.trace(x, dtype=xp.float64).dtype is xp.float64
 
 
@@ -559,7 +559,7 @@ def test_structured_results_keep_their_names(backend: str) -> None:
     xp = namespace(backend)
     a = xp.asarray([[2.0, 0.0], [0.0, 3.0]])
     assert xp.linalg.eigh(a).eigenvalues.dtype is xp.float64
-    assert not has_values(xp) or float(xp.linalg.slogdet(a).logabsdet) == pytest.approx(math.log(6))
+    assert not has_values(xp) or float(to_numpy(xp.linalg.slogdet(a).logabsdet)) == pytest.approx(math.log(6))
     assert xp.linalg.qr(a).R.shape == (2, 2)
     assert xp.linalg.svd(a).S.dtype is xp.float64
     assert type(xp.meshgrid(xp.arange(2), xp.arange(3))) is tuple
