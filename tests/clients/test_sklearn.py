@@ -143,17 +143,8 @@ def test_pairwise_metrics_as_on_numpy(name: str, fn: Callable[..., Any], dtype: 
     check(fn(xp.asarray(QUERY), xp.asarray(X[:9])), want, xp, getattr(xp, dtype), atol=1e-12)
 
 
-def test_r2_score_as_on_numpy(xp: Any, request: pytest.FixtureRequest) -> None:
-    if xp.__name__.startswith("promo_ns.torch"):
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                raises=IndexError,
-                reason="promo_ns bug (backends/torch.py setitem): a boolean mask is bounds-checked as an "
-                "integer index, so x[mask] = v with a True at position >= x.shape[0] (any True on an axis "
-                "of length 1, as in r2_score's output_scores[valid_score] = ...) raises IndexError",
-            )
-        )
+def test_r2_score_as_on_numpy(xp: Any) -> None:
+    # r2_score's output_scores[valid_score] = ... sets through a boolean mask on a one-element axis.
     prediction = TARGET * 0.9 + 0.2
     with sklearn.config_context(array_api_dispatch=False):
         want = metrics.r2_score(TARGET, prediction)
