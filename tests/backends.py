@@ -44,8 +44,8 @@ def _jax() -> bool:
         return False
     import jax
 
-    jax.config.update("jax_enable_x64", True)
-    jax.config.update("jax_numpy_dtype_promotion", "strict")
+    jax.config.update("jax_enable_x64", True)  # type: ignore[no-untyped-call]
+    jax.config.update("jax_numpy_dtype_promotion", "strict")  # type: ignore[no-untyped-call]
     return True
 
 
