@@ -30,7 +30,16 @@ from promo_ns._functions import (
 )
 from promo_ns._functions._common import bind
 from promo_ns._functions.info import Info
-from promo_ns._plan import array_of, binary_function, is_numpy_like, native, native_argument, wrap_any
+from promo_ns._plan import (
+    array_of,
+    binary_function,
+    is_numpy_like,
+    native,
+    native_argument,
+    tree_flatten,
+    tree_unflatten,
+    wrap_any,
+)
 from promo_ns.backends import Backend, get_backend
 from promo_ns.policies import Policy, get_policy, is_registered
 
@@ -72,6 +81,9 @@ class Namespace(ModuleType):
             setattr(self, op, binary_function(op, Array))
         for chapter in _CHAPTERS:
             self._fill(self, backend.compat, getattr(chapter, "DELEGATED", ()), chapter.FUNCTIONS)
+        register = getattr(backend, "register_wrapper", None)
+        if register is not None:  # a library that must know the wrapper (JAX's pytrees)
+            register(Array, tree_flatten, tree_unflatten)
         self.linalg = self._extension("linalg", linalg.EXTENSION_DELEGATED, linalg.EXTENSION_FUNCTIONS)
         self.fft = self._extension("fft", fft.EXTENSION_DELEGATED, fft.EXTENSION_FUNCTIONS)
 

@@ -98,7 +98,13 @@ class JaxBackend(DTypeMaps):
             (None, d, c) for d in DTYPES for c in DTYPES if d is not c
         )
         self._fn: dict[str, Callable[..., Any]] = {op: getattr(jnp, op) for op in NATIVE}
-        _register_pytree()
+
+    def register_wrapper(
+        self, wrapper: type, flatten: Callable[[Any], Any], unflatten: Callable[[Any, Any], Any]
+    ) -> None:
+        """Make promo_ns's array wrapper a JAX pytree node (once per process), so jit/vmap/grad take it."""
+        with contextlib.suppress(ValueError):  # registered already (another namespace, or a rebuilt adapter)
+            jax.tree_util.register_pytree_node(wrapper, flatten, unflatten)
 
     def native_dtype(self, dtype: DType) -> Any:
         """JAX's dtype for ``dtype``.
@@ -289,14 +295,3 @@ def _device(x: Any) -> Any:
     """The one device of concrete array ``x``, or None for an array sharded over several."""
     devices = x.devices()
     return next(iter(devices)) if len(devices) == 1 else None
-
-
-def _register_pytree() -> None:
-    """Make promo_ns's Array a JAX pytree node (once per process)."""
-    # The adapter is built on the first jax namespace, after promo_ns._array is imported:
-    # the one place a backend reaches the wrapper, for the tree library that needs it.
-    from promo_ns._array import Array
-    from promo_ns._plan import tree_flatten, tree_unflatten
-
-    with contextlib.suppress(ValueError):  # registered already (the adapter built again)
-        jax.tree_util.register_pytree_node(Array, tree_flatten, tree_unflatten)
