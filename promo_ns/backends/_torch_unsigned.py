@@ -313,34 +313,28 @@ def _exact(
     return exact
 
 
-def _abs(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``abs``: unsigned values are their own absolute values (a copy)."""
+def _unsigned_fallback(compute: Callable[[Any], Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``fn``, with ``compute(x)`` where torch has no kernel for the unsigned ``x`` (its signed view)."""
 
-    @functools.wraps(fn)
-    def exact(x: Any, /, **kw: Any) -> Any:
-        try:
-            return fn(x, **kw)
-        except NotImplementedError:
-            if not isinstance(x, Tensor) or x.dtype not in SIGNED or x.device.type == "meta":
-                raise
-            return x.clone()
+    def fallback(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def exact(x: Any, /, **kw: Any) -> Any:
+            try:
+                return fn(x, **kw)
+            except NotImplementedError:
+                if not isinstance(x, Tensor) or x.dtype not in SIGNED or x.device.type == "meta":
+                    raise
+                return compute(x)
 
-    return exact
+        return exact
+
+    return fallback
 
 
-def _sign(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``sign``: 1 for every non-zero unsigned value, else 0."""
-
-    @functools.wraps(fn)
-    def exact(x: Any, /, **kw: Any) -> Any:
-        try:
-            return fn(x, **kw)
-        except NotImplementedError:
-            if not isinstance(x, Tensor) or x.dtype not in SIGNED or x.device.type == "meta":
-                raise
-            return torch.ne(x, 0).to(x.dtype)
-
-    return exact
+#: ``abs``: unsigned values are their own absolute values (a copy).
+_abs = _unsigned_fallback(lambda x: x.clone())
+#: ``sign``: 1 for every non-zero unsigned value, else 0.
+_sign = _unsigned_fallback(lambda x: torch.ne(x, 0).to(x.dtype))
 
 
 #: how a function is made exact: (how, value arguments, which results are values), see :func:`_exact`.
