@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from math import isnan
 from typing import Any
 
 import array_api_compat
@@ -59,8 +60,11 @@ class Array:
 
     @property
     def shape(self) -> tuple[int | None, ...]:
-        """The shape, as a tuple of ints."""
-        return tuple(self._x.shape)
+        """The shape, as a tuple of ints; None for a size a lazy array does not know yet (Dask's nan)."""
+        shape = tuple(self._x.shape)
+        if float in map(type, shape):
+            return tuple(None if isinstance(s, float) and isnan(s) else s for s in shape)
+        return shape
 
     @property
     def ndim(self) -> int:
@@ -69,10 +73,10 @@ class Array:
 
     @property
     def size(self) -> int | None:
-        """The number of elements."""
-        n = 1
-        for s in self._x.shape:
-            n *= s
+        """The number of elements; None where a size is unknown (see :attr:`shape`)."""
+        n: int | None = 1
+        for s in self.shape:
+            n = None if s is None or n is None else n * s
         return n
 
     @property
@@ -108,19 +112,19 @@ class Array:
 
     # -- conversion --
     def __bool__(self) -> bool:
-        return bool(self._x)
+        return bool(_eager(self, "bool"))
 
     def __int__(self) -> int:
-        return int(self._x)
+        return int(_eager(self, "int"))
 
     def __float__(self) -> float:
-        return float(self._x)
+        return float(_eager(self, "float"))
 
     def __complex__(self) -> complex:
-        return complex(self._x)
+        return complex(_eager(self, "complex"))
 
     def __index__(self) -> int:
-        return int(self._x.__index__())
+        return int(_eager(self, "__index__").__index__())
 
     def __dlpack__(
         self,
@@ -153,12 +157,12 @@ class Array:
     def __len__(self) -> int:
         if self._x.ndim == 0:
             raise TypeError("len() of a 0-d array; use x.shape or x.size")
-        return int(self._x.shape[0])
+        return _length(self, "len()")
 
     def __iter__(self) -> Iterator[Array]:
         if self._x.ndim == 0:
             raise TypeError("iteration over a 0-d array; use float(x), int(x) or x[()]")
-        return (self[i] for i in range(int(self._x.shape[0])))
+        return (self[i] for i in range(_length(self, "iteration")))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (wrap, (self._x, self._ns))
@@ -262,6 +266,36 @@ def _wrap(x: Any, ns: Space) -> Array:
     """Native ``x`` as an Array of ``ns`` (the plan layer's :func:`~promo_ns._plan.wrap`, typed)."""
     a: Array = wrap(x, ns)
     return a
+
+
+def _eager(a: Array, convert: str) -> Any:
+    """The native array of ``a`` for ``convert`` to a Python scalar; a ValueError if it is lazy.
+
+    Raises
+    ------
+    ValueError
+        ``a``'s backend is lazy (Dask): the conversion would compute the
+        graph, and the standard says lazy arrays raise here instead.
+    """
+    backend = a._ns._backend
+    if backend.lazy:
+        raise ValueError(
+            f"{convert}() of a lazy {backend.name} array would compute its graph; lazy arrays refuse "
+            "it, as the Array API standard says. Compute explicitly where you mean to, e.g. "
+            f"{convert}(promo_ns.unwrap(x).compute()), or keep the value an array (xp.where, xp.any)."
+        )
+    return a._x
+
+
+def _length(a: Array, what: str) -> int:
+    """The size of ``a``'s first axis; a TypeError where a lazy array does not know it yet."""
+    n = a.shape[0]
+    if n is None:
+        raise TypeError(
+            f"{what} of an array whose length is unknown until it is computed "
+            "(a lazy array after a boolean mask or unique); compute it first"
+        )
+    return int(n)
 
 
 def unwrap(x: Any) -> Any:

@@ -7,6 +7,11 @@ everywhere; torch on ``cuda`` and cupy need a GPU and skip without one; jax
 64-bit types on (the policies' defaults are int64/float64) and with strict
 promotion, which refuses every implicit cast: a promo_ns op that relied on
 JAX's own promotion would fail every test it is in.
+
+dask skips where Dask is not installed.  Building a Dask op takes about a
+millisecond, and so does computing one: the exhaustive grids, which compute
+cell by cell, leave Dask out (``GRID_BACKENDS``), and tests/test_dask.py runs a
+sample of every grid on Dask, computed in one go.
 """
 
 from __future__ import annotations
@@ -58,14 +63,17 @@ _GPU = [
         "cupy", marks=pytest.mark.skipif(not _cupy_gpu(), reason="CuPy needs a CUDA GPU; none here")
     ),
 ]
+_DASK = pytest.param(
+    "dask", marks=pytest.mark.skipif(importlib.util.find_spec("dask") is None, reason="dask is not installed")
+)
 #: backends whose arrays hold values.
-VALUE_BACKENDS = ["numpy", "torch", _JAX, *_GPU]
+VALUE_BACKENDS = ["numpy", "torch", _DASK, _JAX, *_GPU]
 #: every backend and device under test.
-BACKENDS = ["numpy", "torch", "torch:meta", _JAX, *_GPU]
-#: the backends of the exhaustive grids, which compute cell by cell (JAX's, which would compile
-#: every cell's signature, is traced in tests/test_jax.py).
-GRID_BACKENDS = [b for b in BACKENDS if b is not _JAX]
-GRID_VALUE_BACKENDS = [b for b in VALUE_BACKENDS if b is not _JAX]
+BACKENDS = ["numpy", "torch", "torch:meta", _DASK, _JAX, *_GPU]
+#: the backends of the exhaustive grids, which compute cell by cell (Dask's: tests/test_dask.py;
+#: JAX's, which would compile every cell's signature, is traced in tests/test_jax.py).
+GRID_BACKENDS = [b for b in BACKENDS if b is not _DASK and b is not _JAX]
+GRID_VALUE_BACKENDS = [b for b in VALUE_BACKENDS if b is not _DASK and b is not _JAX]
 POLICIES = policies()
 
 

@@ -16,6 +16,8 @@ def native_ones(backend: str) -> Any:
     name, _, device = backend.partition(":")
     if name == "numpy":
         return np.ones(3)
+    if name == "dask":
+        return pytest.importorskip("dask.array").ones(3)
     if name == "jax":
         return pytest.importorskip("jax.numpy").ones(3)
     module = pytest.importorskip(name)

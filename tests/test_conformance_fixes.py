@@ -212,4 +212,6 @@ def test_setitem_with_a_bool_mask_is_no_out_of_bounds_index(backend: str, dtype:
     assert to_numpy(y).tolist() == [[1, 0], [0, 1]]
     with pytest.raises(IndexError, match="out of bounds"):
         y[xp.asarray([0, 2])] = False if dtype == "bool" else 0
-    assert to_numpy(y).tolist() == [[1, 0], [0, 1]]
+        to_numpy(y)  # a lazy backend (Dask) checks index arrays when it computes
+    if backend != "dask":
+        assert to_numpy(y).tolist() == [[1, 0], [0, 1]]

@@ -119,11 +119,19 @@ def _creation_error(
 
 
 def asarray(
-    ns: Space, obj: Any, /, *, dtype: DType | None = None, device: Any = None, copy: bool | None = None
+    ns: Space,
+    obj: Any,
+    /,
+    *,
+    dtype: DType | None = None,
+    device: Any = None,
+    copy: bool | None = None,
+    **options: Any,
 ) -> Any:
     """An array from an object: a promo_ns or native array (zero-copy), a scalar, a nested sequence.
 
     Without ``dtype``, Python data gets the active policy's default dtype of its kind.
+    ``options`` are the backend's own keywords, passed to its ``asarray`` (Dask's ``chunks=``).
     """
     backend = ns._backend
     if obj.__class__ is ns.Array:
@@ -132,16 +140,17 @@ def asarray(
         leaves = list(_leaves(obj))
         if any(type(leaf) not in _PYTHON_SCALARS for leaf in leaves):
             if ns.policy_now().nested != "refused" or any(leaf.__class__ is ns.Array for leaf in leaves):
-                return _nested(ns, obj, leaves, dtype, device)
+                out = _nested(ns, obj, leaves, dtype, device)
+                return asarray(ns, out, copy=False, **options) if options else out
             obj = _python_scalars(obj)  # NumPy scalars alone: as the Python scalars they hold
-    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, None)
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device, **options}, None)
     x = backend.asarray(obj, copy=copy, **kwargs)
     if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
         have = backend.dtype(x)
         want = ns.policy_now().defaults[_KIND_NAME[have.kind]]
         if have is not want and have.kind != "u":
             x = backend.asarray(
-                obj, copy=copy, **creation_kwargs(ns, {"dtype": want, "device": device}, None)
+                obj, copy=copy, **creation_kwargs(ns, {"dtype": want, "device": device, **options}, None)
             )
     return wrap(x, ns)
 

@@ -18,7 +18,23 @@ __all__ = ["BACKENDS", "Backend", "DTypeMaps", "Plan", "backend_of", "get_backen
 
 
 #: backend name -> the module that must be importable for it.
-BACKENDS: dict[str, str] = {"numpy": "numpy", "torch": "torch", "cupy": "cupy", "jax": "jax"}
+BACKENDS: dict[str, str] = {
+    "numpy": "numpy",
+    "torch": "torch",
+    "cupy": "cupy",
+    "jax": "jax",
+    "dask": "dask.array",
+}
+
+
+#: module name -> backend name, for the modules that are not named like their backend.
+_MODULE_NAMES = {
+    "array_api_compat.numpy": "numpy",
+    "array_api_compat.torch": "torch",
+    "jax.numpy": "jax",
+    "dask.array": "dask",
+    "array_api_compat.dask.array": "dask",
+}
 
 
 @cache
@@ -31,13 +47,17 @@ def _load(name: str) -> Backend:
         from promo_ns.backends.jax import JaxBackend
 
         return JaxBackend()
+    if name == "dask":
+        from promo_ns.backends.dask import DaskBackend
+
+        return DaskBackend()
     from promo_ns.backends.numpylike import NumpyLike
 
     return NumpyLike(name)
 
 
 def get_backend(backend: str | ModuleType) -> Backend:
-    """The adapter for ``backend``: a name (``"numpy"``, ``"torch"``, ``"cupy"``) or the module.
+    """The adapter for ``backend``: a name (``"numpy"``, ``"torch"``, ``"dask"``, ...) or the module.
 
     Raises
     ------
@@ -47,9 +67,7 @@ def get_backend(backend: str | ModuleType) -> Backend:
         The backend's library is not installed; the message says how to install it.
     """
     name = backend.__name__ if isinstance(backend, ModuleType) else backend
-    name = {"array_api_compat.numpy": "numpy", "array_api_compat.torch": "torch", "jax.numpy": "jax"}.get(
-        name, name
-    )
+    name = _MODULE_NAMES.get(name, name)
     if name not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; promo_ns supports {', '.join(BACKENDS)}")
     try:

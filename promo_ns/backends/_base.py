@@ -64,6 +64,15 @@ class Backend(Protocol):
         """The library's native array type."""
         ...
 
+    @property
+    def lazy(self) -> bool:
+        """Whether the library's arrays are lazy graphs (Dask): Python scalars of them are refused.
+
+        ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)`` and ``x.__index__()``
+        would compute the graph; the standard says lazy arrays raise a ValueError instead.
+        """
+        ...
+
     def dtype(self, x: Any) -> DType:
         """The canonical dtype of native array ``x``."""
         ...
@@ -140,6 +149,8 @@ class DTypeMaps:
     """Cached maps between a library's dtypes and the canonical ones, shared by every adapter."""
 
     module: ModuleType
+    #: Arrays are eager unless an adapter says otherwise (see :attr:`Backend.lazy`).
+    lazy: bool = False
 
     def __init__(self) -> None:
         self._native: dict[DType, Any] = {}

@@ -45,14 +45,14 @@ def _compute_in(ufunc: Any, c: Any, x: Any, y: Any) -> Any:
 class NumpyLike(DTypeMaps):
     """NumPy or CuPy: ufuncs cast inside the kernel through ``dtype=``, so no operand is copied."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, module: str | None = None, array_type: str = "ndarray") -> None:
         super().__init__()
         self.name = name
-        self.module = import_module(name)
-        self.compat = import_module(f"array_api_compat.{name}")
+        self.module = import_module(module or name)
+        self.compat = import_module(f"array_api_compat.{module or name}")
         self.native_policy = get_policy("numpy")
         self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset()
-        self.array_type: type = self.module.ndarray
+        self.array_type: type = getattr(self.module, array_type)
         self._ufunc = {op: getattr(self.module, names[0]) for op, names in NATIVE.items()}
         self._numpy = name == "numpy"
         # ml_dtypes' bfloat16 loops cast only from bool/int8/uint8: other
@@ -92,29 +92,33 @@ class NumpyLike(DTypeMaps):
             return self.to_array(_compute_in(ufunc, c, x, y))
         return self.to_array(ufunc(x, y, dtype=c, casting="unsafe"))
 
-    def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
-        """``x op= y`` computed in ``plan.compute`` and stored into ``x``.
+    def inplace(self, op: str, x: Any, y: Any, plan: Plan, out: Any = None) -> None:
+        """``x op= y`` computed in ``plan.compute`` and stored into ``x`` (or into ``out``).
 
-        Integer ``pow`` raises on a negative exponent after writing the elements
-        before it: it computes into a temporary, and ``x`` is written only on success.
+        ``out``, an array of ``x``'s dtype and shape, takes the result instead
+        of ``x`` where ``x`` must stay as it is (a Dask chunk).  Integer ``pow``
+        raises on a negative exponent after writing the elements before it: it
+        computes into a temporary, and ``x`` is written only on success.
         """
+        if out is None:
+            out = x
         ufunc = self._ufunc[op]
         if op == "pow" and plan.compute.kind in "iu":
             c = self.native_dtype(plan.compute)
-            x[...] = ufunc(
+            out[...] = ufunc(
                 x, self.module.asarray(y, dtype=c) if not isinstance(y, self.array_type) else y, dtype=c
             )
             return
         if plan.direct:
-            ufunc(x, y, out=x, casting="unsafe")
+            ufunc(x, y, out=out, casting="unsafe")
             return
         c = self.native_dtype(plan.compute)
         if not isinstance(y, self.array_type):
             y = self.module.asarray(y, dtype=c)
         if plan.compute in self._cast_first:
-            ufunc(self.astype(x, plan.compute), self.astype(y, plan.compute), out=x, casting="unsafe")
+            ufunc(self.astype(x, plan.compute), self.astype(y, plan.compute), out=out, casting="unsafe")
         else:
-            ufunc(x, y, out=x, dtype=c, casting="unsafe")
+            ufunc(x, y, out=out, dtype=c, casting="unsafe")
 
     def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
         """``compat.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``, ...)."""

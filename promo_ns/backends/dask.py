@@ -1,0 +1,496 @@
+"""The Dask adapter: the NumPy adapter, run block by block in a lazy graph.
+
+Dask arrays promote as NumPy does (their dtype is the NumPy dtype of their
+``_meta``), so the NumPy adapter's decisions hold unchanged: a ``direct`` cell
+runs ``dask.array``'s own ufunc, and every other cell runs the NumPy
+adapter's kernel on each block (:func:`_blocks_binary`, :func:`_blocks_inplace`),
+casting inside NumPy's ufunc as on NumPy arrays.  Everything the policy
+decides is decided while the graph is built, from dtypes and shapes; nothing
+here computes.  The NumPy kernel first runs on the operands' empty ``_meta``
+arrays, so that a dtype NumPy has no kernel for raises when the op is
+written, as on NumPy, not when the graph is computed.
+
+In-place ops and setitem are Dask's own ``out=`` and ``x[key] = value``: the
+Dask array object gets a graph computing the new values in its old dtype, so
+every reference to it sees them.  (Where its shape is unknown, after a
+boolean mask, Dask cannot take ``out=``: the wrapper holds the new Dask array
+instead.)  A kernel's error that depends on values (an integer ``pow`` with a
+negative exponent, an index array out of bounds) comes when the graph is
+computed.
+
+Dask arrays are lazy: converting one to a Python scalar (``bool``, ``int``,
+``float``, ``complex``, ``__index__``) would compute its graph, and the
+standard says lazy arrays should raise a ValueError there instead; the
+wrapper does so where its backend's ``lazy`` is true.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache, partial
+from math import isnan
+from types import ModuleType
+from typing import Any
+
+import array_api_compat.numpy as compat_numpy
+import dask
+import dask.array as dask_array
+import numpy
+from dask.array.core import elemwise, handle_out
+
+from promo_ns._dtypes import BY_NAME, DType
+from promo_ns.backends._base import Plan
+from promo_ns.backends.numpylike import NumpyLike
+
+__all__ = ["DaskBackend", "DaskCompat"]
+
+
+# --- the blocks: NumPy's kernels -------------------------------------------------------------
+
+
+@cache
+def _numpy() -> NumpyLike:
+    """The NumPy adapter, which computes every block (also in a worker process)."""
+    return NumpyLike("numpy")
+
+
+@cache
+def _plan(compute: str, direct: bool, to_bool: bool) -> Plan:
+    """The part of a plan the NumPy adapter reads, from what travels in a task (names and flags)."""
+    return Plan(0, BY_NAME[compute], direct, to_bool, False, True, None)
+
+
+def _blocks_binary(op: str, compute: str, to_bool: bool, x: Any, y: Any) -> Any:
+    """One block of ``x op y`` computed in dtype ``compute`` (by name) by the NumPy adapter."""
+    return _numpy().binary(op, x, y, _plan(compute, False, to_bool))
+
+
+def _blocks_inplace(op: str, compute: str, direct: bool, x: Any, y: Any) -> Any:
+    """One block of ``x op= y`` in ``x``'s dtype, computed in ``compute`` into a new block.
+
+    A block may be shared with other graphs (a view of the NumPy array the
+    Dask array was made from): it is never written to.
+    """
+    out = numpy.empty_like(x)
+    _numpy().inplace(op, x, y, _plan(compute, direct, False), out)
+    return out
+
+
+def _meta(x: Any) -> Any:
+    """What a block function sees of operand ``x`` when it runs on no data: Dask's ``_meta``, or ``x``."""
+    return x._meta if isinstance(x, dask_array.Array) else x
+
+
+def _in_bounds(n: int, index: Any) -> Any:
+    """Block of an index array, checked against an axis of size ``n`` when the graph is computed."""
+    if index.size and (index.min() < -n or index.max() >= n):
+        bad = index[(index < -n) | (index >= n)][0]
+        raise IndexError(f"index {bad} is out of bounds for axis of size {n}")
+    return index
+
+
+# --- what array-api-compat's Dask namespace lacks ------------------------------------------
+
+
+def _real(dtype: Any) -> Any:
+    return numpy.finfo(dtype).dtype
+
+
+def _complex(dtype: Any) -> Any:
+    return numpy.result_type(dtype, numpy.complex64)
+
+
+def _numpy_linalg(name: str, *arrays: Any, array_keyword: str | None = None, **kwargs: Any) -> Any:
+    """array-api-compat's NumPy ``linalg.<name>`` on blocks; several results as a plain tuple.
+
+    ``array_keyword`` names the keyword the last of ``arrays`` goes to (``rtol``).
+    """
+    if array_keyword is not None:
+        kwargs[array_keyword] = arrays[-1]
+        arrays = arrays[:-1]
+    out = getattr(compat_numpy.linalg, name)(*arrays, **kwargs)
+    return tuple(out) if isinstance(out, tuple) else out
+
+
+def _per_matrix(
+    name: str,
+    signature: str,
+    operands: list[Any],
+    dtypes: Any,
+    result: Any = None,
+    *,
+    sizes: dict[str, int] | None = None,
+    **kwargs: Any,
+) -> Any:
+    """NumPy's ``linalg.<name>`` on every matrix of the stack: Dask's ``apply_gufunc``, a matrix a block.
+
+    An array ``rtol`` becomes an operand: one value per matrix.
+    """
+    if hasattr(kwargs.get("rtol"), "ndim"):
+        signature = signature.replace("->", ",()->")
+        operands = [*operands, kwargs.pop("rtol")]
+        kwargs["array_keyword"] = "rtol"
+    out = dask_array.apply_gufunc(
+        partial(_numpy_linalg, name, **kwargs),
+        signature,
+        *operands,
+        output_dtypes=dtypes,
+        output_sizes=sizes,
+        allow_rechunk=True,
+    )
+    return result(*out) if result is not None else out
+
+
+def _k(x: Any) -> dict[str, int]:
+    """The size ``k`` of a factorization's inner dimension: the smaller of the matrix's two."""
+    return {"k": min(int(x.shape[-2]), int(x.shape[-1]))}
+
+
+def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
+    """The ``linalg`` functions Dask lacks, or has for 2-d arrays only: NumPy's on every matrix.
+
+    Dask's own runs where it can (2-d arrays, reduced factorizations): it
+    splits one large matrix across blocks, where NumPy's needs each matrix in one.
+    """
+    results = compat_numpy.linalg
+
+    def one(
+        name: str, signature: str, dtypes: Callable[[Any], Any], result: Any = None
+    ) -> Callable[..., Any]:
+        def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if args:  # matrix_power's n
+                kwargs["n"] = args[0]
+            return _per_matrix(name, signature, [x], dtypes(x.dtype), result, **kwargs)
+
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = f"``linalg.{name}``: NumPy's, on every matrix of the stack (each in one block)."
+        return fn
+
+    def inv(x: Any, /) -> Any:
+        return base.inv(x) if x.ndim == 2 else _per_matrix("inv", "(m,m)->(m,m)", [x], x.dtype)
+
+    def cholesky(x: Any, /, *, upper: bool = False) -> Any:
+        if x.ndim == 2:  # Dask's own (array-api-compat's Dask cholesky takes its upper factor for the lower)
+            return dask_array.linalg.cholesky(x, lower=not upper)
+        return _per_matrix("cholesky", "(m,m)->(m,m)", [x], x.dtype, upper=upper)
+
+    def tall_or_wide(x: Any) -> bool:  # what Dask's qr and svd take: one row or column of blocks
+        return bool(x.ndim == 2 and min(x.numblocks) == 1)
+
+    def qr(x: Any, /, *, mode: str = "reduced") -> Any:
+        if tall_or_wide(x) and mode == "reduced":
+            return base.qr(x, mode=mode)
+        signature = "(m,n)->(m,k),(k,n)" if mode == "reduced" else "(m,n)->(m,m),(m,n)"
+        return _per_matrix("qr", signature, [x], (x.dtype, x.dtype), results.QRResult, sizes=_k(x), mode=mode)
+
+    def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
+        if tall_or_wide(x) and not full_matrices:
+            return base.svd(x, full_matrices=False)
+        signature = "(m,n)->(m,m),(k),(n,n)" if full_matrices else "(m,n)->(m,k),(k),(k,n)"
+        dtypes = (x.dtype, _real(x.dtype), x.dtype)
+        return _per_matrix(
+            "svd", signature, [x], dtypes, results.SVDResult, sizes=_k(x), full_matrices=full_matrices
+        )
+
+    def svdvals(x: Any, /) -> Any:
+        return _per_matrix("svdvals", "(m,n)->(k)", [x], _real(x.dtype), sizes=_k(x))
+
+    def solve(x1: Any, x2: Any, /) -> Any:
+        if x1.ndim == 2 and x2.ndim <= 2:
+            return base.solve(x1, x2)
+        signature = "(m,m),(m)->(m)" if x2.ndim == 1 else "(m,m),(m,n)->(m,n)"
+        return _per_matrix("solve", signature, [x1, x2], numpy.result_type(x1.dtype, x2.dtype))
+
+    def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        return dask_array.apply_gufunc(
+            partial(_numpy_linalg, "cross"),
+            "(n),(n)->(n)",
+            x1,
+            x2,
+            axes=[(axis,), (axis,), (axis,)],
+            output_dtypes=numpy.result_type(x1.dtype, x2.dtype),
+            allow_rechunk=True,
+        )
+
+    def same(d: Any) -> Any:
+        return d
+
+    return {
+        "det": one("det", "(m,m)->()", same),
+        "slogdet": one("slogdet", "(m,m)->(),()", lambda d: (d, _real(d)), results.SlogdetResult),
+        "eigh": one("eigh", "(m,m)->(m),(m,m)", lambda d: (_real(d), d), results.EighResult),
+        "eigvalsh": one("eigvalsh", "(m,m)->(m)", _real),
+        "eig": one("eig", "(m,m)->(m),(m,m)", lambda d: (_complex(d), _complex(d)), results.EigResult),
+        "eigvals": one("eigvals", "(m,m)->(m)", _complex),
+        "pinv": one("pinv", "(m,n)->(n,m)", same),
+        "matrix_power": one("matrix_power", "(m,m)->(m,m)", same),
+        # array-api-compat's Dask matrix_rank calls Dask's svd with a keyword Dask lacks
+        "matrix_rank": one("matrix_rank", "(m,n)->()", lambda d: numpy.dtype(numpy.int64)),
+        **{f.__name__: f for f in (inv, cholesky, qr, svd, svdvals, solve, cross)},
+    }
+
+
+#: The results of the unique functions: the dtype of each (None: the input's), and which has its shape.
+_UNIQUE: dict[str, tuple[tuple[str | None, ...], int | None]] = {
+    "unique_all": ((None, "int64", "int64", "int64"), 2),
+    "unique_counts": ((None, "int64"), None),
+    "unique_inverse": ((None, "int64"), 1),
+    "unique_values": ((None,), None),
+}
+
+
+def _numpy_unique(name: str, x: Any) -> Any:
+    out = getattr(compat_numpy, name)(x)
+    return tuple(out) if isinstance(out, tuple) else out
+
+
+def _unique(name: str) -> Callable[[Any], Any]:
+    """``name`` (``unique_all``, ...): NumPy's on the whole array, in one task; unknown sizes until computed.
+
+    Dask's own ``unique`` counts every NaN as one value and fails on empty
+    arrays; NumPy's follows the standard.
+    """
+    dtypes, same_shape = _UNIQUE[name]
+
+    def unique(x: Any, /) -> Any:
+        blocks = x.to_delayed()
+        whole = dask.delayed(numpy.block)(blocks.tolist()) if blocks.size > 1 else blocks.flat[0]
+        found = dask.delayed(_numpy_unique, nout=len(dtypes))(name, whole)
+        parts = found if len(dtypes) > 1 else (found,)
+        size = 0 if x.size == 0 else numpy.nan  # unknown until computed, unless x is empty
+        out = tuple(
+            dask_array.from_delayed(
+                part, shape=x.shape if i == same_shape else (size,), dtype=dtype or x.dtype
+            )
+            for i, (part, dtype) in enumerate(zip(parts, dtypes, strict=True))
+        )
+        return out if len(out) > 1 else out[0]
+
+    unique.__name__ = unique.__qualname__ = name
+    return unique
+
+
+def _missing(name: str) -> Callable[..., Any]:
+    def missing(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(
+            f"the dask backend has no {name}: neither Dask nor array-api-compat's Dask namespace has "
+            "one. Compute the array first and use the numpy backend for it, e.g. "
+            f"promo_ns.namespace('numpy').{name}(np.asarray(x))."
+        )
+
+    missing.__name__ = missing.__qualname__ = name.rpartition(".")[2]
+    return missing
+
+
+def _from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    """A Dask array of one block over any DLPack-capable array (NumPy's ``from_dlpack``)."""
+    return dask_array.from_array(numpy.from_dlpack(x, device=device, copy=copy))
+
+
+class DaskCompat(ModuleType):
+    """``array_api_compat.dask.array`` (or its ``linalg``), with what the standard has and it lacks.
+
+    ``from_dlpack`` goes through NumPy; ``eye`` with more columns than rows
+    is cut from a square one (Dask's own loses blocks there); the ``linalg``
+    functions Dask has no algorithm for run NumPy's on every matrix of the
+    stack (:func:`_linalg`); ``take_along_axis`` raises
+    NotImplementedError.  Every other name is the compat module's own.
+    """
+
+    def __init__(self, base: ModuleType) -> None:
+        super().__init__(base.__name__, base.__doc__)
+        self._base = base
+        if hasattr(base, "linalg"):
+            self.linalg = DaskCompat(base.linalg)
+            self.from_dlpack = _from_dlpack
+            self.take_along_axis = _missing("take_along_axis")
+            self.eye = self._eye
+            for name in _UNIQUE:
+                setattr(self, name, _unique(name))
+        else:
+            for name, fn in _linalg(base).items():
+                setattr(self, name, fn)
+
+    def _eye(self, n_rows: int, n_cols: int | None = None, /, **kwargs: Any) -> Any:
+        if n_cols is not None and n_cols > n_rows:
+            return self._base.eye(n_cols, n_cols, **kwargs)[:n_rows]
+        return self._base.eye(n_rows, n_cols, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+
+# --- the adapter ---------------------------------------------------------------------------
+
+
+class DaskBackend(NumpyLike):
+    """``dask.array``: NumPy's promotion on lazy arrays, NumPy's kernels on each block.
+
+    What Dask arrays share with NumPy's (dtypes, ``astype``, reductions with
+    ``dtype=``, ``to_array``, the ufuncs of ``direct`` cells) is the
+    NumPy-like adapter's code.
+    """
+
+    #: Arrays are lazy: Python scalars of them would compute the graph, so the wrapper refuses.
+    lazy = True
+
+    def __init__(self) -> None:
+        super().__init__("dask", "dask.array", array_type="Array")
+        self.compat = DaskCompat(self.compat)
+
+    def native_dtype(self, dtype: DType) -> Any:
+        """NumPy's dtype for ``dtype`` (Dask arrays hold NumPy dtypes; bfloat16 through ml_dtypes)."""
+        return _numpy().native_dtype(dtype)
+
+    def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
+        """``op(x, y)`` computed in ``plan.compute``: the NumPy adapter's kernel on each pair of blocks.
+
+        The kernel runs on the operands' ``_meta`` first: NumPy's error for a
+        dtype it has no kernel for comes now, and the result's dtype is the
+        one NumPy's kernel gives.
+        """
+        fn = partial(_blocks_binary, op, plan.compute.name, plan.to_bool)
+        return elemwise(fn, x, y, dtype=fn(_meta(x), _meta(y)).dtype)
+
+    def inplace(self, op: str, x: Any, y: Any, plan: Plan, out: Any = None) -> Any:
+        """``x op= y`` in ``x``'s dtype: ``x`` gets a graph computing it, as with Dask's ``out=``.
+
+        Returns None, or, where ``x``'s shape is unknown (Dask refuses
+        ``out=`` there), the new Dask array for the wrapper to hold.
+
+        Raises
+        ------
+        ValueError
+            ``y`` broadcasts ``x`` to another shape.
+        TypeError
+            NumPy has no kernel for these dtypes.
+        """
+        fn = partial(_blocks_inplace, op, plan.compute.name, plan.direct)
+        fn(_meta(x), _meta(y))
+        result = elemwise(fn, x, y, dtype=x.dtype)
+        if not _same_shape(result.shape, x.shape):
+            raise ValueError(
+                f"in-place {op} would change the shape {_shown(x.shape)} to {_shown(result.shape)}"
+            )
+        if any(isnan(s) for s in x.shape):
+            return result
+        handle_out(x, result)
+        return None
+
+    def scalar(self, value: object, dtype: DType, like: Any) -> Any:
+        """A 0-d Dask array of ``value`` as ``dtype``."""
+        return self.module.from_array(numpy.asarray(value, dtype=self.native_dtype(dtype)))
+
+    def same_device(self, x: Any, y: Any) -> bool:
+        """Always: Dask arrays live on the cluster, promo_ns's one device for them."""
+        return True
+
+    def asarray(self, obj: Any, **kwargs: Any) -> Any:
+        """A Dask array of ``obj``: a Dask array as it is, anything else through NumPy, in ``chunks``.
+
+        Keywords: ``dtype``, ``device``, ``copy`` (the standard's) and
+        ``chunks`` (Dask's; default: Dask's choice).  A NumPy array becomes the
+        blocks of the Dask array without a copy (unless ``copy=True``).
+        """
+        dtype, device, copy = (kwargs.pop(k, None) for k in ("dtype", "device", "copy"))
+        chunks = kwargs.pop("chunks", "auto")
+        if kwargs:
+            raise TypeError(f"asarray() got unexpected keyword arguments {sorted(kwargs)}")
+        if isinstance(obj, self.array_type):
+            x = self.compat.asarray(obj, dtype=dtype, device=device, copy=copy)
+            return x if chunks == "auto" else x.rechunk(chunks)
+        if device is not None and device not in self.compat.__array_namespace_info__().devices():
+            raise ValueError(f"Unsupported device for Dask: {device!r}")
+        return self.module.from_array(numpy.asarray(obj, dtype=dtype, copy=copy), chunks=chunks)
+
+    def getitem(self, x: Any, key: Any) -> Any:
+        """``x[key]``; index arrays are checked against ``x``'s shape when the graph is computed.
+
+        (Dask itself reads an index out of bounds as some other index.)
+        """
+        return x[_checked(x, key)]
+
+    def setitem(self, x: Any, key: Any, value: Any) -> None:
+        """``x[key] = value`` (Dask's), for the standard's keys.
+
+        Dask's own setitem fails on ``None`` and negative-step slices in the
+        key: those write through the same elements with positive steps, the
+        value reversed along those axes.  Index arrays are checked against
+        ``x``'s shape when the graph is computed.
+        """
+        key = _checked(x, key)
+        keys = _expanded(x.ndim, key if isinstance(key, tuple) else (key,))
+        if not any(k is None or (isinstance(k, slice) and (k.step or 1) < 0) for k in keys):
+            x[key] = value
+            return
+        if any(not isinstance(k, (int, numpy.integer, slice)) and k is not None for k in keys):
+            raise IndexError(
+                "promo_ns cannot assign through a negative-step slice or None combined with an index "
+                "array on dask; write the slice with a positive step, or index with an array alone"
+            )
+        if isinstance(value, self.array_type):
+            value = self.module.broadcast_to(value, x[key].shape)
+        positive: list[Any] = []
+        flipped: list[int] = []
+        dropped: list[int] = []
+        dim = axis = 0  # the dimension of the selection, the axis of x
+        for k in keys:
+            if k is None:
+                dropped.append(dim)
+                dim += 1
+                continue
+            entry = k
+            if isinstance(k, slice):
+                start, stop, step = k.indices(int(x.shape[axis]))
+                picked = range(start, stop, step)
+                if step < 0:
+                    entry = slice(picked[-1], picked[0] + 1, -step) if picked else slice(0, 0)
+                    flipped.append(dim)
+                dim += 1
+            positive.append(entry)
+            axis += 1
+        if isinstance(value, self.array_type):
+            for d in flipped:
+                value = self.module.flip(value, axis=d)
+            value = self.module.squeeze(value, axis=tuple(dropped)) if dropped else value
+        x[tuple(positive)] = value
+
+
+def _expanded(ndim: int, keys: tuple[Any, ...]) -> list[Any]:
+    """``keys`` with the Ellipsis written out as full slices (one per axis it stands for)."""
+    consumed = sum(_axes(k) for k in keys if k is not None and k is not Ellipsis)
+    out: list[Any] = []
+    for k in keys:
+        out += [slice(None)] * (ndim - consumed) if k is Ellipsis else [k]
+    if not any(k is Ellipsis for k in keys):  # (``in`` would compare index arrays elementwise)
+        out += [slice(None)] * (ndim - consumed)
+    return out
+
+
+def _axes(k: Any) -> int:
+    """How many axes of the array key entry ``k`` selects on (a boolean mask: its dimensions)."""
+    return int(k.ndim) if getattr(k, "dtype", None) is not None and k.dtype.kind == "b" else 1
+
+
+def _checked(x: Any, key: Any) -> Any:
+    """``key`` with each lazy integer index array checked against its axis when the graph is computed."""
+    keys = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, dask_array.Array) and k.dtype.kind in "iu" for k in keys):
+        return key
+    out, axis = [], 0
+    for k in _expanded(x.ndim, keys):
+        if isinstance(k, dask_array.Array) and k.dtype.kind in "iu" and not isnan(x.shape[axis]):
+            out.append(k.map_blocks(partial(_in_bounds, int(x.shape[axis])), dtype=k.dtype))
+        else:
+            out.append(k)
+        axis += 0 if k is None else _axes(k)
+    return tuple(out) if isinstance(key, tuple) else out[0]
+
+
+def _same_shape(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """Whether two Dask shapes are equal, an unknown size (nan) matching any."""
+    return len(a) == len(b) and all(s == t or isnan(s) or isnan(t) for s, t in zip(a, b, strict=True))
+
+
+def _shown(shape: tuple[float, ...]) -> tuple[int | None, ...]:
+    return tuple(None if isnan(s) else int(s) for s in shape)
