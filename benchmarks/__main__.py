@@ -86,7 +86,7 @@ def available(backend: str) -> bool:
     """Whether ``backend`` can run here (a GPU for torch-cuda and cupy)."""
     if backend == "numpy":
         return find_spec("numpy") is not None
-    if backend in ("torch", "jax"):
+    if backend in ("torch", "jax", "dask"):
         return find_spec(backend) is not None
     if backend == "torch-cuda":
         if find_spec("torch") is None:

@@ -14,6 +14,10 @@ Every case is run on one backend with the same inputs for every peer:
 ``cast, then op``
     an explicit cast to the result dtype, then the same-dtype op (mixed cases).
 
+On Dask the workload builds its graph and computes it (on Dask's default,
+threaded scheduler): promo_ns's decisions are made while the graph is built,
+and its graph is the one plain Dask builds.
+
 On JAX the workload runs compiled: ``jax.jit`` of the same function over
 ``jax.numpy`` arrays (native) and over promo_ns arrays (the policy decided while
 tracing); only the call and the array's wrapping differ.
@@ -27,10 +31,11 @@ from typing import Any
 __all__ = ["BACKENDS", "BACKENDS_ORDER", "CASES", "PEERS", "Case", "Target", "setup_code"]
 
 PEERS = ("native", "promo_ns", "compat", "strict", "cast, then op")
-BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy", "jax")
+BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy", "jax", "dask")
 #: where a case runs unless it says otherwise (JAX runs its compiled workload only).
 _ARRAY_BACKENDS = ("numpy", "torch", "torch-cuda", "cupy")
 _GPU = ("torch-cuda", "cupy")
+_DASK_ROWS = 400_000  #: rows of the Dask workload's array (160 MB of float32)
 #: where the uint32/uint64 cases run (torch's CPU has no kernels for them: promo_ns's emulation).
 _UNSIGNED_BACKENDS = ("numpy", "torch")
 
@@ -41,6 +46,7 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
     "torch-cuda": ("import torch as nat", "nat.from_numpy(v).to('cuda')", "nat.cuda.synchronize()"),
     "cupy": ("import cupy as nat", "nat.asarray(v)", "nat.cuda.runtime.deviceSynchronize()"),
     "jax": ("import jax.numpy as nat", "nat.asarray(v)", ""),  # its statements wait for their results
+    "dask": ("import dask.array as nat", "nat.from_array(v)", ""),  # its statements compute
 }
 
 
@@ -92,7 +98,15 @@ def setup_code(backend: str, n: int | tuple[int, int]) -> str:
         if backend == "numpy"
         else ""
     )
-    compat = "jax.numpy" if name == "jax" else f"array_api_compat.{name}"
+    compat = {"jax": "jax.numpy", "dask": "array_api_compat.dask.array"}.get(name, f"array_api_compat.{name}")
+    dask = (
+        f"XW_ROWS = {_DASK_ROWS}\n"
+        "v = rng.standard_normal((XW_ROWS, 100)).astype(numpy.float32)\n"
+        "xw = nat.from_array(v, chunks=(XW_ROWS // 4, 100))\n"
+        "XW = xp.asarray(xw)\n"
+        if name == "dask"
+        else ""
+    )
     jitted = (
         "import jax\n"
         "JNATIVE, JPROMO = jax.jit(lambda x: work(nat, x)), jax.jit(lambda x: work(xp, x))\n"
@@ -121,7 +135,7 @@ A, B, X2 = (xp.asarray(v) for v in (a, b, x2))
 import contextvars, operator
 with promo_ns.trace():
     TRACING = contextvars.copy_context()  # runs code inside a trace block
-{strict}{jitted}"""
+{strict}{jitted}{dask}"""
 
 
 def standardize_logsumexp(xp: Any, x: Any) -> Any:
@@ -296,6 +310,18 @@ CASES: tuple[Case, ...] = (
         },
         {"jax": (Target(("native",), 1.05, "within 5% of native (compiled)"),)},
         backends=("jax",),
+    ),
+    Case(
+        "workload",
+        f"standardize + logsumexp, {_DASK_ROWS}x100 float32 in 4 blocks, graph built and computed",
+        _SMALL,
+        {
+            "native": "work(nat, xw).compute()",
+            "promo_ns": "promo_ns.unwrap(work(xp, XW)).compute()",
+            "compat": "work(compat, xw).compute()",
+        },
+        {"dask": (Target(("native",), 1.05, "within 5% of plain Dask"),)},
+        backends=("dask",),
     ),
     Case(
         "GPU (n=100M)",

@@ -448,3 +448,16 @@ def test_the_readme_workload_on_a_cluster_equals_numpy_under_every_policy() -> N
         assert (
             client.submit(score, xq.asarray(DATA, chunks=(10, 3))).result() == f"pytorch float32 {total:.3f}"
         )
+
+
+def test_the_dask_benchmark_peers_compute_the_same() -> None:
+    from benchmarks.cases import CASES, setup_code
+
+    (case,) = [c for c in CASES if "dask" in c.backends]
+    scope: dict[str, Any] = {}
+    exec(setup_code("dask", case.n), scope)
+    results = {peer: np.asarray(eval(stmt, scope)) for peer, stmt in case.statements("dask").items()}
+    assert set(results) == {"native", "promo_ns", "compat"}
+    for peer, got in results.items():
+        assert got.dtype == results["native"].dtype == np.float32, peer
+        np.testing.assert_allclose(got, results["native"], rtol=1e-5, err_msg=peer)
