@@ -152,10 +152,11 @@ class Namespace(ModuleType):
         @functools.wraps(fn)
         def delegated(*args: Any, **kwargs: Any) -> Any:
             args = (
-                *(array_of(self, a, name) for a in args[:arrays]),
-                *(native_argument(self, a, name) for a in args[arrays:]),
+                *[array_of(self, a, name) for a in args[:arrays]],
+                *[native_argument(self, a, name) for a in args[arrays:]],
             )
-            kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
+            if kwargs:
+                kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
             return wrap_any(self, fn(*args, **kwargs))
 
         return delegated

@@ -478,12 +478,15 @@ def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[D
     """The policy's dtype for ``op`` over ``xs`` and the native operands cast to it.
 
     NumPy scalars take part as the 0-d arrays they are, as in operators.
-    Python scalars become 0-d arrays on the device of the first array (or ``like``).
+    ``like`` is a native array the operands must share a device with (``where``'s
+    condition); Python scalars become 0-d arrays on its device, else on the first array's.
     """
     xs = [promoted_operand(ns, x, op) for x in xs]
     operands = [operand_of(ns, x) for x in xs]
     dtype = resolve_many(ns.policy_now(), op, operands)
     arrays = [x._x for x in xs if x.__class__ is ns.Array]
+    if like is not None:
+        arrays.insert(0, like)
     for other in arrays[1:]:
         if not ns._backend.same_device(arrays[0], other):
             raise device_error(arrays[0], other)

@@ -11,7 +11,6 @@ from promo_ns._plan import (
     Space,
     array_of,
     compared,
-    device_error,
     kernel,
     native,
     promoted,
@@ -40,11 +39,7 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any, /) -> Any:
             f"where() needs a bool condition, got a {condition.dtype} array; compare first, "
             "e.g. xp.where(c != 0, x1, x2)"
         )
-    # torch would copy a CPU 0-d condition, or fail in its own words
-    same = ns._backend.same_device
-    for x in (x1, x2):
-        if x.__class__ is ns.Array and x._ns._backend is ns._backend and not same(cond, x._x):
-            raise device_error(cond, x._x)
+    # on the condition's device: torch would copy a CPU 0-d condition, or fail in its own words
     dtype, (a, b) = promoted(ns, "where", (x1, x2), like=cond)
     return wrap_result(ns, "where", kernel(ns, "where", ns._backend.compat.where, cond, a, b), dtype)
 
