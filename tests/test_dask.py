@@ -261,6 +261,33 @@ def _pairs(xp: Any, xn: Any) -> Iterator[tuple[str, Any, Any]]:
         ("solve vector", lambda m, a: m.linalg.solve(a, a[0, :, 0]), stack),
         ("cross", lambda m, a: m.linalg.cross(a[..., :3], a[..., 1:], axis=-1), stack),
         ("eye", lambda m, a: m.eye(3, 5, k=1), stack),
+        ("linspace", lambda m, a: m.linspace(0.0, 6.4913965932284536e16, 25), stack),
+        ("repeat", lambda m, a: m.repeat(a[0], 2), stack),
+        (
+            "take_along_axis empty",
+            lambda m, a: m.take_along_axis(a, m.zeros((3, 4, 0), dtype=m.int64)),
+            stack,
+        ),
+        ("matrix_norm nuc", lambda m, a: m.linalg.matrix_norm(a, ord="nuc", keepdims=True), stack),
+        ("matrix_norm fro", lambda m, a: m.linalg.matrix_norm(a), stack),
+        ("cross broadcast", lambda m, a: m.linalg.cross(a[:1, :, :3], a[:, :1, 1:]), stack),
+        ("take_along_axis", lambda m, a: m.take_along_axis(a, m.argsort(a, axis=1), axis=1), stack),
+        (
+            "take_along_axis broadcast",
+            lambda m, a: m.take_along_axis(a, m.argsort(a[:1], axis=-1), axis=-1),
+            stack,
+        ),
+        (
+            "searchsorted sorter",
+            lambda m, a: m.searchsorted(a[0, 0], a[1, 1], sorter=m.argsort(a[0, 0])),
+            stack,
+        ),
+        (
+            "tensordot uint8",
+            lambda m, a: m.tensordot(m.astype(a, m.uint8), m.astype(a[0], m.uint8), axes=2),
+            stack,
+        ),
+        ("linalg.vecdot int8", lambda m, a: m.linalg.vecdot(m.astype(a, m.int8), m.astype(a, m.int8)), stack),
     ]
     for name, fn, data in cases:
         yield name, fn(xp, xp.asarray(data, chunks=(1, 2, 2))), fn(xn, xn.asarray(data))
@@ -275,8 +302,6 @@ def test_linalg_on_stacks_and_the_rest_equal_numpy() -> None:
         assert lazy.dtype is want.dtype, name
         assert value.dtype == to_numpy(want).dtype, name
         np.testing.assert_allclose(value, to_numpy(want), rtol=1e-6, atol=1e-9, err_msg=name)
-    with pytest.raises(NotImplementedError, match="take_along_axis"):
-        xp.take_along_axis(xp.asarray([[1, 2]]), xp.asarray([[0, 0]]), axis=1)
 
 
 @pytest.mark.parametrize("name", ["unique_all", "unique_counts", "unique_inverse", "unique_values"])

@@ -202,6 +202,7 @@ def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
         return _per_matrix("solve", signature, [x1, x2], numpy.result_type(x1.dtype, x2.dtype))
 
     def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        x1, x2 = dask_array.broadcast_arrays(x1, x2)  # (apply_gufunc broadcasts no loop dimension)
         return dask_array.apply_gufunc(
             partial(_numpy_linalg, "cross"),
             "(n),(n)->(n)",
@@ -211,6 +212,12 @@ def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
             output_dtypes=numpy.result_type(x1.dtype, x2.dtype),
             allow_rechunk=True,
         )
+
+    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+        if x.ndim == 2 or ord not in (2, -2, "nuc"):  # Dask's SVD-based norms take 2-d arrays only
+            return base.matrix_norm(x, keepdims=keepdims, ord=ord)
+        out = _per_matrix("matrix_norm", "(m,n)->()", [x], _real(x.dtype), ord=ord)
+        return out[..., None, None] if keepdims else out
 
     def same(d: Any) -> Any:
         return d
@@ -226,7 +233,9 @@ def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
         "matrix_power": one("matrix_power", "(m,m)->(m,m)", same),
         # array-api-compat's Dask matrix_rank calls Dask's svd with a keyword Dask lacks
         "matrix_rank": one("matrix_rank", "(m,n)->()", lambda d: numpy.dtype(numpy.int64)),
-        **{f.__name__: f for f in (inv, cholesky, qr, svd, svdvals, solve, cross)},
+        "tensordot": _in_operand_dtype(base.tensordot),
+        "vecdot": _in_operand_dtype(base.vecdot),
+        **{f.__name__: f for f in (inv, cholesky, qr, svd, svdvals, solve, cross, matrix_norm)},
     }
 
 
@@ -270,16 +279,43 @@ def _unique(name: str) -> Callable[[Any], Any]:
     return unique
 
 
-def _missing(name: str) -> Callable[..., Any]:
-    def missing(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(
-            f"the dask backend has no {name}: neither Dask nor array-api-compat's Dask namespace has "
-            "one. Compute the array first and use the numpy backend for it, e.g. "
-            f"promo_ns.namespace('numpy').{name}(np.asarray(x))."
-        )
+def _in_operand_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` (``tensordot``, ``vecdot``) with its result in its operands' dtype.
 
-    missing.__name__ = missing.__qualname__ = name.rpartition(".")[2]
-    return missing
+    Dask sums integer and bool products in a 64-bit integer (``tensordot`` of
+    uint8 gives uint64); cast back, the values are those NumPy gives.
+    """
+
+    def same_dtype(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
+        out = fn(x1, x2, **kwargs)
+        want = numpy.result_type(x1.dtype, x2.dtype)
+        return out if out.dtype == want else out.astype(want)
+
+    same_dtype.__name__ = same_dtype.__qualname__ = getattr(fn, "__name__", "same_dtype")
+    return same_dtype
+
+
+def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    """``take_along_axis``: NumPy's along ``axis`` (in one block), broadcast over the other axes."""
+    n = x.ndim
+    shape = numpy.broadcast_shapes(
+        *(tuple(1 if i == axis % n else s for i, s in enumerate(a.shape)) for a in (x, indices))
+    )
+    x = dask_array.broadcast_to(x, tuple(x.shape[i] if i == axis % n else s for i, s in enumerate(shape)))
+    indices = dask_array.broadcast_to(
+        indices, tuple(indices.shape[i] if i == axis % n else s for i, s in enumerate(shape))
+    )
+    if 0 in indices.shape:  # nothing to take (apply_gufunc takes no empty core dimension)
+        return dask_array.empty(indices.shape, dtype=x.dtype)
+    return dask_array.apply_gufunc(
+        partial(numpy.take_along_axis, axis=-1),
+        "(n),(m)->(m)",
+        x,
+        indices,
+        axes=[(axis,), (axis,), (axis,)],
+        output_dtypes=x.dtype,
+        allow_rechunk=True,
+    )
 
 
 def _from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
@@ -293,8 +329,10 @@ class DaskCompat(ModuleType):
     ``from_dlpack`` goes through NumPy; ``eye`` with more columns than rows
     is cut from a square one (Dask's own loses blocks there); the ``linalg``
     functions Dask has no algorithm for run NumPy's on every matrix of the
-    stack (:func:`_linalg`); ``take_along_axis`` raises
-    NotImplementedError.  Every other name is the compat module's own.
+    stack (:func:`_linalg`); ``tensordot`` and ``vecdot`` give their
+    operands' dtype; ``searchsorted`` takes a ``sorter``, ``repeat`` no
+    axis; ``linspace`` ends at ``stop`` exactly; ``take_along_axis`` is
+    NumPy's along the axis.  Every other name is the compat module's own.
     """
 
     def __init__(self, base: ModuleType) -> None:
@@ -303,10 +341,15 @@ class DaskCompat(ModuleType):
         if hasattr(base, "linalg"):
             self.linalg = DaskCompat(base.linalg)
             self.from_dlpack = _from_dlpack
-            self.take_along_axis = _missing("take_along_axis")
             self.eye = self._eye
             for name in _UNIQUE:
                 setattr(self, name, _unique(name))
+            self.tensordot = _in_operand_dtype(base.tensordot)
+            self.vecdot = _in_operand_dtype(base.vecdot)
+            self.searchsorted = self._searchsorted
+            self.linspace = self._linspace
+            self.repeat = self._repeat
+            self.take_along_axis = _take_along_axis
         else:
             for name, fn in _linalg(base).items():
                 setattr(self, name, fn)
@@ -315,6 +358,28 @@ class DaskCompat(ModuleType):
         if n_cols is not None and n_cols > n_rows:
             return self._base.eye(n_cols, n_cols, **kwargs)[:n_rows]
         return self._base.eye(n_rows, n_cols, **kwargs)
+
+    def _linspace(self, start: Any, stop: Any, /, num: int, *, endpoint: bool = True, **kwargs: Any) -> Any:
+        """``linspace``, whose last value is ``stop`` itself where it is included, as NumPy's.
+
+        (Dask's computes it as ``start + (num - 1) * step``, which may round elsewhere.)
+        """
+        out = self._base.linspace(start, stop, num, endpoint=endpoint, **kwargs)
+        if endpoint and num > 1:
+            out[-1] = stop
+        return out
+
+    def _repeat(self, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+        """``repeat``; without ``axis``, of the flattened array (Dask's wants an axis)."""
+        if axis is None:
+            x, axis = self._base.reshape(x, (-1,)), 0
+        return self._base.repeat(x, repeats, axis=axis)
+
+    def _searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+        """``searchsorted``; a ``sorter`` (Dask takes none) through ``take``: the same positions."""
+        if sorter is not None:
+            x1 = self._base.take(x1, sorter)
+        return self._base.searchsorted(x1, x2, side=side)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
