@@ -1,0 +1,247 @@
+"""Values and refusals at the edges: promo_ns under a policy against the framework it is named after.
+
+:mod:`conformance.frameworks.edges` stores what each framework computes, or
+refuses, on the edge-case grid.  This module runs the same grid through a
+promo_ns namespace (promo_ns is one more :class:`~conformance.frameworks.edges.Framework`)
+and compares every cell with the stored observation:
+
+* the framework computed: promo_ns must give the same dtype and the same
+  values, floats bit for bit;
+* the framework refused (``kind == "refused"``): promo_ns must refuse, with its
+  own error;
+* the framework has no CPU kernel but decides the call (torch's ``meta``
+  run): promo_ns must give the decided dtype (there are no values to compare),
+  or refuse where the framework refuses;
+* any other gap (no ufunc loop, no scalar overload, no such op, a hang, a
+  crash, a framework bug) is not the framework's answer: the cell is counted
+  as *not compared*.
+
+Each differing cell is either fixed or listed in :data:`DEVIATIONS` with its
+reason.  Run::
+
+    python -m conformance.frameworks.edge_agreement pytorch --backend torch
+
+to print the agreement per section and every differing cell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import promo_ns
+from conformance.frameworks import edges
+
+#: Sections of the grid, as the report names them.
+SECTIONS: tuple[str, ...] = ("int_scalars", "bool", "float_scalars", "setitem", "clip")
+#: Cells where promo_ns differs from its framework on purpose: (policy, section, path prefix) -> reason.
+DEVIATIONS: dict[tuple[str, str, str], str] = {}
+
+
+class PromoNs(edges.Framework):
+    """A promo_ns namespace under one policy on one backend, as the probe drives a framework."""
+
+    def __init__(self, policy: str, backend: str) -> None:
+        self.policy = policy
+        self.framework = f"promo_ns[{backend}]"
+        self.version = promo_ns.__version__
+        self.backend = backend
+        self.xp = promo_ns.namespace(backend, policy=policy)
+        self.native: edges.Framework = edges.Torch() if backend == "torch" else edges.Numpy()
+        self.dtypes = {name: getattr(self.xp, name) for name in edges.ALL_DTYPES if hasattr(self.xp, name)}
+        if name := self._bfloat16():
+            self.dtypes["bfloat16"] = name
+        names = ("logical_and", "maximum", "minimum", "atan2", "hypot", "copysign", "nextafter", "logaddexp")
+        self.functions = {name: getattr(self.xp, name) for name in (*names, "where", "clip")}
+        self.forms = {name: f"xp.{name}" for name in self.functions} | {"setitem": "x[0] = v"}
+
+    def _bfloat16(self) -> Any:
+        try:
+            return self.xp.asarray(self.native.from_numpy(edges.float_inputs("bfloat16")[:1])).dtype
+        except (TypeError, ValueError):
+            return None
+
+    def asarray(self, values: Any, dtype: str) -> Any:
+        return self.xp.asarray(values, dtype=self.dtypes[dtype])
+
+    def from_numpy(self, array: np.ndarray[Any, Any]) -> Any:
+        return self.xp.asarray(self.native.from_numpy(array))
+
+    def to_numpy(self, result: Any) -> np.ndarray[Any, Any]:
+        return self.native.to_numpy(promo_ns.unwrap(result))
+
+    def dtype_name(self, result: Any) -> str:
+        return str(result.dtype)
+
+    def condition(self, like: Any) -> Any:
+        return self.xp.asarray([True, False, True])
+
+    def kind(self, exc: BaseException) -> str:
+        """``"refused"`` where promo_ns raised the error itself, ``"raw"`` where a backend's got through."""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        raised_in = tb.tb_frame.f_globals.get("__name__", "") if tb is not None else ""
+        return "refused" if raised_in.split(".")[0] == "promo_ns" else "raw"
+
+
+@dataclass
+class Agreement:
+    """Cells compared in one section: how many agree, differ, or were not compared, and which differ."""
+
+    agree: int = 0
+    differ: list[tuple[str, Any, Any]] = field(default_factory=list)
+    deviations: Counter[str] = field(default_factory=Counter)
+    not_compared: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def compared(self) -> int:
+        return self.agree + len(self.differ) + sum(self.deviations.values())
+
+
+#: Reference kinds that are the framework's answer; every other kind is a gap.
+_ANSWERS = ("refused", "no_kernel")
+
+
+def verdict(reference: dict[str, Any], found: dict[str, Any]) -> str | None:
+    """``"agree"``, ``"differ"``, or None where the reference is a gap and nothing is compared."""
+    if "error" not in reference:
+        same = "error" not in found and found.get("dtype") == reference.get("dtype")
+        for key in ("values", "sha256"):
+            if key in reference:
+                same = same and found.get(key) == reference[key]
+        return "agree" if same else "differ"
+    kind = reference.get("kind")
+    if kind not in _ANSWERS:
+        return None
+    if kind == "no_kernel":
+        decided = reference.get("decided")
+        if decided is None:
+            return None
+        if "error" not in decided:
+            if found.get("kind") == "refused":
+                return None  # neither computes: the dtype grids say whether the policy decides the cell
+            return "agree" if found.get("dtype") == decided["dtype"] else "differ"
+        kind = decided.get("kind")
+        if kind != "refused":
+            return None
+    return "agree" if found.get("kind") == "refused" else "differ"
+
+
+def _cells(data: Any, path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every observation below ``data`` with its path."""
+    if isinstance(data, dict):
+        if "dtype" in data or "error" in data:
+            yield path, data
+            return
+        for key in sorted(data):
+            yield from _cells(data[key], f"{path}/{key}")
+
+
+def _section_data(probe: dict[str, Any], section: str) -> Any:
+    if section == "int_scalars":
+        return {"cases": probe["int_scalars"]["cases"], "clip_pairs": probe["int_scalars"]["clip_pairs"]}
+    if section == "bool":
+        return {"bool_arithmetic": probe["bool_arithmetic"], "bool_unary": probe["bool_unary"]}
+    if section == "float_scalars":
+        return probe["float_scalars"]["cases"]
+    return probe[section]
+
+
+def _probe_section(fw: PromoNs, section: str) -> Any:
+    probes: dict[str, Callable[[edges.Framework], dict[str, Any]]] = {
+        "int_scalars": lambda f: {"int_scalars": edges.probe_int_scalars(f)},
+        "bool": edges.probe_bools,
+        "float_scalars": lambda f: {"float_scalars": edges.probe_floats(f)},
+        "setitem": edges.probe_setitem_clip,
+        "clip": edges.probe_setitem_clip,
+    }
+    return _section_data(probes[section](fw), section)
+
+
+def _deviation(policy: str, section: str, path: str) -> str | None:
+    for (p, s, prefix), reason in DEVIATIONS.items():
+        if p == policy and s == section and path.startswith(prefix):
+            return reason
+    return None
+
+
+def compare(policy: str, backend: str, sections: tuple[str, ...] = SECTIONS) -> dict[str, Agreement]:
+    """Run the edge grid through ``promo_ns.namespace(backend, policy=policy)`` and compare it.
+
+    Parameters
+    ----------
+    policy
+        A policy with stored observations (``tests/reference/edges-<policy>.json``).
+    backend
+        ``"numpy"`` or ``"torch"``.
+    sections
+        The sections to run (default: all of :data:`SECTIONS`).
+
+    Returns
+    -------
+    dict
+        Section name -> its :class:`Agreement`.
+    """
+    reference = json.loads(edges.path(policy).read_text())
+    fw = PromoNs(policy, backend)
+    out: dict[str, Agreement] = {}
+    for section in sections:
+        found = dict(_cells(_probe_section(fw, section)))
+        agreement = Agreement()
+        for where, expected in _cells(_section_data(reference, section)):
+            got = found.get(where)
+            if got is None:
+                agreement.not_compared["dtype not in backend"] += 1
+                continue
+            outcome = verdict(expected, got)
+            if outcome is None:
+                agreement.not_compared[expected.get("kind", "?")] += 1
+            elif outcome == "agree":
+                agreement.agree += 1
+            elif reason := _deviation(policy, section, where):
+                agreement.deviations[reason] += 1
+            else:
+                agreement.differ.append((where, expected, got))
+        out[section] = agreement
+    return out
+
+
+def _short(observation: dict[str, Any]) -> str:
+    if "error" in observation:
+        return f"{observation['error']}: {observation.get('message', '')[:90]}"
+    values = observation.get("values", observation.get("sha256", "")[:12])
+    return f"{observation['dtype']} {values}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the agreement of a policy on a backend with its framework, and the differing cells."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("policy", choices=list(edges.FRAMEWORKS))
+    parser.add_argument("--backend", default="numpy", choices=("numpy", "torch"))
+    parser.add_argument("--section", action="append", choices=SECTIONS)
+    parser.add_argument("--limit", type=int, default=40, help="differing cells shown per section")
+    args = parser.parse_args(argv)
+    result = compare(args.policy, args.backend, tuple(args.section or SECTIONS))
+    status = 0
+    for section, agreement in result.items():
+        print(
+            f"{section}: {agreement.agree}/{agreement.compared} agree, {len(agreement.differ)} differ, "
+            f"{sum(agreement.deviations.values())} documented deviations, "
+            f"not compared {dict(agreement.not_compared)}"
+        )
+        for where, expected, got in agreement.differ[: args.limit]:
+            print(f"  {where}\n    framework: {_short(expected)}\n    promo_ns:  {_short(got)}")
+        status |= bool(agreement.differ)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
