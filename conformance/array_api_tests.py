@@ -24,6 +24,25 @@ instead, over the committed pages.
 ``array_api_compat.<backend>`` or ``array_api_strict`` with the same settings
 (no xfails), for comparison. The exit status is 0 when every failure is an
 expected one.
+
+Dask and JAX::
+
+    python -m conformance.array_api_tests --backend dask
+    python -m conformance.array_api_tests --backend dask --module compat
+    python -m conformance.array_api_tests --backend jax
+    python -m conformance.array_api_tests --backend jax --module native
+
+The suite reads values with ``bool()``, ``int()`` and ``float()``, which
+promo_ns's lazy Dask arrays refuse (as the standard says lazy arrays do). On
+``--backend dask`` the runner therefore imports ``promo_ns.dask`` in the
+suite's process after :func:`promo_ns.backends.dask.compute_conversions` has
+made those conversions compute the graph, as Dask's own arrays (and so
+``array_api_compat.dask.array``) do; nothing else changes, and only the
+suite's process is affected. On ``--backend jax`` the suite runs with
+``JAX_ENABLE_X64=1`` (promo_ns's default integers are int64, and JAX has no
+64-bit dtypes without it). array-api-compat has no JAX module: ``jax.numpy``
+is an Array API namespace itself, and ``--module native`` runs the suite on
+it, at the version it declares, for comparison.
 """
 
 from __future__ import annotations
@@ -37,7 +56,8 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -54,7 +74,24 @@ MODULES = {
     "promo_ns": "promo_ns.{backend}",
     "compat": "array_api_compat.{backend}",
     "strict": "array_api_strict",
+    "native": "{native}",
 }
+#: The backend libraries that are Array API namespaces themselves (``--module native``).
+NATIVE = {"jax": "jax.numpy"}
+#: The backends array-api-compat has no module for (``--module compat`` refuses them).
+NO_COMPAT = {"jax": "jax.numpy is an Array API namespace itself: run --module native"}
+#: What the suite imports instead of the module's name, per module tested and backend: Python
+#: run in the suite's process (its ``exec('...')`` form) that binds ``xp``. promo_ns's Dask
+#: arrays compute for ``bool()``/``int()``/``float()`` there, which the suite reads values with.
+SETUP: dict[str, dict[str, str]] = {
+    "promo_ns": {
+        "dask": (
+            "from promo_ns.backends import dask; dask.compute_conversions(True); import promo_ns.dask as xp"
+        ),
+    },
+}
+#: Environment the suite runs with, per backend: JAX's 64-bit dtypes (promo_ns's default ints are int64).
+BACKEND_ENV: dict[str, dict[str, str]] = {"jax": {"JAX_ENABLE_X64": "1"}}
 #: Dtypes the suite leaves out (``ARRAY_API_TESTS_SKIP_DTYPES``), per module tested and backend:
 #: torch stores and casts uint16/32/64 but has no CPU kernels for most ops on them, so
 #: array-api-compat cannot compute them (its own CI skips them too). promo_ns computes them
@@ -239,14 +276,75 @@ def _git_head(path: Path) -> str:
 def _versions(module: str, backend: str) -> dict[str, str]:
     from importlib.metadata import PackageNotFoundError, version
 
-    names = {"promo_ns": "promo_ns", "compat": "array-api-compat", "strict": "array-api-strict"}
+    names = {
+        "promo_ns": "promo_ns",
+        "compat": "array-api-compat",
+        "strict": "array-api-strict",
+        "native": backend,
+    }
     out = {"python": platform.python_version()}
-    for dist in dict.fromkeys([names[module], backend, "hypothesis"]):
+    extra = ["jaxlib"] if backend == "jax" else []
+    for dist in dict.fromkeys([names[module], backend, *extra, "hypothesis"]):
         try:
             out[dist] = version(dist)
         except PackageNotFoundError:
             out[dist] = "not installed"
     return out
+
+
+def module_name(module: str, backend: str) -> str:
+    """The importable name of what the suite tests: ``module`` (a key of :data:`MODULES`) on ``backend``.
+
+    Parameters
+    ----------
+    module
+        ``promo_ns``, ``compat``, ``strict`` or ``native``.
+    backend
+        The backend's name (``numpy``, ``dask``, ``jax``, ...).
+
+    Returns
+    -------
+    str
+        ``promo_ns.dask``, ``array_api_compat.torch``, ``jax.numpy``, ...
+
+    Raises
+    ------
+    SystemExit
+        array-api-compat has no module for ``backend``, or ``backend``'s
+        library is no Array API namespace itself (``native``).
+    """
+    if module == "compat" and backend in NO_COMPAT:
+        raise SystemExit(f"array-api-compat has no {backend} module: {NO_COMPAT[backend]}")
+    if module == "native" and backend not in NATIVE:
+        raise SystemExit(
+            f"--module native runs the suite on a backend library that is an Array API namespace "
+            f"itself ({', '.join(NATIVE)}), not on {backend}"
+        )
+    return MODULES[module].format(backend=backend, native=NATIVE.get(backend, ""))
+
+
+def suite_module(module: str, backend: str) -> str:
+    """What ``ARRAY_API_TESTS_MODULE`` says for ``module`` on ``backend``: its name, or :data:`SETUP`'s code.
+
+    Parameters
+    ----------
+    module
+        A key of :data:`MODULES`.
+    backend
+        The backend's name.
+
+    Returns
+    -------
+    str
+        The module's name, or ``exec('<code binding xp>')``, which the suite runs instead of an import.
+    """
+    setup = SETUP.get(module, {}).get(backend)
+    return f"exec('{setup}')" if setup else module_name(module, backend)
+
+
+def backend_env(backend: str) -> dict[str, str]:
+    """The environment variables the suite runs with on ``backend`` (:data:`BACKEND_ENV`)."""
+    return dict(BACKEND_ENV.get(backend, {}))
 
 
 def skipped_dtypes(module: str, backend: str) -> tuple[str, ...]:
@@ -278,7 +376,9 @@ def api_version(module: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run the suite as ``args`` say, write the summary, and return the exit status."""
     suite = find_suite(args.suite)
-    module = MODULES[args.module].format(backend=args.backend)
+    module = module_name(args.module, args.backend)
+    imported = suite_module(args.module, args.backend)
+    extra_env = backend_env(args.backend)
     xfails = (
         read_xfails(ROOT / "conformance" / "xfails" / f"{args.backend}.txt")
         if args.module == "promo_ns"
@@ -287,7 +387,8 @@ def run(args: argparse.Namespace) -> int:
     out_dir = output_dir(args)
     out_dir.mkdir(parents=True, exist_ok=True)
     stem = f"array-api-tests-{args.backend}" + ("" if args.module == "promo_ns" else f"-{args.module}")
-    version = api_version(module)
+    with _environment(extra_env):
+        version = api_version(module)
     skipped = ",".join(skipped_dtypes(args.module, args.backend))
     settings = {
         "suite commit": _git_head(suite),
@@ -298,6 +399,10 @@ def run(args: argparse.Namespace) -> int:
         "deadline": "none",
         "skipped dtypes": skipped or "none",
     }
+    if extra_env:
+        settings["environment"] = " ".join(f"{k}={v}" for k, v in extra_env.items())
+    if imported != module:
+        settings["imported as"] = imported
     if settings["suite commit"] != SUITE_COMMIT:
         print(
             f"note: the suite is at {settings['suite commit'][:8]}; the expected failures were made at "
@@ -327,11 +432,16 @@ def run(args: argparse.Namespace) -> int:
         ]
         env = {
             **os.environ,
-            "ARRAY_API_TESTS_MODULE": module,
+            **extra_env,
+            "ARRAY_API_TESTS_MODULE": imported,
             "ARRAY_API_TESTS_SKIP_DTYPES": skipped,
         }
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-        print(f"ARRAY_API_TESTS_MODULE={module} {' '.join(command)}  (in {suite})", flush=True)
+        shown = " ".join(f"{k}={v}" for k, v in extra_env.items())
+        print(
+            f"{shown} ARRAY_API_TESTS_MODULE={imported!r} {' '.join(command)}  (in {suite})".lstrip(),
+            flush=True,
+        )
         subprocess.run(command, cwd=suite, env=env, check=False)
         if not report.exists():
             print("the suite wrote no report; see its output above", file=sys.stderr)
@@ -366,12 +476,13 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--suite", help="array-api-tests checkout (default: $ARRAY_API_TESTS_SUITE)")
-    p.add_argument("--backend", choices=("numpy", "torch", "cupy"), required=True)
+    p.add_argument("--backend", choices=("numpy", "torch", "cupy", "dask", "jax"), required=True)
     p.add_argument(
         "--module",
         choices=tuple(MODULES),
         default="promo_ns",
-        help="what to test: promo_ns (default), or array_api_compat / array_api_strict for comparison",
+        help="what to test: promo_ns (default), or for comparison array_api_compat (compat), "
+        "array_api_strict (strict) or the backend's own namespace (native: jax.numpy)",
     )
     p.add_argument("--max-examples", type=int, default=20, help="hypothesis max_examples (default 20)")
     p.add_argument("--jobs", "-j", type=int, default=1, help="pytest-xdist workers (default 1)")
@@ -388,6 +499,21 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     return p
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Iterator[None]:
+    """``os.environ`` with ``values`` set, restored afterwards (for importing the module under test here)."""
+    before = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def output_dir(args: argparse.Namespace) -> Path:

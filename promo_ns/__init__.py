@@ -1,7 +1,7 @@
 """promo_ns: an Array API namespace with a pluggable dtype-promotion policy.
 
 ``import promo_ns`` imports no array library; ``promo_ns.numpy``,
-``promo_ns.torch``, ``promo_ns.cupy`` and ``promo_ns.dask`` are created on first access.
+``promo_ns.torch``, ``promo_ns.cupy``, ``promo_ns.dask`` and ``promo_ns.jax`` are created on first access.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ _LAZY = {
 }
 
 
-_BACKENDS = ("numpy", "torch", "cupy", "dask")
+_BACKENDS = ("numpy", "torch", "cupy", "dask", "jax")
 
 
 def __getattr__(name: str) -> Any:

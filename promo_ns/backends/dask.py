@@ -21,7 +21,10 @@ computed.
 Dask arrays are lazy: converting one to a Python scalar (``bool``, ``int``,
 ``float``, ``complex``, ``__index__``) would compute its graph, and the
 standard says lazy arrays should raise a ValueError there instead; the
-wrapper does so where its backend's ``lazy`` is true.
+wrapper does so where its backend's ``lazy`` is true.  A test harness that
+reads values through Python scalars (the array-api-tests suite) turns that
+off for its process with :func:`compute_conversions`; library code computes
+explicitly instead.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from promo_ns._dtypes import BY_NAME, DType
 from promo_ns.backends._base import Plan
 from promo_ns.backends.numpylike import NumpyLike
 
-__all__ = ["DaskBackend", "DaskCompat"]
+__all__ = ["DaskBackend", "DaskCompat", "compute_conversions"]
 
 
 # --- the blocks: NumPy's kernels -------------------------------------------------------------
@@ -396,7 +399,8 @@ class DaskBackend(NumpyLike):
     NumPy-like adapter's code.
     """
 
-    #: Arrays are lazy: Python scalars of them would compute the graph, so the wrapper refuses.
+    #: Arrays are lazy: Python scalars of them would compute the graph, so the wrapper refuses
+    #: (unless :func:`compute_conversions` turned that off).
     lazy = True
 
     def __init__(self) -> None:
@@ -519,6 +523,43 @@ class DaskBackend(NumpyLike):
                 value = self.module.flip(value, axis=d)
             value = self.module.squeeze(value, axis=tuple(dropped)) if dropped else value
         x[tuple(positive)] = value
+
+
+def compute_conversions(enabled: bool = True) -> bool:
+    """Let Python scalars of promo_ns's Dask arrays compute their graph, in this whole process.
+
+    With it on, ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)`` and
+    ``x.__index__()`` of a promo_ns Dask array compute ``x``'s graph and
+    convert the value, as Dask's own arrays do, where by default they raise
+    ValueError as the standard says lazy arrays do (and
+    ``array_api_compat.is_lazy_array`` then answers False).  It is meant for
+    test harnesses that read values that way, such as the array-api-tests
+    suite (``python -m conformance.array_api_tests --backend dask`` turns it
+    on in the suite's process); nothing else about the arrays changes.
+
+    Parameters
+    ----------
+    enabled
+        True to let conversions compute, False to refuse them again (the default state).
+
+    Returns
+    -------
+    bool
+        Whether conversions computed before this call, to restore it with.
+
+    Examples
+    --------
+    >>> import promo_ns
+    >>> from promo_ns.backends import dask
+    >>> xp = promo_ns.namespace("dask")
+    >>> before = dask.compute_conversions(True)
+    >>> float(xp.asarray([2.5])[0])
+    2.5
+    >>> _ = dask.compute_conversions(before)
+    """
+    before = not DaskBackend.lazy
+    DaskBackend.lazy = not enabled
+    return before
 
 
 def _expanded(ndim: int, keys: tuple[Any, ...]) -> list[Any]:
