@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +190,77 @@ def test_dtypes_are_skipped_per_module_and_backend() -> None:
     assert runner.skipped_dtypes("compat", "torch") == ("uint16", "uint32", "uint64")
     assert runner.skipped_dtypes("promo_ns", "torch") == runner.skipped_dtypes("promo_ns", "numpy") == ()
     assert runner.skipped_dtypes("strict", "numpy") == ()
+
+
+def test_what_the_suite_tests_per_module_and_backend() -> None:
+    assert runner.module_name("promo_ns", "dask") == "promo_ns.dask"
+    assert runner.module_name("compat", "dask") == "array_api_compat.dask"
+    assert runner.module_name("promo_ns", "jax") == "promo_ns.jax"
+    assert runner.module_name("native", "jax") == "jax.numpy"
+    with pytest.raises(SystemExit, match=r"no jax module: jax\.numpy is an Array API namespace itself"):
+        runner.module_name("compat", "jax")
+    with pytest.raises(SystemExit, match="not on numpy"):
+        runner.module_name("native", "numpy")
+    # Only promo_ns's Dask namespace is imported through code: the others by name.
+    assert runner.suite_module("compat", "dask") == "array_api_compat.dask"
+    assert runner.suite_module("promo_ns", "jax") == "promo_ns.jax"
+    assert runner.suite_module("promo_ns", "dask").startswith("exec('")
+    assert runner.backend_env("jax") == {"JAX_ENABLE_X64": "1"} and runner.backend_env("dask") == {}
+
+
+def test_the_dask_setup_binds_promo_ns_dask_with_computing_conversions() -> None:
+    pytest.importorskip("dask")
+    given = runner.suite_module("promo_ns", "dask")
+    # What the suite does with ARRAY_API_TESTS_MODULE="exec('...')" (array_api_tests/__init__.py),
+    # in a process of its own: the switch is process-wide.
+    assert given.startswith("exec('") and given.endswith("')") and "'" not in given[6:-2]
+    check = f"{given[6:-2]}\nprint(xp.__name__, float(xp.asarray([2.5])[0]), bool(xp.asarray(1)))"
+    out = subprocess.run(
+        [sys.executable, "-c", check], cwd=runner.ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["promo_ns.dask", "2.5", "True"]
+
+
+@pytest.mark.parametrize(
+    ("backend", "module", "imported", "environment"),
+    [
+        ("dask", "promo_ns", "exec('from promo_ns.backends import dask;", None),
+        ("dask", "compat", "array_api_compat.dask", None),
+        ("jax", "promo_ns", "promo_ns.jax", "JAX_ENABLE_X64=1"),
+        ("jax", "native", "jax.numpy", "JAX_ENABLE_X64=1"),
+    ],
+)
+def test_dask_and_jax_runs_import_and_record_what_they_ran_with(
+    fake_suite: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    backend: str,
+    module: str,
+    imported: str,
+    environment: str | None,
+) -> None:
+    monkeypatch.delenv("ARRAY_API_TESTS_VERSION", raising=False)
+    calls: list[dict[str, str]] = []
+    fake = subprocess.run
+
+    def run(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        if "pytest" in command:
+            calls.append(kwargs.get("env") or {})
+        return fake(command, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    monkeypatch.setattr(runner, "api_version", lambda module: "2025.12")  # imports nothing here
+    runner.main(
+        ["--suite", str(fake_suite), "--backend", backend, "--module", module, "--out", str(tmp_path)]
+    )
+    (env,) = calls
+    assert env["ARRAY_API_TESTS_MODULE"].startswith(imported)
+    assert env.get("JAX_ENABLE_X64") == ("1" if backend == "jax" else os.environ.get("JAX_ENABLE_X64"))
+    stem = f"array-api-tests-{backend}" + ("" if module == "promo_ns" else f"-{module}")
+    data = json.loads((tmp_path / f"{stem}.json").read_text())
+    assert data["module"] == runner.module_name(module, backend)
+    assert data["settings"].get("environment") == environment
+    assert ("imported as" in data["settings"]) == (backend == "dask" and module == "promo_ns")
 
 
 @pytest.mark.skipif(

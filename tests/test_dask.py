@@ -166,6 +166,26 @@ def test_python_scalars_of_lazy_arrays_raise_and_explicit_conversion_computes() 
     assert float(promo_ns.unwrap(one).compute()) == 2.0
 
 
+def test_compute_conversions_lets_python_scalars_compute_until_turned_off() -> None:
+    # The switch the array-api-tests runner turns on in the suite's process (and nothing else does).
+    from promo_ns.backends.dask import compute_conversions
+
+    xp = promo_ns.namespace("dask", policy="pytorch")
+    a = xp.asarray([2.5, 0.0, 3.0])
+    assert compute_conversions(True) is False
+    try:
+        with Computes() as c:
+            assert (float(a[0]), bool(a[1]), int(a[2]), complex(a[0])) == (2.5, False, 3, 2.5 + 0j)
+            assert xp.asarray([5, 6])[xp.asarray(1, dtype=xp.int64)].__index__() == 6
+        assert c.count == 5
+        assert not array_api_compat.is_lazy_array(a)
+        assert (a * 2).dtype is xp.float32  # nothing else changes
+    finally:
+        assert compute_conversions(False) is True
+    with pytest.raises(ValueError, match="lazy dask array"):
+        float(a[0])
+
+
 # --- in place, setitem, indexing ----------------------------------------------------------
 
 
