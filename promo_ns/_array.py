@@ -303,9 +303,31 @@ def unwrap(x: Any) -> Any:
     return x._x if x.__class__ is Array else x
 
 
+#: Index parts passed on as they are; anything else is checked by :func:`_native_part`.
+_KEY_CLASSES = frozenset({int, bool, slice, type(Ellipsis), type(None)})
+
+
 def _native_key(key: Any) -> Any:
-    if key.__class__ is Array:
-        return key._x
-    if isinstance(key, tuple):
-        return tuple(k._x if k.__class__ is Array else k for k in key)
-    return key
+    """An index key with promo_ns arrays unwrapped; an IndexError naming a part of the wrong kind."""
+    cls = key.__class__
+    if cls in _KEY_CLASSES:
+        return key
+    if cls is tuple:
+        return tuple(k if k.__class__ in _KEY_CLASSES else _native_part(k) for k in key)
+    return _native_part(key)
+
+
+def _native_part(part: Any) -> Any:
+    if part.__class__ is Array:
+        return part._x
+    if isinstance(part, list):
+        for k in part:
+            _native_part(k)
+        return part
+    if hasattr(part, "__index__") or hasattr(part, "dtype"):  # NumPy ints, native index arrays
+        return part
+    raise IndexError(
+        f"an index is an int, a slice, ..., None, or an integer or boolean array (or a tuple of "
+        f"these); got {type(part).__name__} {part!r}. Convert it first, e.g. int(i) for a "
+        "whole-number float, or xp.asarray(indices) for a list of indices."
+    )

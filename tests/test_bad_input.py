@@ -541,3 +541,16 @@ def test_an_unknown_policy_name_is_a_value_error_and_a_key_error(backend: str) -
         ) as exc:
             call()
         assert isinstance(exc.value, KeyError)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("key", ["a", 1.5, (0, "b"), [0, "a"], (slice(None), 2.0)], ids=repr)
+def test_an_index_of_the_wrong_kind_is_an_index_error_naming_it(backend: str, key: Any) -> None:
+    xp = namespace(backend, "array-api")
+    x = xp.asarray([[1, 2, 3], [4, 5, 6]])
+    bad = next(p for p in (key if isinstance(key, tuple | list) else (key,)) if isinstance(p, str | float))
+    with pytest.raises(IndexError, match=rf"got {type(bad).__name__} {re.escape(repr(bad))}\. Convert"):
+        x[key]
+    if backend in ("numpy", "torch"):  # a key of the right kind keeps the library's word
+        with pytest.raises(IndexError, match="out of bounds"):
+            x[5]
