@@ -467,3 +467,13 @@ def test_torch_still_lacks_these_cpu_kernels() -> None:
         with pytest.raises(NotImplementedError):
             fn(a, a)
     assert torch.mul(a, a).dtype == torch.uint32
+
+
+@pytest.mark.parametrize("dtype", UNSIGNED)
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace_spaces_unsigned_values_as_numpy_does(dtype: str, endpoint: bool) -> None:
+    xp = namespace("torch", "array-api")
+    got = xp.linspace(3, 200, 7, dtype=getattr(xp, dtype), endpoint=endpoint)
+    assert got.dtype == getattr(xp, dtype)
+    want = np.linspace(3, 200, 7, dtype=dtype, endpoint=endpoint)
+    np.testing.assert_array_equal(to_numpy(got), want)

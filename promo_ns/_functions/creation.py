@@ -7,7 +7,7 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from promo_ns._dtypes import DType, canonical
+from promo_ns._dtypes import DType, canonical, float64
 from promo_ns._engine import Operand, PromotionError, operand, promote_elements
 from promo_ns._functions._common import SIGNATURES, sequence_of
 from promo_ns._plan import Space, array_of, is_numpy_like, native, unknown_device, wrap
@@ -328,7 +328,15 @@ def linspace(
     kind = "complex" if isinstance(start, complex) or isinstance(stop, complex) else "float"
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
     fn = ns._backend.compat.linspace
-    return _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)
+    try:
+        return _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)
+    except NotImplementedError:  # torch's CPU has no linspace kernel for uint16/32/64
+        if dtype is None or canonical(dtype).kind != "u":
+            raise
+    # NumPy's way for integers: spaced in float64, then cast (truncated toward zero).
+    kwargs["dtype"] = ns._backend.native_dtype(float64)
+    spaced = _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)
+    return wrap(ns._backend.astype(spaced._x, canonical(dtype)), ns)
 
 
 def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> tuple[Any, ...] | list[Any]:
