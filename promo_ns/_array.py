@@ -15,7 +15,7 @@ from typing import Any
 import array_api_compat
 
 from promo_ns._context import tracer
-from promo_ns._dtypes import DType
+from promo_ns._dtypes import DType, uint64
 from promo_ns._plan import (
     INPLACE,
     NORMAL,
@@ -115,7 +115,8 @@ class Array:
         return bool(_eager(self, "bool"))
 
     def __int__(self) -> int:
-        return int(_eager(self, "int"))
+        x = _eager(self, "int")
+        return int(x.item() if self.dtype is uint64 else x)  # torch's int() goes through int64
 
     def __float__(self) -> float:
         return float(_eager(self, "float"))
@@ -124,7 +125,8 @@ class Array:
         return complex(_eager(self, "complex"))
 
     def __index__(self) -> int:
-        return int(_eager(self, "__index__").__index__())
+        x = _eager(self, "__index__")
+        return int(x.item() if self.dtype is uint64 else x.__index__())
 
     def __dlpack__(
         self,

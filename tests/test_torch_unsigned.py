@@ -477,3 +477,12 @@ def test_linspace_spaces_unsigned_values_as_numpy_does(dtype: str, endpoint: boo
     assert got.dtype == getattr(xp, dtype)
     want = np.linspace(3, 200, 7, dtype=dtype, endpoint=endpoint)
     np.testing.assert_array_equal(to_numpy(got), want)
+
+
+@pytest.mark.parametrize("value", [0, 2**63 - 1, 2**63, 2**64 - 1])
+def test_int_and_index_of_a_uint64_beyond_int64(value: int) -> None:
+    xp = namespace("torch", "array-api")
+    x = xp.asarray(value, dtype=xp.uint64)
+    assert int(x) == value
+    assert x.__index__() == value
+    assert [0, 1, 2][xp.asarray(2, dtype=xp.uint64)] == 2
