@@ -469,13 +469,14 @@ def test_creation_functions_name_a_bad_size_or_value(backend: str, policy: str) 
             TypeError,
             r"arange\(\)'s start must be a Python int or float, not str '3'",
         ),
+        (partial(xp.ones, (2, -1)), ValueError, r"ones\(\) got a negative size in the shape \(2, -1\)"),
+        (partial(xp.eye, -1), ValueError, r"eye\(\)'s n_rows must be >= 0, not -1"),
+        (partial(xp.linspace, 0, 1, -3), ValueError, r"linspace\(\)'s num must be >= 0, not -3"),
+        (partial(xp.arange, 0, 10, 0), ValueError, r"arange\(\)'s step must not be zero"),
+        (partial(xp.linspace, 0, 1, "3"), TypeError, r"linspace\(\)'s num must be an int, not str '3'"),
     ]
-    if backend != "dask":  # Dask builds these lazily without a look at the sizes
-        bad += [
-            (partial(xp.ones, (2, -1)), ValueError, r"ones\(\) got a negative size in the shape \(2, -1\)"),
-            (partial(xp.linspace, 0, 1, "3"), TypeError, r"linspace\(\)'s num must be an int, not str '3'"),
-            (partial(xp.fft.fftfreq, "3"), TypeError, r"fftfreq\(\)'s n must be an int, not str '3'"),
-        ]
+    if backend != "dask":  # Dask's fftfreq is built lazily from an array without a look at n
+        bad.append((partial(xp.fft.fftfreq, "3"), TypeError, r"fftfreq\(\)'s n must be an int, not str '3'"))
     for call, error, words in bad:
         with pytest.raises(error, match=words):
             call()

@@ -67,10 +67,12 @@ def _created(ns: Space, name: str, fn: Callable[..., Any], *args: Any, **kwargs:
     ``num``) must be ints or tuples of them, not negative; ``arange``'s and
     ``linspace``'s bounds real (or complex) numbers; ``full``'s value a scalar.
     """
+    if ns._backend.lazy and (bad := _bad_arguments(name, args)) is not None:
+        raise bad  # a lazy library takes a negative size, and fails only when computing
     try:
         return wrap(fn(*args, **kwargs), ns)
-    except (TypeError, ValueError, RuntimeError, AttributeError) as e:
-        error = _creation_error(ns, name, args, kwargs, e)
+    except (TypeError, ValueError, RuntimeError, AttributeError, ZeroDivisionError) as e:
+        error = _bad_arguments(name, args) or unknown_device(ns, name, kwargs.get("device"), e)
         if error is None:
             raise
         raise error from e
@@ -86,10 +88,8 @@ _ARGUMENTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _creation_error(
-    ns: Space, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], error: Exception
-) -> Exception | None:
-    """promo_ns's error for creation function ``name`` that raised ``error``, or None to let it through."""
+def _bad_arguments(name: str, args: tuple[Any, ...]) -> Exception | None:
+    """promo_ns's error for creation function ``name``'s positional arguments; None if they are fine."""
     for arg, value in zip(_ARGUMENTS.get(name, ()), args, strict=False):
         if arg == "shape":
             sizes = value if isinstance(value, tuple) else (value,)
@@ -113,9 +113,11 @@ def _creation_error(
             return TypeError(
                 f"{name}()'s {arg} must be a Python int or float, not {type(value).__name__} {_short(value)}"
             )
+        elif arg == "step" and value == 0:
+            return ValueError(f"{name}()'s step must not be zero; e.g. xp.arange(0, 10, 2)")
     if name == "full" and len(args) > 1 and not isinstance(args[1], (bool, int, float, complex)):
         return _bad_fill_value(args[1])
-    return unknown_device(ns, name, kwargs.get("device"), error)
+    return None
 
 
 def asarray(
