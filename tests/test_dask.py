@@ -245,6 +245,71 @@ def test_setitem_takes_negative_steps_and_none(key: tuple[Any, ...]) -> None:
     assert to_numpy(a).tolist() == ref.tolist()
 
 
+@pytest.mark.parametrize(
+    "key",
+    [
+        ([0, 2], [1, 3]),  # two index arrays
+        ([[0, 2], [1, 1]],),  # an n-d index array
+        (1, [[0], [3]], [4, 0]),  # ints and arrays broadcast together
+        ([-1, 0], 2, [[1], [-2]]),  # negative indices
+        ([0, 2], [1, 3], Ellipsis),
+        ([[2]], slice(None), slice(None)),
+    ],
+)
+def test_several_and_n_d_index_arrays_take_numpys_points(key: tuple[Any, ...]) -> None:
+    # Found by array-api-tests: Dask takes one 1-d index array at a time.
+    ref = np.arange(60, dtype=np.int32).reshape(3, 4, 5)
+    xp, xn = promo_ns.namespace("dask"), promo_ns.namespace("numpy")
+    x = xp.asarray(ref, chunks=(2, 2, 5))
+    with no_compute():
+        got = x[tuple(xp.asarray(k, dtype=xp.int32) if isinstance(k, list) else k for k in key)]
+    want = xn.asarray(ref)[tuple(xn.asarray(k, dtype=xn.int32) if isinstance(k, list) else k for k in key)]
+    assert got.shape == want.shape and got.dtype is xp.int32
+    assert to_numpy(got).tolist() == to_numpy(want).tolist()
+    with pytest.raises(IndexError, match="out of bounds"):
+        to_numpy(x[xp.asarray([0, 3]), xp.asarray([0, 1])])  # when the graph is computed
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[xp.asarray([0, 1]), 4, xp.asarray([0, 1])]
+
+
+def test_a_0_d_mask_and_array_slice_bounds() -> None:
+    xp = promo_ns.namespace("dask")
+    x = xp.asarray(np.arange(6.0).reshape(2, 3))
+    with no_compute():
+        taken, none = x[xp.asarray(True)], x[xp.asarray(False)]
+    assert taken.shape == none.shape == (None, 2, 3)  # NumPy's (1, 2, 3) and (0, 2, 3), known when computed
+    assert to_numpy(taken).shape == (1, 2, 3) and to_numpy(none).shape == (0, 2, 3)
+    assert to_numpy(xp.asarray(4.0)[xp.asarray(True)]).tolist() == [4.0]
+    stop = xp.asarray(2)
+    with pytest.raises(ValueError, match="lazy dask array"):
+        x[0, 0:stop]  # a slice bound is its __index__, which a lazy array refuses
+    from promo_ns.backends.dask import compute_conversions
+
+    before = compute_conversions(True)
+    try:
+        assert to_numpy(x[0, 0:stop]).tolist() == [0.0, 1.0]
+        x[0, 0:stop] = -1.0
+        assert to_numpy(x)[0].tolist() == [-1.0, -1.0, 2.0]
+    finally:
+        compute_conversions(before)
+
+
+def test_repeat_takes_an_array_of_repeats_and_empty_axes() -> None:
+    xp, xn = promo_ns.namespace("dask"), promo_ns.namespace("numpy")
+    ref = np.arange(6, dtype=np.int16).reshape(2, 3)
+    x = xp.asarray(ref, chunks=(1, 2))
+    for repeats, axis in (([2, 0, 1], 1), ([3], 0), ([1, 2], 0), ([1, 0, 2, 1, 1, 3], None)):
+        with no_compute():
+            got = xp.repeat(x, xp.asarray(repeats), axis=axis)
+        want = xn.repeat(xn.asarray(ref), xn.asarray(repeats), axis=axis)
+        size_axis = 0 if axis is None else axis
+        assert got.shape[size_axis] is None and got.dtype is want.dtype  # sized by the values
+        assert to_numpy(got).tolist() == to_numpy(want).tolist()
+    empty = xp.zeros((2, 0), dtype=xp.int8)
+    assert xp.repeat(empty, 3, axis=1).shape == (2, 0) and xp.repeat(empty, 2).shape == (0,)
+    assert to_numpy(xp.repeat(xp.asarray([], dtype=xp.bool), xp.asarray([], dtype=xp.int8))).shape == (0,)
+
+
 # --- functions Dask lacks or has for 2-d arrays only -----------------------------------------
 
 

@@ -414,6 +414,33 @@ def test_cell_values(policy: str, op: str) -> None:
     assert table  # the grid exists for the op
 
 
+# --- what array-api-tests found ----------------------------------------------------------------
+
+
+def test_searchsorted_gives_the_default_index_dtype() -> None:
+    # JAX's own searchsorted gives int32 also with x64 on; argsort and nonzero give int64.
+    xp = promo_ns.namespace("jax")
+    x = xp.asarray([1, 3, 5], dtype=xp.uint8)
+    out = xp.searchsorted(x, xp.asarray([0, 3, 9], dtype=xp.uint8), side="right")
+    assert out.dtype is xp.int64 is xp.argsort(x).dtype
+    assert to_numpy(out).tolist() == [0, 2, 3]
+    assert xp.searchsorted(xp.asarray([3.0, 1.0]), 2.0, sorter=xp.asarray([1, 0])).dtype is xp.int64
+    assert jax.jit(lambda a: xp.searchsorted(a, a))(x).dtype is xp.int64
+    with jax.enable_x64(False):
+        small = xp.asarray([1, 3], dtype=xp.int32)
+        assert xp.searchsorted(small, small).dtype is xp.int32  # JAX's index dtype with x64 off
+
+
+def test_expand_dims_out_of_range_is_an_index_error() -> None:
+    xp = promo_ns.namespace("jax")
+    x = xp.zeros((2, 3))
+    assert xp.expand_dims(x, axis=2).shape == (2, 3, 1) and xp.expand_dims(x, axis=-3).shape == (1, 2, 3)
+    assert xp.expand_dims(x, axis=(0, -1)).shape == (1, 2, 3, 1)
+    for axis in (3, -4, (0, 4)):
+        with pytest.raises(IndexError, match="out of bounds"):
+            xp.expand_dims(x, axis=axis)
+
+
 # --- 64-bit dtypes with jax_enable_x64 off ----------------------------------------------------
 
 

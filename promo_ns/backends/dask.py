@@ -29,6 +29,7 @@ explicitly instead.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from functools import cache, partial
 from math import isnan
@@ -256,6 +257,12 @@ def _numpy_unique(name: str, x: Any) -> Any:
     return tuple(out) if isinstance(out, tuple) else out
 
 
+def _whole(x: Any) -> Any:
+    """Dask array ``x`` as one delayed NumPy array (its blocks joined in one task)."""
+    blocks = x.to_delayed()
+    return dask.delayed(numpy.block)(blocks.tolist()) if blocks.size > 1 else blocks.flat[0]
+
+
 def _unique(name: str) -> Callable[[Any], Any]:
     """``name`` (``unique_all``, ...): NumPy's on the whole array, in one task; unknown sizes until computed.
 
@@ -265,9 +272,7 @@ def _unique(name: str) -> Callable[[Any], Any]:
     dtypes, same_shape = _UNIQUE[name]
 
     def unique(x: Any, /) -> Any:
-        blocks = x.to_delayed()
-        whole = dask.delayed(numpy.block)(blocks.tolist()) if blocks.size > 1 else blocks.flat[0]
-        found = dask.delayed(_numpy_unique, nout=len(dtypes))(name, whole)
+        found = dask.delayed(_numpy_unique, nout=len(dtypes))(name, _whole(x))
         parts = found if len(dtypes) > 1 else (found,)
         size = 0 if x.size == 0 else numpy.nan  # unknown until computed, unless x is empty
         out = tuple(
@@ -373,10 +378,23 @@ class DaskCompat(ModuleType):
         return out
 
     def _repeat(self, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
-        """``repeat``; without ``axis``, of the flattened array (Dask's wants an axis)."""
+        """``repeat``; without ``axis``, of the flattened array (Dask's wants an axis).
+
+        Dask's takes an int ``repeats`` only, and fails on an empty axis: an
+        array of repeats runs NumPy's on the whole array in one task (the
+        axis's size is unknown until computed, as the values decide it), and
+        an empty axis stays empty.
+        """
         if axis is None:
             x, axis = self._base.reshape(x, (-1,)), 0
-        return self._base.repeat(x, repeats, axis=axis)
+        if x.shape[axis] == 0:
+            return x.copy()
+        if not isinstance(repeats, dask_array.Array):
+            return self._base.repeat(x, repeats, axis=axis)
+        shape = list(x.shape)
+        shape[axis] = numpy.nan
+        task = dask.delayed(numpy.repeat)(_whole(x), _whole(repeats), axis=axis)
+        return dask_array.from_delayed(task, shape=tuple(shape), dtype=x.dtype)
 
     def _searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
         """``searchsorted``; a ``sorter`` (Dask takes none) through ``take``: the same positions."""
@@ -475,9 +493,21 @@ class DaskBackend(NumpyLike):
     def getitem(self, x: Any, key: Any) -> Any:
         """``x[key]``; index arrays are checked against ``x``'s shape when the graph is computed.
 
-        (Dask itself reads an index out of bounds as some other index.)
+        (Dask itself reads an index out of bounds as some other index.)  What
+        Dask's own indexing lacks: a 0-d boolean mask (``x[None]`` masked by
+        it), several integer index arrays or n-d ones mixed with ints
+        (:func:`_points`), and slice bounds that are 0-d arrays (their
+        ``__index__``, which a lazy array refuses unless conversions compute).
         """
-        return x[_checked(x, key)]
+        key = _checked(x, _int_slices(key))
+        keys = key if isinstance(key, tuple) else (key,)
+        mask = keys[0] if len(keys) == 1 and isinstance(keys[0], dask_array.Array) else None
+        if mask is not None and mask.dtype == bool and mask.ndim == 0:
+            return x[None][mask.reshape((1,))]
+        points = _leading(keys)
+        if _points_apply(x, points):
+            return _points(x, points)
+        return x[key]
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         """``x[key] = value`` (Dask's), for the standard's keys.
@@ -487,7 +517,7 @@ class DaskBackend(NumpyLike):
         value reversed along those axes.  Index arrays are checked against
         ``x``'s shape when the graph is computed.
         """
-        key = _checked(x, key)
+        key = _checked(x, _int_slices(key))
         keys = _expanded(x.ndim, key if isinstance(key, tuple) else (key,))
         if not any(k is None or (isinstance(k, slice) and (k.step or 1) < 0) for k in keys):
             x[key] = value
@@ -591,6 +621,73 @@ def _checked(x: Any, key: Any) -> Any:
             out.append(k)
         axis += 0 if k is None else _axes(k)
     return tuple(out) if isinstance(key, tuple) else out[0]
+
+
+def _int_slices(key: Any) -> Any:
+    """``key`` with the bounds of its slices as ints (``__index__``: Dask takes ints only)."""
+    keys = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, slice) for k in keys):
+        return key
+    out = tuple(
+        slice(*(None if v is None else operator.index(v) for v in (k.start, k.stop, k.step)))
+        if isinstance(k, slice)
+        else k
+        for k in keys
+    )
+    return out if isinstance(key, tuple) else out[0]
+
+
+def _leading(keys: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``keys`` without the full slices and Ellipsis at their end (which select every remaining axis)."""
+    n = len(keys)
+    while n and (keys[n - 1] is Ellipsis or (isinstance(keys[n - 1], slice) and keys[n - 1] == slice(None))):
+        n -= 1
+    return keys[:n]
+
+
+def _is_int(k: Any) -> bool:
+    return isinstance(k, (int, numpy.integer)) and not isinstance(k, (bool, numpy.bool_))
+
+
+def _points_apply(x: Any, keys: tuple[Any, ...]) -> bool:
+    """Whether ``x[keys]`` takes points Dask's indexing cannot (:func:`_points` takes them).
+
+    That is: only ints and integer index arrays, two arrays or more or an n-d
+    one, over axes of known sizes.
+    """
+    arrays = [k for k in keys if isinstance(k, dask_array.Array) and k.dtype.kind in "iu"]
+    return (
+        bool(arrays)
+        and (len(arrays) > 1 or arrays[0].ndim != 1)
+        and len(arrays) + sum(map(_is_int, keys)) == len(keys) <= x.ndim
+        and not any(isnan(s) for s in x.shape[: len(keys)])
+    )
+
+
+def _points(x: Any, keys: tuple[Any, ...]) -> Any:
+    """``x[keys]`` for ints and integer index arrays over the first ``len(keys)`` axes (NumPy's rule).
+
+    The indices are broadcast together and made positions in ``x`` with those
+    axes flattened into one, which Dask indexes with one 1-d array; the result
+    has the indices' shape followed by ``x``'s remaining axes.
+
+    Raises
+    ------
+    IndexError
+        An int out of bounds (index arrays are checked when the graph is computed).
+    """
+    sizes = [int(s) for s in x.shape[: len(keys)]]
+    for k, n in zip(keys, sizes, strict=True):
+        if _is_int(k) and not -n <= k < n:
+            raise IndexError(f"index {k} is out of bounds for axis of size {n}")
+    indices = dask_array.broadcast_arrays(*(dask_array.asarray(k).astype(numpy.int64) for k in keys))
+    flat: Any = None
+    for index, n in zip(indices, sizes, strict=True):
+        i = dask_array.where(index < 0, index + n, index)
+        flat = i if flat is None else flat * n + i
+    rest = tuple(x.shape[len(keys) :])
+    rows = x.reshape((int(numpy.prod(sizes)), *rest))
+    return rows[flat.ravel()].reshape((*flat.shape, *rest))
 
 
 def _same_shape(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

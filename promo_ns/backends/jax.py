@@ -253,6 +253,8 @@ def _compat() -> ModuleType:
     module.__array_api_version__ = jnp.__array_api_version__  # type: ignore[attr-defined]
     module.__array_namespace_info__ = _Info  # type: ignore[attr-defined]
     module.permute_dims = _permute_dims  # type: ignore[attr-defined]
+    module.expand_dims = _expand_dims  # type: ignore[attr-defined]
+    module.searchsorted = _searchsorted  # type: ignore[attr-defined]
     return module
 
 
@@ -289,6 +291,28 @@ def _check_bounds(x: Any, key: Any) -> None:
 def _permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
     """``jax.numpy.permute_dims``, taking negative axes as the standard and NumPy do."""
     return jnp.permute_dims(x, tuple(a % x.ndim if a < 0 else a for a in axes))
+
+
+def _expand_dims(x: Any, /, *, axis: int | tuple[int, ...] = 0) -> Any:
+    """``jax.numpy.expand_dims``; an axis out of the result's range is an IndexError, as the standard says.
+
+    (JAX raises ValueError there.)
+    """
+    n = x.ndim + (len(axis) if isinstance(axis, tuple) else 1)
+    for a in axis if isinstance(axis, tuple) else (axis,):
+        if not -n <= a < n:
+            raise IndexError(f"axis {a} is out of bounds for the result's {n} dimensions")
+    return jnp.expand_dims(x, axis)
+
+
+def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+    """``jax.numpy.searchsorted`` in JAX's default integer dtype, as its other index results.
+
+    JAX's own gives int32 always; with ``jax_enable_x64`` on, the default (and the
+    standard's default index dtype) is int64, as ``argsort`` and ``nonzero`` give.
+    """
+    out = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
+    return out.astype(jax.dtypes.canonicalize_dtype(jnp.int64))
 
 
 def _device(x: Any) -> Any:
