@@ -21,7 +21,8 @@ listed in ``conformance/xfails/<backend>.txt`` as expected failures and writes
 prints where. Only ``--write-docs`` writes them into ``docs/conformance/``
 instead, over the committed pages.
 ``--module compat`` or ``--module strict`` runs the same suite against
-``array_api_compat.<backend>`` or ``array_api_strict`` with the same settings
+``array_api_compat.<backend>`` (``array_api_compat.dask.array`` on Dask) or
+``array_api_strict`` with the same settings
 (no xfails), for comparison. The exit status is 0 when every failure is an
 expected one.
 
@@ -76,6 +77,8 @@ MODULES = {
     "strict": "array_api_strict",
     "native": "{native}",
 }
+#: array-api-compat's namespace for a backend where it is not ``array_api_compat.<backend>``.
+COMPAT = {"dask": "array_api_compat.dask.array"}
 #: The backend libraries that are Array API namespaces themselves (``--module native``).
 NATIVE = {"jax": "jax.numpy"}
 #: The backends array-api-compat has no module for (``--module compat`` refuses them).
@@ -305,7 +308,7 @@ def module_name(module: str, backend: str) -> str:
     Returns
     -------
     str
-        ``promo_ns.dask``, ``array_api_compat.torch``, ``jax.numpy``, ...
+        ``promo_ns.dask``, ``array_api_compat.torch``, ``array_api_compat.dask.array``, ``jax.numpy``, ...
 
     Raises
     ------
@@ -320,6 +323,8 @@ def module_name(module: str, backend: str) -> str:
             f"--module native runs the suite on a backend library that is an Array API namespace "
             f"itself ({', '.join(NATIVE)}), not on {backend}"
         )
+    if module == "compat" and backend in COMPAT:
+        return COMPAT[backend]
     return MODULES[module].format(backend=backend, native=NATIVE.get(backend, ""))
 
 

@@ -194,7 +194,8 @@ def test_dtypes_are_skipped_per_module_and_backend() -> None:
 
 def test_what_the_suite_tests_per_module_and_backend() -> None:
     assert runner.module_name("promo_ns", "dask") == "promo_ns.dask"
-    assert runner.module_name("compat", "dask") == "array_api_compat.dask"
+    assert runner.module_name("compat", "dask") == "array_api_compat.dask.array"  # the namespace
+    assert runner.module_name("compat", "torch") == "array_api_compat.torch"
     assert runner.module_name("promo_ns", "jax") == "promo_ns.jax"
     assert runner.module_name("native", "jax") == "jax.numpy"
     with pytest.raises(SystemExit, match=r"no jax module: jax\.numpy is an Array API namespace itself"):
@@ -202,7 +203,7 @@ def test_what_the_suite_tests_per_module_and_backend() -> None:
     with pytest.raises(SystemExit, match="not on numpy"):
         runner.module_name("native", "numpy")
     # Only promo_ns's Dask namespace is imported through code: the others by name.
-    assert runner.suite_module("compat", "dask") == "array_api_compat.dask"
+    assert runner.suite_module("compat", "dask") == "array_api_compat.dask.array"
     assert runner.suite_module("promo_ns", "jax") == "promo_ns.jax"
     assert runner.suite_module("promo_ns", "dask").startswith("exec('")
     assert runner.backend_env("jax") == {"JAX_ENABLE_X64": "1"} and runner.backend_env("dask") == {}
@@ -225,7 +226,7 @@ def test_the_dask_setup_binds_promo_ns_dask_with_computing_conversions() -> None
     ("backend", "module", "imported", "environment"),
     [
         ("dask", "promo_ns", "exec('from promo_ns.backends import dask;", None),
-        ("dask", "compat", "array_api_compat.dask", None),
+        ("dask", "compat", "array_api_compat.dask.array", None),
         ("jax", "promo_ns", "promo_ns.jax", "JAX_ENABLE_X64=1"),
         ("jax", "native", "jax.numpy", "JAX_ENABLE_X64=1"),
     ],
