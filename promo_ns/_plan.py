@@ -18,11 +18,11 @@ module owns the packing; :func:`key` and :func:`dtype_of_code` read it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any, Protocol
 
 from promo_ns._context import _SCOPE, Scope, current
-from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, canonical, real_float, uint8
+from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, canonical, float32, real_float, uint8
 from promo_ns._engine import (
     Operand,
     PromotionError,
@@ -166,24 +166,83 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
                 (scalar is Role.INT and (policy.int_values != "wrap" or compute.kind in "iu"))
                 or "bifc".index(scalar.kind) > "bifc".index(_KIND[compute.kind])
             )
+            rule = _float_scalar_rule(policy, op, a, b, compute)
             direct = (
                 not fix
                 and native_promoted[k] is compute
                 and native_table[k] == cell
+                and rule == _float_scalar_rule(native_policy, op, a, b, compute)
                 and not any((o, d, compute) in not_native for o in (op, None) for d in (a[0], b[0]))
             )
+            plan = Plan(
+                code_of(result, all(r is not Role.ND for _, r in (a, b))),
+                compute,
+                direct,
+                result is not compute,
+                fix,
+                a[0] is not None and _inplace_ok(policy, op, a, b),
+                backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result) if direct else None,
+            )
             out.append(
-                Plan(
-                    code_of(result, all(r is not Role.ND for _, r in (a, b))),
-                    compute,
-                    direct,
-                    result is not compute,
-                    fix,
-                    a[0] is not None and _inplace_ok(policy, op, a, b),
-                    backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result) if direct else None,
-                )
+                plan
+                if rule is None
+                else _float_scalar_plan(plan, rule, policy, backend, zero_d=Role.ZERO_D in (a[1], b[1]))
             )
     return tuple(out)
+
+
+#: The ops of :attr:`Policy.float_scalars`' operator forms, and their symbols there.
+_SYMBOL = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
+_PY_FLOAT = (None, Role.FLOAT)
+
+
+def _float_scalar_rule(
+    policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role], compute: DType
+) -> str | None:
+    """The policy's rule (:attr:`Policy.float_scalars`) for cell ``(a, b)`` of ``op``; None if none applies.
+
+    A rule applies to a real floating array with a Python float, computing in the array's dtype.
+    """
+    symbol = _SYMBOL.get(op)
+    if symbol is None or compute.kind != "f":
+        return None
+    if b == _PY_FLOAT and a[0] is compute:
+        form = f"x {symbol} s"
+    elif a == _PY_FLOAT and b[0] is compute:
+        form = f"s {symbol} x"
+    else:
+        return None
+    return policy.float_scalars.get(form, "scalar_rounded_first")
+
+
+def _float_scalar_plan(plan: Plan, rule: str, policy: Policy, backend: Backend, *, zero_d: bool) -> Plan:
+    """``plan`` of a floating array (0-d or not) with a Python float, as the policy's ``rule`` computes it.
+
+    ``"float32_opmath"``: a float16/bfloat16 cell computes in float32 and is
+    rounded once.  ``"reciprocal_then_multiply"`` (``s / x``): the array's
+    reciprocal, then the policy's ``x * s`` cell of the array and the scalar.
+    """
+    compute = plan.compute
+    if rule == "float32_opmath" and compute.bits < 32:
+        return plan._replace(compute=float32, rounded=compute)
+    if rule == "reciprocal_then_multiply":
+        times = plans(policy, backend, "multiply")[code_of(compute, zero_d) * _NK + _SCALAR_CODE[float]]
+        assert times is not None  # a float array times a Python float: every policy computes it
+        multiply = times.kernel or partial(backend.binary, "multiply", plan=times)
+        return plan._replace(
+            compute=times.compute,
+            direct=False,
+            kernel=partial(_reciprocal_then_multiply, backend.compat.reciprocal, multiply),
+            rounded=times.rounded,
+        )
+    return plan
+
+
+def _reciprocal_then_multiply(
+    reciprocal: Callable[[Any], Any], multiply: Callable[[Any, Any], Any], s: Any, x: Any
+) -> Any:
+    """``s / x`` as ``multiply(reciprocal(x), s)`` (torch's ``Tensor.__rtruediv__``)."""
+    return multiply(reciprocal(x), s)
 
 
 def fit(value: Any, dtype: DType) -> Any:
@@ -257,7 +316,7 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:  # noqa: PLR0915 
         )
         if plan is None:
             raise _refuse(self, other, op, mode)
-        r, compute, _, _, fix, inplace_ok, kernel = plan
+        r, compute, _, _, fix, inplace_ok, kernel, _ = plan
         if inplace and not inplace_ok:
             raise _refuse(self, other, op, mode)
         if fix:

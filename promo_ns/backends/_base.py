@@ -16,12 +16,17 @@ class Plan(NamedTuple):
     """How to run one cell (op, operand key, operand key): the engine's answer, ready to use."""
 
     result: int  #: operand code of the result: its dtype, and whether it is 0-d
-    compute: DType  #: the dtype the kernel computes in
+    compute: DType  #: the dtype the kernel computes in, a Python scalar converted to it
     direct: bool  #: the backend's own promotion already computes in ``compute``
     to_bool: bool  #: the op returns bool (a comparison)
     fix_scalar: bool  #: a Python scalar needs a value check or conversion first
     inplace_ok: bool  #: the policy allows ``x op= y``
-    kernel: Callable[[Any, Any], Any] | None  #: a ``direct`` cell's native function, called as is
+    #: The function computing the cell from the operands as they are: a ``direct`` cell's
+    #: native function, or what the policy composes (``s / x`` as ``reciprocal(x) * s``).
+    kernel: Callable[[Any, Any], Any] | None
+    #: The float dtype a result computed in the wider ``compute`` is rounded to, once (torch's
+    #: float16/bfloat16 "opmath"); None where the result has ``compute``'s dtype (or is bool).
+    rounded: DType | None = None
 
 
 class Backend(Protocol):
@@ -93,10 +98,11 @@ class Backend(Protocol):
         ...
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
-        """``op(x, y)`` computed in ``plan.compute``.
+        """``op(x, y)`` computed in ``plan.compute``, rounded to ``plan.rounded`` where it is set.
 
         ``x`` and ``y`` are native arrays or Python scalars already converted
-        to the compute dtype's kind.
+        to the compute dtype's kind; a Python float takes part as a value of
+        the compute dtype (a float16 computation rounds it to float16).
         """
         ...
 

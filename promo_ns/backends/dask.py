@@ -59,14 +59,18 @@ def _numpy() -> NumpyLike:
 
 
 @cache
-def _plan(compute: str, direct: bool, to_bool: bool) -> Plan:
+def _plan(compute: str, direct: bool, to_bool: bool, rounded: str | None = None) -> Plan:
     """The part of a plan the NumPy adapter reads, from what travels in a task (names and flags)."""
-    return Plan(0, BY_NAME[compute], direct, to_bool, False, True, None)
+    return Plan(
+        0, BY_NAME[compute], direct, to_bool, False, True, None, BY_NAME[rounded] if rounded else None
+    )
 
 
-def _blocks_binary(op: str, compute: str, to_bool: bool, x: Any, y: Any) -> Any:
-    """One block of ``x op y`` computed in dtype ``compute`` (by name) by the NumPy adapter."""
-    return _numpy().binary(op, x, y, _plan(compute, False, to_bool))
+def _blocks_binary(
+    op: str, compute: str, to_bool: bool, x: Any, y: Any, *, rounded: str | None = None
+) -> Any:
+    """One block of ``x op y`` computed in dtype ``compute`` (names; ``rounded`` too) by the NumPy adapter."""
+    return _numpy().binary(op, x, y, _plan(compute, False, to_bool, rounded))
 
 
 def _blocks_inplace(op: str, compute: str, direct: bool, x: Any, y: Any) -> Any:
@@ -436,7 +440,8 @@ class DaskBackend(NumpyLike):
         dtype it has no kernel for comes now, and the result's dtype is the
         one NumPy's kernel gives.
         """
-        fn = partial(_blocks_binary, op, plan.compute.name, plan.to_bool)
+        rounded = plan.rounded.name if plan.rounded else None
+        fn = partial(_blocks_binary, op, plan.compute.name, plan.to_bool, rounded=rounded)
         return elemwise(fn, x, y, dtype=fn(_meta(x), _meta(y)).dtype)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan, out: Any = None) -> Any:

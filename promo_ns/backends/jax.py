@@ -150,9 +150,10 @@ class JaxBackend(DTypeMaps):
         return self.scalar(v, compute, like)
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
-        """``op(x, y)`` computed in ``plan.compute``, both operands cast to it first."""
+        """``op(x, y)`` computed in ``plan.compute`` (operands cast to it), rounded to ``plan.rounded``."""
         like = x if isinstance(x, jax.Array) else y
-        return self._fn[op](self._operand(x, plan.compute, like), self._operand(y, plan.compute, like))
+        out = self._fn[op](self._operand(x, plan.compute, like), self._operand(y, plan.compute, like))
+        return out if plan.rounded is None else self.astype(out, plan.rounded)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``x op y`` computed in ``plan.compute``, cast to ``x``'s dtype: the new array to rebind ``x`` to.

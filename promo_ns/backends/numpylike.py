@@ -42,6 +42,20 @@ def _compute_in(ufunc: Any, c: Any, x: Any, y: Any) -> Any:
     return ufunc(x, y, out=out, dtype=c, casting="unsafe")
 
 
+def _rounded_once(ufunc: Any, c: Any, rounded: Any, x: Any, y: Any) -> Any:
+    """``ufunc(x, y)`` of an array and a Python float, computed in ``c`` and rounded once to ``rounded``.
+
+    The float converts to ``c`` (NEP 50: a Python float takes the array's
+    dtype).  Small arrays are cast, computed and rounded back, which is
+    quicker than a ufunc's buffered casts; large ones are computed chunk by
+    chunk into the output, which needs no memory beyond it.
+    """
+    array = x if hasattr(x, "dtype") else y
+    if array.size < _CAST_INTO_OUTPUT:
+        return (ufunc(x.astype(c), y) if array is x else ufunc(x, y.astype(c))).astype(rounded)
+    return ufunc(x, y, out=numpy.empty_like(array, dtype=rounded), dtype=c, casting="unsafe")
+
+
 class NumpyLike(DTypeMaps):
     """NumPy or CuPy: ufuncs cast inside the kernel through ``dtype=``, so no operand is copied."""
 
@@ -70,13 +84,15 @@ class NumpyLike(DTypeMaps):
         return partial(_compute_in, ufunc, self.native_dtype(compute))
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
-        """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc.
+        """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc (and into ``plan.rounded``).
 
         Only cells NumPy does not already promote as the policy does come here:
         :meth:`kernel` gives every ``direct`` cell a function of its own.
         """
         ufunc = self._ufunc[op]
         c = self.native_dtype(plan.compute)
+        if plan.rounded is not None:
+            return self.to_array(_rounded_once(ufunc, c, self.native_dtype(plan.rounded), x, y))
         # A Python scalar goes in as a 0-d array of the compute dtype: ufuncs
         # refuse some scalar casts (bfloat16) and range-check others (NEP 50).
         if not isinstance(x, self.array_type):

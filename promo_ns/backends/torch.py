@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import array_api_compat.torch as compat
+import numpy
 import torch
 
-from promo_ns._dtypes import DTYPES, DType, bool_, complex64, float16, uint16, uint32, uint64
+from promo_ns._dtypes import (
+    DTYPES,
+    DType,
+    bfloat16,
+    bool_,
+    complex64,
+    float16,
+    native,
+    uint16,
+    uint32,
+    uint64,
+)
 from promo_ns._ops import NATIVE
 from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, Plan
@@ -32,6 +45,11 @@ _SCALAR_SECOND = _SCALAR_FIRST | {
     "greater_equal",
     "copysign",
 }
+
+#: ops whose reflected operator (``Tensor.__radd__``, ``__rmul__``) calls the function with the scalar second.
+_COMMUTATIVE = frozenset(("add", "multiply"))
+#: float dtypes torch computes in float32 ("opmath") with a Python scalar kept at its own precision.
+_REDUCED = frozenset((float16, bfloat16))
 
 #: Unsigned dtypes torch can store and cast on the CPU but has few kernels for: computed
 #: exactly through the signed dtype of the same size (see :mod:`._torch_unsigned`).
@@ -81,6 +99,8 @@ class TorchBackend(DTypeMaps):
         c = self.native_dtype(plan.compute)
         if op == "subtract":  # torch refuses bools in subtraction, Python bools too
             x, y = (int(v) if v.__class__ is bool else v for v in (x, y))
+        if plan.compute in _REDUCED and not plan.direct:  # torch's mul/div would keep a float unrounded
+            x, y = (_rounded(v, plan.compute) if v.__class__ is float else v for v in (x, y))
         if not isinstance(x, torch.Tensor):
             if op in _SCALAR_FIRST:
                 return (x, y) if plan.direct else (x, y.to(c))
@@ -96,7 +116,10 @@ class TorchBackend(DTypeMaps):
     ) -> Callable[[Any, Any], Any] | None:
         """The torch function, unless it takes no Python scalar in that place (or a bool to subtract).
 
-        TensorIterator casts mixed operands on the fly, in one kernel.
+        TensorIterator casts mixed operands on the fly, in one kernel.  A
+        Python scalar before a tensor in ``add`` and ``multiply`` goes second,
+        as in ``Tensor.__radd__``/``__rmul__`` (``mul`` computes a float16
+        tensor with a second, scalar operand in float32, the scalar unrounded).
         """
         if (isinstance(x, Role) and op not in _SCALAR_FIRST) or (
             isinstance(y, Role) and op not in _SCALAR_SECOND
@@ -104,7 +127,10 @@ class TorchBackend(DTypeMaps):
             return None
         if op == "subtract" and Role.BOOL in (x, y):
             return None
-        return self._fn.get(op)
+        fn = self._fn.get(op)
+        if fn is not None and isinstance(x, Role) and op in _COMMUTATIVE:
+            return partial(_scalar_second, fn)
+        return fn
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``.
@@ -116,7 +142,8 @@ class TorchBackend(DTypeMaps):
             if out is not None:
                 return out
         x, y = self._operands(op, x, y, plan)
-        return self._fn[op](x, y)
+        out = self._fn[op](x, y)
+        return out if plan.rounded is None else out.to(self.native_dtype(plan.rounded))
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute``; torch casts the result into ``x``'s dtype."""
@@ -196,8 +223,6 @@ class TorchBackend(DTypeMaps):
     def asarray(self, obj: Any, **kwargs: Any) -> Any:
         """``compat.asarray``; NumPy input with negative strides is copied first (torch takes none)."""
         if type(obj).__module__ == "numpy" and any(s < 0 for s in getattr(obj, "strides", ())):
-            import numpy
-
             obj = numpy.ascontiguousarray(obj)
         return compat.asarray(obj, **kwargs)
 
@@ -241,6 +266,20 @@ class TorchBackend(DTypeMaps):
 
 
 _INT64_MAX = 2**63 - 1
+
+
+def _rounded(value: float, dtype: DType) -> float:
+    """Python float ``value`` rounded to ``dtype`` as NumPy rounds it, the reference of rounding it first.
+
+    NumPy rounds to float16 once, torch through float32; both round to
+    bfloat16 through float32.
+    """
+    return float(numpy.asarray(value, dtype=native(dtype, numpy)))
+
+
+def _scalar_second(fn: Callable[[Any, Any], Any], scalar: Any, tensor: Any) -> Any:
+    """``fn(tensor, scalar)``: a reflected ``scalar op tensor`` as torch's operator computes it."""
+    return fn(tensor, scalar)
 
 
 def _assign(x: Any, key: Any, value: Any) -> None:

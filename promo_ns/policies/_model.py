@@ -22,6 +22,7 @@ from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
 from promo_ns._ops import FAMILY
 
 __all__ = [
+    "FLOAT_SCALAR_FORMS",
     "FUNCTION_FAMILIES",
     "Family",
     "Policy",
@@ -75,6 +76,12 @@ SCALAR_COLUMNS: dict[str, Role] = {
 Grid = Mapping[tuple[DType, DType], DType]
 ScalarGrid = Mapping[tuple[DType, Role], DType]
 FunctionGrid = Mapping[tuple[str, DType], DType]
+
+#: The operator forms of a floating array ``x`` with a Python float ``s``: the keys of
+#: :attr:`Policy.float_scalars` (and the cases of the edge probe's ``float_scalars`` section).
+FLOAT_SCALAR_FORMS: tuple[str, ...] = ("x + s", "s + x", "x - s", "s - x", "x * s", "s * x", "x / s", "s / x")
+#: How a floating array and a Python float compute together (see :attr:`Policy.float_scalars`).
+FloatScalarRule = Literal["scalar_rounded_first", "float32_opmath", "reciprocal_then_multiply"]
 
 #: Families of one-array functions whose result dtype the policy decides: the columns of a
 #: policy's ``functions`` grid (see :data:`promo_ns._ops.FUNCTION_FAMILY` for the functions in each).
@@ -373,6 +380,24 @@ class Policy:
         The registered policy whose promotion decides nested data, where the
         framework's creation function follows another's (Paddle's
         ``to_tensor`` goes through NumPy); ``None``: this policy's.
+    float_scalars
+        How a real floating array ``x`` (n-d or 0-d) and a Python float ``s``
+        compute together, per operator form of :data:`FLOAT_SCALAR_FORMS`
+        (``"x * s"``, ``"s / x"``, ...; the functions ``add``, ``subtract``,
+        ``multiply`` and ``divide`` with the scalar on the same side too),
+        where the result has ``x``'s dtype; a form missing here is
+        ``"scalar_rounded_first"``:
+
+        ``"scalar_rounded_first"``
+            ``s`` is rounded to ``x``'s dtype, and the op computes in that
+            dtype (NumPy's weak scalars).
+        ``"float32_opmath"``
+            A float16 or bfloat16 ``x`` computes in float32 with ``s`` rounded
+            only to float32, and the result is rounded once to ``x``'s dtype
+            (PyTorch's "opmath"); wider dtypes as ``"scalar_rounded_first"``.
+        ``"reciprocal_then_multiply"``
+            ``"s / x"`` only: ``reciprocal(x)``, in ``x``'s dtype, times ``s``
+            by the policy's ``"x * s"`` rule (PyTorch's ``Tensor.__rtruediv__``).
     deviations
         Every deliberate difference from the reference framework, in words.
     """
@@ -399,6 +424,7 @@ class Policy:
     inplace_as_nd: frozenset[Role] = frozenset()
     nested: Literal["strong-scalars", "weak-scalars", "refused"] = "strong-scalars"
     nested_rules: str | None = None
+    float_scalars: Mapping[str, FloatScalarRule] = field(default_factory=dict)
     deviations: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -718,6 +744,14 @@ def _validate(record: Policy | Family, owner: str) -> None:
                 f"{owner}: functions has the unknown function family {family!r}"
                 f"{_did_you_mean(family, FUNCTION_FAMILIES)}; known: {', '.join(FUNCTION_FAMILIES)}"
             )
+    for form, rule in record.float_scalars.items():
+        if form not in FLOAT_SCALAR_FORMS:
+            raise ValueError(
+                f"{owner}: float_scalars has the form {form!r}{_did_you_mean(form, FLOAT_SCALAR_FORMS)}; "
+                f"its forms are {', '.join(map(repr, FLOAT_SCALAR_FORMS))}"
+            )
+        if rule == "reciprocal_then_multiply" and form != "s / x":
+            raise ValueError(f"{owner}: float_scalars[{form!r}] is {rule!r}, a rule of 's / x' only")
     rules = record.nested_rules
     if rules is not None and rules not in _BUILTIN and rules not in _REGISTERED:
         raise ValueError(

@@ -6,6 +6,21 @@ complex) is higher than the classes above it; Python numbers stand for
 ``int64``, the default float ``float32`` and the default complex ``complex64``.
 ``int / int`` gives the default float.  uint16/32/64 promote only with floats.
 
+Low-precision floats with Python floats (``FLOAT_SCALARS``, measured bit for
+bit by ``conformance/frameworks/edges.py``, stored in
+``tests/reference/edges-pytorch.json`` under ``float_scalars``: float16,
+bfloat16 and float32 arrays of specials and 10,000 normals with 0.1, 1/3,
+70000.0, 1e-8 and 3e38): ``x * s``, ``s * x`` and ``x / s`` compute a
+float16/bfloat16 ``x`` in float32 with ``s`` unrounded to the tensor's dtype
+and round once (the CPU kernels of ``mul``/``div`` read a scalar operand at
+its original precision; ``Tensor.__rmul__`` is ``mul(self, other)``), so
+``70000.0 * float16 -> -52384.0`` where rounding ``s`` first gives ``-inf``.
+``x + s``, ``s + x``, ``x - s`` and ``s - x`` round ``s`` to the tensor's
+dtype first, as NumPy does.  ``s / x`` is ``Tensor.__rtruediv__``:
+``x.reciprocal() * s``, for every float dtype (float32 too).  bfloat16 NaNs
+come out of torch's vectorized CPU loops as ``0xffff`` (its scalar loops, and
+ml_dtypes, write ``0x7fc0``): their bits are the CPU's, not the policy's.
+
 Deviation: a float16 meeting a lower-class complex gives ``complex32`` in
 PyTorch (experimental ComplexHalf); promo_ns has no complex32 and gives
 ``complex64``.
@@ -31,7 +46,7 @@ complex64.
 from __future__ import annotations
 
 from promo_ns._dtypes import DTYPES, bool_, complex64, float32, int64
-from promo_ns.policies._model import Family, Policy, Role, function_grid, grid
+from promo_ns.policies._model import Family, FloatScalarRule, Policy, Role, function_grid, grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -75,6 +90,14 @@ CROSS = grid("""
 """)
 
 _TO_DEFAULT_FLOAT = {d: float32 for d in DTYPES if d.kind in "biu"}
+
+#: Python floats with float arrays: see the module's docstring for what was measured.
+FLOAT_SCALARS: dict[str, FloatScalarRule] = {
+    "x * s": "float32_opmath",
+    "s * x": "float32_opmath",
+    "x / s": "float32_opmath",
+    "s / x": "reciprocal_then_multiply",
+}
 
 FUNCTIONS = {
     **function_grid("""
@@ -145,6 +168,7 @@ POLICY = Policy(
     inplace="category",
     functions=FUNCTIONS,
     nested="strong-scalars",
+    float_scalars=FLOAT_SCALARS,
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
     deviations=(
         "asarray of nested data holding 1-d or larger tensors stacks them (torch.tensor raises: only "
