@@ -42,7 +42,31 @@ from conformance.frameworks import edges
 #: Sections of the grid, as the report names them.
 SECTIONS: tuple[str, ...] = ("int_scalars", "bool", "float_scalars", "setitem", "clip")
 #: Cells where promo_ns differs from its framework on purpose: (policy, section, path prefix) -> reason.
-DEVIATIONS: dict[tuple[str, str, str], str] = {}
+DEVIATIONS: dict[tuple[str, str, str], str] = {
+    **{
+        ("tf-safe", "float_scalars", f"/x / s/{dtype}/3e+38"): (
+            "TensorFlow's CPU kernels flush subnormal float32 results to zero (also where bfloat16 "
+            "computes in float32); promo_ns keeps the subnormals NumPy and torch compute"
+        )
+        for dtype in ("float32", "bfloat16")
+    },
+    **{
+        ("paddle", "float_scalars", f"/{form}/"): (
+            "Paddle's tensor * Python scalar is its scale kernel, s * x + 0.0: a -0 product comes out "
+            "+0; promo_ns keeps IEEE's -0 (and bfloat16 NaNs differ, as for + and -)"
+        )
+        for form in ("x * s", "s * x")
+    },
+    **{
+        (policy, "float_scalars", f"/{form}/bfloat16/"): (
+            "bfloat16 NaN bits are each library's own (torch's vectorized CPU loops 0xffff, its scalar "
+            "loops, ml_dtypes and TensorFlow 0x7fc0, Paddle 0x7fff): a NaN result has the backend's "
+            "bits; every value agrees"
+        )
+        for policy in ("pytorch", "paddle", "tf-safe")
+        for form in edges.FLOAT_CASES
+    },
+}
 
 
 class PromoNs(edges.Framework):

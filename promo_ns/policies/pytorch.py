@@ -177,5 +177,9 @@ POLICY = Policy(
         "complex32 in PyTorch; promo_ns has no complex32 and gives complex64.",
         "fft/rfft of a float16 tensor give complex32 in PyTorch (CUDA only); promo_ns has no "
         "complex32 and gives complex64.",
+        "torch converts a Python float to float16 through float32 (x + (1 + 2**-11 + 2**-40) adds "
+        "1.0); on NumPy, promo_ns converts it once, as NumPy does (1.0009765625). The two differ "
+        "only where float32 rounds the float onto a midpoint between two float16 values.",
+        "bfloat16 NaNs have the backend's bits: torch's vectorized CPU loops write 0xffff, ml_dtypes 0x7fc0.",
     ),
 )
