@@ -435,7 +435,7 @@ def test_expand_dims_out_of_range_is_an_index_error() -> None:
     xp = promo_ns.namespace("jax")
     x = xp.zeros((2, 3))
     assert xp.expand_dims(x, axis=2).shape == (2, 3, 1) and xp.expand_dims(x, axis=-3).shape == (1, 2, 3)
-    assert xp.expand_dims(x, axis=(0, -1)).shape == (1, 2, 3, 1)
+    assert xp.expand_dims(x, (0, -1)).shape == (1, 2, 3, 1)  # axis positional or keyword, as the standard's
     for axis in (3, -4, (0, 4)):
         with pytest.raises(IndexError, match="out of bounds"):
             xp.expand_dims(x, axis=axis)

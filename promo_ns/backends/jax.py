@@ -294,7 +294,7 @@ def _permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
     return jnp.permute_dims(x, tuple(a % x.ndim if a < 0 else a for a in axes))
 
 
-def _expand_dims(x: Any, /, *, axis: int | tuple[int, ...] = 0) -> Any:
+def _expand_dims(x: Any, /, axis: int | tuple[int, ...] = 0) -> Any:
     """``jax.numpy.expand_dims``; an axis out of the result's range is an IndexError, as the standard says.
 
     (JAX raises ValueError there.)
