@@ -171,7 +171,7 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
                 not fix
                 and native_promoted[k] is compute
                 and native_table[k] == cell
-                and rule == _float_scalar_rule(native_policy, op, a, b, compute)
+                and _kernel_rule(rule) == _kernel_rule(_float_scalar_rule(native_policy, op, a, b, compute))
                 and not any((o, d, compute) in not_native for o in (op, None) for d in (a[0], b[0]))
             )
             plan = Plan(
@@ -212,7 +212,18 @@ def _float_scalar_rule(
         form = f"s {symbol} x"
     else:
         return None
-    return policy.float_scalars.get(form, "scalar_rounded_first")
+    rule = policy.float_scalars.get(form, "scalar_rounded_first")
+    # float32 and wider compute in themselves: the bits of rounding the scalar first
+    return "scalar_rounded_first" if rule == "float32_opmath" and compute.bits >= 32 else rule
+
+
+def _kernel_rule(rule: str | None) -> str | None:
+    """What the op's own kernel must compute for ``rule``.
+
+    ``s / x`` as reciprocal then multiply is composed of other kernels: the
+    division's own kernel is not used, and it divides as the default rule does.
+    """
+    return "scalar_rounded_first" if rule == "reciprocal_then_multiply" else rule
 
 
 def _float_scalar_plan(plan: Plan, rule: str, policy: Policy, backend: Backend, *, zero_d: bool) -> Plan:
@@ -223,7 +234,7 @@ def _float_scalar_plan(plan: Plan, rule: str, policy: Policy, backend: Backend, 
     reciprocal, then the policy's ``x * s`` cell of the array and the scalar.
     """
     compute = plan.compute
-    if rule == "float32_opmath" and compute.bits < 32:
+    if rule == "float32_opmath":
         return plan._replace(compute=float32, rounded=compute)
     if rule == "reciprocal_then_multiply":
         times = plans(policy, backend, "multiply")[code_of(compute, zero_d) * _NK + _SCALAR_CODE[float]]

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import promo_ns
 from conformance.frameworks import edge_agreement, edges
+from promo_ns._dtypes import BY_NAME
 from tests.backends import BACKENDS, has_values, namespace, to_numpy
 
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
@@ -231,6 +232,39 @@ def test_a_derived_policy_with_opmath_addition_computes_it_on_every_backend() ->
         got = promo_array(backend, xp, values) + 0.1
         assert got.dtype == xp.float16
         assert same_bits(to_numpy(got), want).all(), backend
+
+
+def _float_cells(policy: Any, backend: str, op: str, dtype: str) -> dict[str, Any]:
+    """The plans of a ``dtype`` array with a Python float in ``op``, by operator form."""
+    from promo_ns import _plan
+
+    cells = _plan.plans(policy, promo_ns.namespace(backend)._backend, op)
+    x, s = _plan.code_of(BY_NAME[dtype], False), _plan._SCALAR_CODE[float]
+    symbol = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}[op]
+    return {f"x {symbol} s": cells[x * _plan._NK + s], f"s {symbol} x": cells[s * _plan._NK + x]}
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("policy", promo_ns.policies())
+def test_float32_and_float64_keep_their_native_kernels(policy: str, backend: str) -> None:
+    """The rules change the path of float16/bfloat16 cells only, and of a composed ``s / x``."""
+    rules = promo_ns.get_policy(policy)
+    for op in ("add", "subtract", "multiply", "divide"):
+        for dtype in ("float32", "float64"):
+            for form, plan in _float_cells(rules, backend, op, dtype).items():
+                composed = rules.float_scalars.get(form) == "reciprocal_then_multiply"
+                assert plan is not None and plan.direct is not composed, (op, form, dtype)
+                assert plan.kernel is not None
+
+
+def test_low_precision_cells_leave_the_native_kernel_where_the_rules_differ() -> None:
+    pytorch, numpy_ = promo_ns.get_policy("pytorch"), promo_ns.get_policy("numpy")
+    on_numpy = _float_cells(pytorch, "numpy", "multiply", "float16")
+    assert not on_numpy["x * s"].direct and not on_numpy["s * x"].direct  # float32 opmath
+    assert _float_cells(pytorch, "numpy", "add", "float16")["s + x"].direct  # rounded first, as NumPy
+    assert _float_cells(pytorch, "torch", "multiply", "bfloat16")["s * x"].direct  # torch's own mul
+    assert not _float_cells(numpy_, "torch", "multiply", "float16")["x * s"].direct  # rounded first
+    assert _float_cells(numpy_, "torch", "add", "float16")["x + s"].direct  # torch's add rounds it too
 
 
 # --- the stored probe: every policy against its framework, cell by cell ------------------------
