@@ -130,6 +130,20 @@ INT_RANGE: Final[dict[DType, tuple[int, int]]] = {
     for d in DTYPES
     if d.kind in "iu"
 }
+#: The largest finite value of each floating dtype, for Python-int value checks.
+FLOAT_MAX: Final[dict[DType, float]] = {
+    float16: 65504.0,
+    bfloat16: float.fromhex("0x1.fep127"),
+    float32: float.fromhex("0x1.fffffep127"),
+    float64: sys.float_info.max,
+}
+#: The smallest magnitude each floating dtype rounds to infinity: its largest value and half an ulp.
+FLOAT_OVERFLOW: Final[dict[DType, int]] = {
+    float16: 2**16 - 2**4,
+    bfloat16: 2**128 - 2**119,
+    float32: 2**128 - 2**103,
+    float64: 2**1024 - 2**970,
+}
 
 
 def real_float(dtype: DType) -> DType:

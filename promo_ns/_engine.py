@@ -13,27 +13,32 @@ every step; :func:`run` runs them.  The tables keep the result only;
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable, Sequence
+import math
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import NamedTuple, TypeAlias, TypeVar
+from typing import NamedTuple, NoReturn, TypeAlias, TypeVar
 
-from promo_ns._dtypes import CATEGORY, DTYPES, INT_RANGE, DType, bool_
+from promo_ns._dtypes import CATEGORY, DTYPES, FLOAT_MAX, FLOAT_OVERFLOW, INT_RANGE, DType, bool_, real_float
 from promo_ns._memo import per_policy
 from promo_ns._ops import FUNCTION_FAMILY, family_of
-from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
+from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, IntRule, Policy, Role
 
 __all__ = [
     "Decision",
+    "IntLimits",
     "Operand",
     "PromotionError",
     "Refusal",
     "Stage",
     "accumulation_dtype",
     "cell",
+    "checked_int",
     "compute_table",
     "describe_call",
     "family_name",
     "function_dtype",
+    "int_limits",
+    "int_value",
     "operand",
     "promote_elements",
     "promoted_table",
@@ -311,15 +316,31 @@ def _check_kinds(family: Family, keys: Sequence[Key]) -> None:
 
 
 def _own_cell(family: Family, keys: Sequence[Key]) -> Stage[DType | None]:
-    """The family's own cell for one array with one Python scalar, if it has one."""
+    """The family's own cell for one array with Python scalars, if it has one for each, the same."""
     arrays = [d for d, _ in keys if d is not None]
-    scalars = [r for d, r in keys if d is None]
-    if len(arrays) != 1 or len(scalars) != 1:
+    roles = dict.fromkeys(r for d, r in keys if d is None)
+    if len(arrays) != 1 or not roles:
         return None
-    found = family.scalars.get((arrays[0], scalars[0]))
-    if found is not None:
-        yield f"this op has its own cell for a {arrays[0]} array with a {scalars[0]}: {found}"
-    return found
+    found = {family.scalars.get((arrays[0], r)) for r in roles}
+    if len(found) != 1 or None in found:
+        return None
+    (dtype,) = found
+    with_ = " and a ".join(map(str, roles))
+    yield f"this op has its own cell for a {arrays[0]} array with a {with_}: {dtype}"
+    return dtype
+
+
+def _cast(keys: Sequence[Key]) -> Stage[DType]:
+    """A family that casts: the first operand's dtype, every other operand converted into it."""
+    dtype = keys[0][0]
+    if dtype is None:
+        raise _RefusalError("scalars", "this op casts into its first operand, which is no array: refused")
+    if dtype.kind in "iuf" and any(d is None and r is Role.COMPLEX for d, r in keys):
+        raise _RefusalError(
+            "kind", f"a Python complex does not convert to {dtype} (int() and float() of it raise): refused"
+        )
+    yield f"this op casts every operand into the first one's dtype, {dtype}"
+    return dtype
 
 
 def _as_arrays(policy: Policy, keys: Sequence[Key]) -> Stage[list[Key]]:
@@ -387,6 +408,8 @@ def cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> Stage[DT
     if family is None:
         raise _RefusalError("kind", "the policy defines no op of this family: refused")
     _check_kinds(family, keys)
+    if family.cast:
+        return (yield from _cast(keys))
     result = yield from _own_cell(family, keys)
     if result is None:
         if family.strong:
@@ -448,20 +471,166 @@ def _decide_many(
     return decided.result, run(_promotion(policy, keys)).result
 
 
-def _check_int_value(policy: Policy, op: str, operands: Sequence[Operand], promoted: DType) -> None:
-    if policy.int_values == "wrap" or promoted.kind not in "iu":
-        return
-    lo, hi = INT_RANGE[promoted]
-    for o in operands:
-        if o.role is Role.INT and isinstance(o.value, int) and not lo <= o.value <= hi:
-            msg = (
-                f"Python int {o.value} is out of range for {promoted} ({lo}..{hi}) in {op!r} "
-                f"under policy {policy.name!r}. Pass it as an array of a wider dtype, e.g. "
-                f"xp.asarray({o.value}, dtype=xp.int64), or cast the array operand first."
-            )
-            if policy.int_values == "overflow":
-                raise OverflowError(msg)
-            raise PromotionError(msg)
+#: The rules of a family without ``int_values`` of its own, by the policy's ``int_values``.
+_DEFAULT_RULES: dict[str, Mapping[str, IntRule]] = {
+    "wrap": {},
+    "overflow": dict.fromkeys("biu", "fit"),
+    "refuse": dict.fromkeys("biu", "fit"),
+}
+
+
+class IntLimits(NamedTuple):
+    """What a Python int operand may be in one cell (see :func:`int_limits` and :func:`int_value`)."""
+
+    rule: IntRule  #: the family's rule for the array operands' kind
+    accepted: tuple[int, int] | None  #: the ints the framework converts at all; None: any
+    fits: tuple[float, float] | None  #: the range the rule holds the int to; None: any
+    dtype: DType  #: the dtype the int converts to
+    integer: bool  #: the op gives a bool or integer result
+    #: The ints that pass every check and that the kernel takes as they are (a two-operand cell's
+    #: compute dtype holds them): no look at the rule is needed for them.
+    plain: tuple[float, float]
+
+
+def _value_range(dtype: DType, rule: IntRule) -> tuple[float, float] | None:
+    """The values of ``dtype`` a Python int may have under ``rule`` (None: any, a bool takes ``bool(v)``)."""
+    if dtype.kind in "iu":
+        lo, hi = INT_RANGE[dtype]
+        return (-hi, hi) if rule == "magnitude" and dtype.kind == "u" else (lo, hi)
+    if dtype.kind in "fc":
+        top = FLOAT_MAX[real_float(dtype)]
+        return -top, top
+    return None
+
+
+@per_policy
+def int_limits(policy: Policy, family_name: str, keys: tuple[Key | None, ...], index: int) -> IntLimits:
+    """What the Python int at ``keys[index]`` may be in a cell of ``family_name`` under ``policy``.
+
+    ``keys`` are the operands' ``(dtype, role)``, ``None`` for an absent one
+    that holds a place (``clip``'s missing bound).  The family's rule is the
+    one for the kind of the array operands' highest category (its
+    ``int_right`` for the right operand of two); the int converts to the
+    operands' plain promotion (the first operand's dtype where the family
+    casts).
+    """
+    family = policy.families[family_name]
+    present = tuple(k for k in keys if k is not None)
+    decided = run(cell(policy, family, present)).result
+    promoted = run(_promotion(policy, present)).result
+    arrays = [d for d, _ in present if d is not None] or [promoted if isinstance(promoted, DType) else bool_]
+    kind = max(arrays, key=lambda d: d.category).kind
+    rules = family.int_right if len(keys) == 2 and index == 1 else None
+    rules = rules if rules is not None else family.int_values
+    rule = (rules if rules is not None else _DEFAULT_RULES[policy.int_values]).get(kind, "wrap")
+    ranges = family.int_range if family.int_range is not None else policy.int_range
+    dtype = arrays[0] if family.cast or not isinstance(promoted, DType) else promoted
+    fits = None if rule == "wrap" else _value_range(dtype, rule)
+    integer = isinstance(decided, DType) and decided.kind in "biu"
+    accepted = ranges.get(kind)
+    plain = (-math.inf, math.inf) if len(present) == 2 else (0, -1)
+    negative = (0, math.inf) if rule == "non-negative" and integer else None
+    for bounds in (accepted, fits, negative, _unconverted(policy, family_name, present)):
+        if bounds is not None:
+            plain = (max(plain[0], bounds[0]), min(plain[1], bounds[1]))
+    return IntLimits(rule, accepted, fits, dtype, integer, plain)
+
+
+def _unconverted(policy: Policy, family_name: str, keys: tuple[Key, ...]) -> tuple[float, float] | None:
+    """The Python ints the kernel of a two-operand cell takes as they are, in the dtype it computes in.
+
+    An integer dtype's range; for a floating one, the ints within int64 it
+    does not round to infinity; none for bool (``bool(v)`` converts them).
+    """
+    if len(keys) != 2:
+        return None
+    decided = compute_table(policy, family_name)[(keys[0][0], keys[0][1], keys[1][0], keys[1][1])]
+    if isinstance(decided, Refusal) or decided[1].kind == "b":
+        return (0, -1)
+    compute = decided[1]
+    if compute.kind in "iu":
+        return INT_RANGE[compute]
+    top = min(FLOAT_OVERFLOW[real_float(compute)] - 1, 2**63 - 1)
+    return (-top, top)
+
+
+def int_value(policy: Policy, op: str, operands: Sequence[Operand | None], index: int) -> int | float | None:
+    """What the Python int ``operands[index]`` stands for in ``op`` under ``policy``, checked.
+
+    Parameters
+    ----------
+    policy
+        The policy deciding.
+    op
+        The op, whose family's ``int_values`` and ``int_range`` apply.
+    operands
+        The op's operands in order; ``None`` holds the place of an absent one
+        (``clip``'s missing bound).
+    index
+        The position of the Python int.
+
+    Returns
+    -------
+    int or float or None
+        The int itself, which the plan converts into the dtype the op computes
+        in (modulo ``2**bits`` into an integer); ``math.inf`` or ``-math.inf``
+        where the op compares exactly with an int beyond the dtype (rule
+        ``"exact"``: the comparison then runs with that infinity); None where
+        ``clip`` drops the bound (rule ``"bounds"``).
+
+    Raises
+    ------
+    OverflowError
+        The int is outside what the policy takes there (``PromotionError``
+        under a policy whose ``int_values`` is ``"refuse"``).
+    ValueError
+        A negative exponent of an integer power (rule ``"non-negative"``).
+    """
+    value: int = operands[index].value  # type: ignore[union-attr,assignment]
+    keys = tuple(None if o is None else (o.dtype, o.role) for o in operands)
+    limits = int_limits(policy, family_name(policy, op), keys, index)
+    return checked_int(policy, op, limits, value, index)
+
+
+def checked_int(policy: Policy, op: str, limits: IntLimits, value: int, index: int) -> int | float | None:
+    """:func:`int_value` of ``value`` at ``index``, with the cell's ``limits`` already looked up."""
+    accepted = limits.accepted
+    if accepted is not None and not accepted[0] <= value <= accepted[1]:
+        raise _int_error(
+            policy,
+            f"Python int {value} is out of range for {op!r}: it takes Python ints in "
+            f"{accepted[0]}..{accepted[1]}",
+            value,
+        )
+    fits = limits.fits
+    if fits is None:
+        return value
+    lo, hi = fits
+    if limits.rule == "non-negative" and value < 0 and limits.integer:
+        raise ValueError(
+            f"policy {policy.name!r} refuses {op!r} of a {limits.dtype} array with the Python int "
+            f"{value}: integers to negative integer powers are not allowed ({policy.reference}). Fix: "
+            f"cast the array to a floating dtype first, e.g. xp.astype(x, xp.float64) ** {value}."
+        )
+    if lo <= value <= hi:
+        return value
+    if limits.rule == "exact":
+        return math.inf if value > hi else -math.inf
+    if limits.rule == "bounds" and (value < lo) == (index == 1):
+        return None
+    shown = f"{lo:g}..{hi:g}" if isinstance(lo, float) else f"{lo}..{hi}"
+    _int_error(policy, f"Python int {value} is out of range for {limits.dtype} ({shown}) in {op!r}", value)
+
+
+def _int_error(policy: Policy, what: str, value: int) -> NoReturn:
+    """Raise the policy's error for a Python int value it refuses."""
+    msg = (
+        f"{what} under policy {policy.name!r} ({policy.reference}). Fix: cast the array operand to a "
+        f"dtype that holds it first, or pass it as an array, e.g. xp.asarray({value}, dtype=xp.float64)."
+    )
+    if policy.int_values == "refuse":
+        raise PromotionError(msg)
+    raise OverflowError(msg)
 
 
 def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = False) -> DType:
@@ -498,10 +667,9 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
     result = _table(policy, family)[(a.dtype, ra, b.dtype, rb)]
     if isinstance(result, Refusal):
         raise _error(policy, op, family, (a, b), result)
-    if policy.int_values != "wrap" and (a.role is Role.INT or b.role is Role.INT):
-        promoted = promoted_table(policy)[(a.dtype, ra, b.dtype, rb)]
-        assert isinstance(promoted, DType)
-        _check_int_value(policy, op, (a, b), promoted)
+    for i, o in enumerate((a, b)):
+        if o.role is Role.INT and o.value.__class__ is int:
+            int_value(policy, op, (a, b), i)
     if inplace:
         return _inplace(policy, op, a, b, result)
     return result
@@ -528,16 +696,22 @@ def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> 
     return left
 
 
-def resolve_many(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
-    """The result dtype of an op over any number of operands (``concat``, ``result_type``)."""
+def resolve_many(policy: Policy, op: str, operands: Sequence[Operand | None]) -> DType:
+    """The result dtype of an op over any number of operands (``concat``, ``result_type``, ``clip``).
+
+    ``None`` holds the place of an absent operand (``clip``'s missing bound),
+    for the Python int value rules that depend on the position.
+    """
+    present = [o for o in operands if o is not None]
+    if len(operands) == len(present) == 2:
+        return resolve(policy, op, present[0], present[1])
     name = family_name(policy, op)
-    if len(operands) == 2:
-        return resolve(policy, op, operands[0], operands[1])
-    result, promoted = _decide_many(policy, name, tuple((o.dtype, o.role) for o in operands))
+    result, _ = _decide_many(policy, name, tuple((o.dtype, o.role) for o in present))
     if isinstance(result, Refusal):
-        raise _error(policy, op, name, operands, result)
-    if isinstance(promoted, DType):
-        _check_int_value(policy, op, operands, promoted)
+        raise _error(policy, op, name, present, result)
+    for i, o in enumerate(operands):
+        if o is not None and o.role is Role.INT and o.value.__class__ is int:
+            int_value(policy, op, operands, i)
     return result
 
 

@@ -19,8 +19,10 @@ FAMILY: Final[dict[str, str]] = {
     **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor"), "bitwise"),
     **dict.fromkeys(("bitwise_left_shift", "bitwise_right_shift"), "shift"),
     **dict.fromkeys(("atan2", "hypot", "copysign", "nextafter", "logaddexp"), "float_only"),
-    "clip": "extrema",
-    **dict.fromkeys(("where", "result_type", "concat", "stack", "setitem"), "common"),
+    **dict.fromkeys(("result_type", "concat", "stack"), "common"),
+    "where": "where",
+    "clip": "clip",
+    "setitem": "setitem",
     **dict.fromkeys(("matmul", "tensordot", "vecdot", "cross", "outer", "solve"), "linalg"),
 }
 

@@ -17,19 +17,33 @@ module owns the packing; :func:`key` and :func:`dtype_of_code` read it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from functools import cache, partial
 from typing import Any, Protocol
 
 from promo_ns._context import _SCOPE, Scope, current
-from promo_ns._dtypes import DTYPES, INT_RANGE, DType, bool_, canonical, float32, real_float, uint8
+from promo_ns._dtypes import (
+    DTYPES,
+    FLOAT_OVERFLOW,
+    INT_RANGE,
+    DType,
+    bool_,
+    canonical,
+    float32,
+    real_float,
+    uint8,
+)
 from promo_ns._engine import (
     Operand,
     PromotionError,
     Refusal,
+    checked_int,
     compute_table,
     family_name,
     function_dtype,
+    int_limits,
+    int_value,
     operand,
     promoted_table,
     resolve,
@@ -135,6 +149,7 @@ def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[
 
 
 _KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
+_INT64 = (-(2**63), 2**63 - 1)
 
 
 @per_policy
@@ -162,13 +177,17 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
                 continue
             result, compute = cell
             scalar = next((r for d, r in (a, b) if d is None), None)
-            fix = scalar is not None and (
-                (scalar is Role.INT and (policy.int_values != "wrap" or compute.kind in "iu"))
+            converts = scalar is not None and (
+                (scalar is Role.INT and compute.kind in "iu")
                 or "bifc".index(scalar.kind) > "bifc".index(_KIND[compute.kind])
             )
+            ints = (
+                None if scalar is not Role.INT else int_limits(policy, family, (a, b), int(a[0] is not None))
+            )
+            fix = converts or ints is not None
             rule = _float_scalar_rule(policy, op, a, b, compute)
             direct = (
-                not fix
+                not converts
                 and native_promoted[k] is compute
                 and native_table[k] == cell
                 and _kernel_rule(rule) == _kernel_rule(_float_scalar_rule(native_policy, op, a, b, compute))
@@ -182,6 +201,7 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
                 fix,
                 a[0] is not None and _inplace_ok(policy, op, a, b),
                 backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result) if direct else None,
+                ints=ints,
             )
             out.append(
                 plan
@@ -193,7 +213,8 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
 
 #: The ops of :attr:`Policy.float_scalars`' operator forms, and their symbols there.
 _SYMBOL = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
-_PY_FLOAT = (None, Role.FLOAT)
+#: Python scalars that compute with a float array by the policy's ``float_scalars``: a float, or an int.
+_PY_REAL = ((None, Role.FLOAT), (None, Role.INT))
 
 
 def _float_scalar_rule(
@@ -201,14 +222,14 @@ def _float_scalar_rule(
 ) -> str | None:
     """The policy's rule (:attr:`Policy.float_scalars`) for cell ``(a, b)`` of ``op``; None if none applies.
 
-    A rule applies to a real floating array with a Python float, computing in the array's dtype.
+    A rule applies to a real floating array with a Python float or int, computing in the array's dtype.
     """
     symbol = _SYMBOL.get(op)
     if symbol is None or compute.kind != "f":
         return None
-    if b == _PY_FLOAT and a[0] is compute:
+    if b in _PY_REAL and a[0] is compute:
         form = f"x {symbol} s"
-    elif a == _PY_FLOAT and b[0] is compute:
+    elif a in _PY_REAL and b[0] is compute:
         form = f"s {symbol} x"
     else:
         return None
@@ -257,7 +278,12 @@ def _reciprocal_then_multiply(
 
 
 def fit(value: Any, dtype: DType) -> Any:
-    """Python scalar ``value`` converted to ``dtype``'s kind as a cast would: ints wrap into range."""
+    """Python scalar ``value`` converted to ``dtype``'s kind as a cast would: ints wrap into range.
+
+    For a floating dtype, an int that rounds beyond the dtype's range is an
+    infinity and one beyond int64 a Python float (backends take Python ints
+    up to 64 bits, and torch checks some against the dtype).
+    """
     kind = dtype.kind
     if kind == "b":
         return bool(value)
@@ -267,22 +293,35 @@ def fit(value: Any, dtype: DType) -> Any:
         return v if lo <= v <= hi else lo + (v - lo) % (hi - lo + 1)
     if kind == "f" and isinstance(value, complex):
         return value.real
+    if value.__class__ is int and kind in "fc":
+        if abs(value) >= FLOAT_OVERFLOW[real_float(dtype)]:
+            return math.copysign(math.inf, value)
+        if not _INT64[0] <= value <= _INT64[1]:
+            return float(value)
     return value
 
 
-def _fix_scalar(
-    a: Any, other: Any, op: str, *, reflected: bool, policy: Policy, compute: DType, xy: tuple[Any, Any]
-) -> tuple[Any, Any]:
-    """Native operands ``xy`` with the Python scalar range-checked, wrapped or converted for the kernel."""
-    x, y = xy
-    operands = (_engine_operand(a), _engine_operand(other))
-    if reflected:
-        operands = operands[::-1]
-    value = x if reflected else y
-    if type(value) is int and policy.int_values != "wrap":
-        resolve(policy, op, *operands)  # raises OverflowError / PromotionError when out of range
-    value = fit(value, compute)
-    return (value, y) if reflected else (x, value)
+def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -> tuple[Any, Any, Plan]:
+    """Native operands with the Python scalar at ``index`` checked and converted for the kernel, and the plan.
+
+    A Python int is checked against the plan's ``ints`` (one of their
+    ``plain`` ints goes as it is); one the policy compares exactly beyond its
+    dtype makes the comparison run in float32 with an infinity in its place.
+    A value converted to another Python type (an int beyond int64 for a
+    floating kernel) leaves the native kernel for the backend's ``binary``.
+    """
+    value = y if index else x
+    ints = plan.ints
+    if ints is not None and value.__class__ is int:
+        if ints.plain[0] <= value <= ints.plain[1]:
+            return x, y, plan
+        value = checked_int(ns.policy_now(), op, ints, value, index)
+        if value.__class__ is float:  # +-inf: compared exactly beyond the dtype
+            plan = plan._replace(compute=float32, direct=False, kernel=None)
+    converted = fit(value, plan.compute)
+    if plan.kernel is not None and converted.__class__ is not value.__class__:
+        plan = plan._replace(direct=False, kernel=None)
+    return (x, converted, plan) if index else (converted, y, plan)
 
 
 _new = object.__new__
@@ -327,13 +366,12 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:  # noqa: PLR0915 
         )
         if plan is None:
             raise _refuse(self, other, op, mode)
-        r, compute, _, _, fix, inplace_ok, kernel, _ = plan
+        r, _, _, _, fix, inplace_ok, kernel, _, _ = plan
         if inplace and not inplace_ok:
             raise _refuse(self, other, op, mode)
         if fix:
-            x, y = _fix_scalar(
-                self, other, op, reflected=reflected, policy=ns.policy_now(), compute=compute, xy=(x, y)
-            )
+            x, y, plan = _fix_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
+            kernel = plan.kernel
         elif (ka | kb) & 1 and ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
             raise device_error(x, y)
         if mode == PREPARE:
@@ -515,9 +553,9 @@ def operand_of(ns: Space, x: Any) -> Operand:
 def cast(ns: Space, x: Any, dtype: DType, like: Any = None) -> Any:
     """Native ``x`` as ``dtype``; a Python scalar becomes a 0-d array on ``like``'s device.
 
-    The engine has already checked a Python int's range where the policy
-    checks it; where the policy wraps (``int_values="wrap"``), the value
-    wraps into ``dtype`` here, as the framework would.
+    The engine has already checked a Python int's value where the policy
+    checks it; where the policy's rule is ``"wrap"``, the value wraps into
+    ``dtype`` here, as the framework would.
     """
     if x.__class__ is ns.Array:
         return ns._backend.astype(x._x, dtype)
@@ -537,6 +575,9 @@ def compared(ns: Space, op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
     cell = compute_table(policy, family_name(policy, op))[(a.dtype, a.role, b.dtype, b.role)]
     assert not isinstance(cell, Refusal)  # resolve() raised for a refused cell
     compute = cell[1]
+    for i, o in enumerate((a, b)):
+        if o.role is Role.INT and (value := int_value(policy, op, (a, b), i)).__class__ is float:
+            compute, xs[i] = float32, value  # compared exactly: an int beyond the dtype as an infinity
     arrays = [x._x for x in xs if x.__class__ is ns.Array]
     if len(arrays) == 2 and not ns._backend.same_device(*arrays):
         raise device_error(*arrays)
@@ -544,16 +585,26 @@ def compared(ns: Space, op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
     return first, second
 
 
-def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[DType, list[Any]]:
+def promoted(
+    ns: Space, op: str, xs: Sequence[Any], like: Any = None, *, optional: bool = False
+) -> tuple[DType, list[Any]]:
     """The policy's dtype for ``op`` over ``xs`` and the native operands cast to it.
 
     NumPy scalars take part as the 0-d arrays they are, as in operators.
     ``like`` is a native array the operands must share a device with (``where``'s
     condition); Python scalars become 0-d arrays on its device, else on the first array's.
+    With ``optional``, ``None`` is an absent operand (``clip``'s missing bound)
+    that stays None, as does a Python int the policy drops (a ``clip`` bound
+    beyond the dtype on the side that clips nothing).
     """
-    xs = [promoted_operand(ns, x, op) for x in xs]
-    operands = [operand_of(ns, x) for x in xs]
-    dtype = resolve_many(ns.policy_now(), op, operands)
+    xs = [None if x is None and optional else promoted_operand(ns, x, op) for x in xs]
+    operands = [None if x is None else operand_of(ns, x) for x in xs]
+    policy = ns.policy_now()
+    dtype = resolve_many(policy, op, operands)
+    xs = [
+        int_value(policy, op, operands, i) if o is not None and o.role is Role.INT else x
+        for i, (o, x) in enumerate(zip(operands, xs, strict=True))
+    ]
     arrays = [x._x for x in xs if x.__class__ is ns.Array]
     if like is not None:
         arrays.insert(0, like)
@@ -567,11 +618,12 @@ def promoted(ns: Space, op: str, xs: Sequence[Any], like: Any = None) -> tuple[D
             [
                 (o.dtype, o.role, x._x if x.__class__ is ns.Array else x)
                 for o, x in zip(operands, xs, strict=True)
+                if o is not None
             ],
             dtype,
             dtype,
         )
-    return dtype, [cast(ns, x, dtype, arrays[0] if arrays else like) for x in xs]
+    return dtype, [None if x is None else cast(ns, x, dtype, arrays[0] if arrays else like) for x in xs]
 
 
 @per_policy

@@ -50,9 +50,11 @@ def test_builtin_policies_are_registered() -> None:
 
 
 def asymmetric(policy: str, op: str) -> bool:
-    """Whether ``op``'s family has an array grid of its own that is not symmetric."""
+    """Whether ``op``'s family casts into its first operand or has an asymmetric array grid of its own."""
     p = get_policy(policy)
     family = p.families.get(p.op_families.get(op) or FAMILY[op])
+    if family is not None and family.cast:
+        return True
     grid = family.arrays if family is not None else None
     return grid is not None and any(grid.get((y, x)) is not d for (x, y), d in grid.items())
 
@@ -61,13 +63,20 @@ def asymmetric(policy: str, op: str) -> bool:
 @given(a=arrays, b=operands, op=st.sampled_from(sorted(FAMILY)))
 def test_commutative(policy: str, a: Operand, b: Operand, op: str) -> None:
     # Every reference framework's promotion is commutative in its operands, except
-    # where a family's own grid says otherwise (Paddle's matmul).
+    # where a family's own grid says otherwise (Paddle's matmul and clip) or it casts
+    # into its first operand (setitem under pytorch, numpy and paddle).
     assume(not asymmetric(policy, op))
     assert outcome(policy, op, a, b) == outcome(policy, op, b, a)
 
 
-def test_only_paddle_matmul_is_asymmetric() -> None:
-    assert [(p, op) for p in BUILTIN for op in sorted(FAMILY) if asymmetric(p, op)] == [("paddle", "matmul")]
+def test_only_setitem_and_paddle_matmul_and_clip_are_asymmetric() -> None:
+    assert [(p, op) for p in BUILTIN for op in sorted(FAMILY) if asymmetric(p, op)] == [
+        ("pytorch", "setitem"),
+        ("paddle", "clip"),
+        ("paddle", "matmul"),
+        ("paddle", "setitem"),
+        ("numpy", "setitem"),
+    ]
     nd = [Operand(float32, Role.ND), Operand(int32, Role.ND)]
     assert outcome("paddle", "matmul", *nd) == "float32"
     assert outcome("paddle", "matmul", *reversed(nd)) == "refused"

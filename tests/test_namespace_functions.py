@@ -30,7 +30,7 @@ import pytest
 import promo_ns
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import DTYPES, DType, canonical, native
-from promo_ns._engine import Operand, accumulation_dtype, operand, resolve, resolve_many
+from promo_ns._engine import Operand, accumulation_dtype, int_value, operand, resolve, resolve_many
 from promo_ns.policies import Policy, Role
 from tests.backends import GRID_BACKENDS as BACKENDS
 from tests.backends import POLICIES, close, has_values, namespace, on_device, to_numpy
@@ -280,6 +280,17 @@ SCALARS_ITEMS: list[Item] = [(f"py:{v!r}", None, v) for v in SCALARS]
 # --- clip -----------------------------------------------------------------------------------
 
 
+def _bound(pol: Policy, operands: list[Operand | None], index: int, bound: Any) -> Any:
+    """A ``clip`` bound as the policy takes it: None where it drops a Python int (NumPy's, past the dtype)."""
+    o = operands[index]
+    if o is None or o.role is not Role.INT:
+        return bound
+    try:
+        return None if int_value(pol, "clip", operands, index) is None else bound
+    except (PromotionError, OverflowError):  # refused: the cell expects the refusal
+        return bound
+
+
 def _clip_reference(x: Any, lo: Any, hi: Any, r: DType) -> Any:
     out = _wide(x, r)
     if lo is not None:
@@ -298,19 +309,20 @@ def test_clip(env: Env, backend: str, policy: str) -> None:
     lows, highs = _items(xp, LOWER), _items(xp, UPPER)
 
     def cell(lx: str, x: Any, lo: tuple[str, Any], hi: tuple[str, Any]) -> None:
-        bounds = [b for b in (lo[1], hi[1]) if b is not None]
+        operands = [None if v is None else _op(v) for v in (x, lo[1], hi[1])]
+        bounds = [_bound(pol, operands, i, b) for i, b in ((1, lo[1]), (2, hi[1]))]
 
         def native_call(r: DType) -> Any:
-            n = [None if b is None else _native(xp, b, r) for b in (lo[1], hi[1])]
+            n = [None if b is None else _native(xp, b, r) for b in bounds]
             return compat.clip(_native(xp, x, r), n[0], n[1])
 
         tally.check(
             f"clip({lx}, min={lo[0]}, max={hi[0]})",
             (),
-            lambda: resolve_many(pol, "clip", [_op(v) for v in (x, *bounds)]) if bounds else x.dtype,
+            lambda: resolve_many(pol, "clip", operands) if any(operands[1:]) else x.dtype,
             lambda: xp.clip(x, min=lo[1], max=hi[1]),
             native_call,
-            lambda r: _clip_reference(x, lo[1], hi[1], r),
+            lambda r: _clip_reference(x, bounds[0], bounds[1], r),
         )
 
     none = ("None", None)

@@ -20,7 +20,15 @@ from hypothesis import strategies as st
 import promo_ns
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import BY_NAME, DType, native
-from promo_ns._engine import Refusal, accumulation_dtype, compute_table, family_name, function_dtype
+from promo_ns._engine import (
+    Operand,
+    Refusal,
+    accumulation_dtype,
+    compute_table,
+    family_name,
+    function_dtype,
+    resolve,
+)
 from promo_ns._ops import NATIVE
 from promo_ns.policies import Role
 from tests.backends import close, namespace, to_numpy
@@ -86,6 +94,16 @@ def _array(raws: list[int], dtype: str) -> np.ndarray[Any, Any]:
 def _cell(policy: str, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role]) -> Any:
     pol = get_policy(policy)
     return compute_table(pol, family_name(pol, op))[(a[0], a[1], b[0], b[1])]
+
+
+def _int_refused(policy: str, op: str, *operands: tuple[tuple[DType | None, Role], Any]) -> bool:
+    """Whether the policy refuses the value of a Python int among ``operands`` ((key, value) pairs)."""
+    a, b = (Operand(*key, value if key[0] is None else None) for key, value in operands)
+    try:
+        resolve(get_policy(policy), op, a, b)
+    except (PromotionError, OverflowError, ValueError):
+        return True
+    return False
 
 
 def _reference(op: str, x: Any, y: Any, compute: DType, result: DType) -> np.ndarray[Any, Any]:
@@ -186,6 +204,10 @@ def _run(xp: Any, policy: str, op: str, pairs: list[tuple[int, int]], values: bo
         if compute.kind == "c" and op not in _COMPLEX_OPS:
             continue
         y = _fit(op, y, compute)
+        if _int_refused(policy, op, (a_key, x), (b_key, y)):
+            with pytest.raises((PromotionError, OverflowError, ValueError)):
+                fn(drawn.wrapped(x), drawn.wrapped(y))
+            continue
         got = fn(drawn.wrapped(x), drawn.wrapped(y))
         if got.dtype is not result:
             wrong.append(f"{label}: {got.dtype}, the policy says {result}")

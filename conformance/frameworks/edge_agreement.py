@@ -66,6 +66,90 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
         for policy in ("pytorch", "paddle", "tf-safe")
         for form in edges.FLOAT_CASES
     },
+    **{
+        (policy, "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
+            "integer division by zero is the backend's kernel's: torch raises ZeroDivisionError, NumPy "
+            "returns 0 with a warning (for a zero in an array too); here the Python int wraps to 0, or "
+            "the bool array holds False"
+        )
+        for policy in ("pytorch", "numpy")
+        for case in ("x // s", "x % s", "s // x", "s % x")
+        for dtype in ("bool", *edges.INT_DTYPES)
+        for s in edges.INT_SCALARS
+        if (dtype == "bool" and case.startswith("s"))
+        or (case.startswith("x") and s % 2 ** (64 if dtype == "bool" else np.iinfo(dtype).bits) == 0)
+    },
+    **{
+        (policy, "bool", f"/bool_unary/b {op} b"): (
+            "integer division by zero is the backend's kernel's: torch raises ZeroDivisionError, NumPy "
+            "returns 0 with a warning"
+        )
+        for policy in ("pytorch", "numpy")
+        for op in ("//", "%")
+    },
+    **{
+        (policy, "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
+            "the sign of a zero float remainder is the backend's kernel's: NumPy's takes the divisor's "
+            "(+0), torch's the dividend's (-0)"
+        )
+        for policy in ("pytorch", "numpy")
+        for case in ("x % s", "s % x")
+        for dtype in ("float16", "bfloat16", "float32", "float64")
+        for s in edges.INT_SCALARS
+        if s < 0
+    },
+    **{
+        (policy, "bool", f"/bool_arithmetic/{case}/{operand}"): (
+            "complex powers differ in their last bits and the sign of a zero imaginary part between "
+            "NumPy's and torch's kernels: the backend's numerics"
+        )
+        for policy in ("pytorch", "numpy")
+        for case in ("b ** x", "x ** b")
+        for operand in ("array:complex", "py:complex")
+    },
+    **{
+        ("numpy", "int_scalars", f"/cases/atan2(x, s)/{dtype}/"): (
+            "float32 atan2 differs in its last bit between NumPy's and torch's kernels (their libm): the "
+            "backend's numerics"
+        )
+        for dtype in ("float32", "int16", "uint16")
+    },
+    **{
+        ("pytorch", "bool", path): (
+            "bool ** bool: torch has no kernel and its meta device decides int64, but a Python True or "
+            "False exponent gives bool (torch's shortcut for exponents 1 and 0); the pytorch policy gives "
+            "bool to every bool ** bool, computed exactly"
+        )
+        for path in (
+            "/bool_arithmetic/b ** x/array:bool",
+            "/bool_arithmetic/x ** b/array:bool",
+            "/bool_arithmetic/x ** b/py:bool",
+            "/bool_unary/b ** b",
+        )
+    },
+    ("pytorch", "int_scalars", "/cases/x ** s/uint64/9223372036854775808"): (
+        "torch reads an integer exponent as an int64 before it checks it against the tensor's dtype; "
+        "the pytorch policy checks 2**63 against uint64 only, and computes uint64 ** 2**63"
+    ),
+    **{
+        ("numpy", "int_scalars", f"/cases/{case}/bfloat16/{s}"): (
+            "ml_dtypes' bfloat16 converts no Python int beyond int64 (np.where none beyond uint64): "
+            "TypeError, expected number, got int; the numpy policy converts it as for float16"
+        )
+        for case in edges.INT_CASES
+        for s in (-(2**63) - 1, 2**63, 2**64, 2**70)
+    },
+    **{
+        ("numpy", "int_scalars", f"/cases/{case}/bfloat16/"): (
+            "np.clip of bfloat16 with one bound is maximum or minimum (bfloat16); with both bounds it is "
+            "float32 (ml_dtypes has no clip loop), which the numpy policy gives to both"
+        )
+        for case in ("clip(x, s, None)", "clip(x, None, s)")
+    },
+    ("numpy", "bool", "/bool_unary/b ** 2"): (
+        "NumPy computes array ** 2 as np.square, int8 for a bool array; the numpy policy gives the "
+        "promotion's int64, as for any other Python int exponent"
+    ),
 }
 
 

@@ -35,15 +35,12 @@ assert all(name in FUNCTION_FAMILY for name in _DECIDED)
 
 
 def clip(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
-    """``x`` limited to ``[min, max]``; bounds promote with ``x`` under the active policy."""
+    """``x`` limited to ``[min, max]``; bounds combine with ``x`` under the active policy's ``clip`` rules."""
     native_x = array_of(ns, x, "clip")
-    bounds = [b for b in (min, max) if b is not None]
-    if not bounds:
+    if min is None and max is None:
         return wrap(ns._backend.compat.clip(native_x), ns)
-    dtype, natives = promoted(ns, "clip", [x, *bounds])
-    lo = natives[1] if min is not None else None
-    hi = natives[-1] if max is not None else None
-    return wrap_result(ns, "clip", kernel(ns, "clip", ns._backend.compat.clip, natives[0], lo, hi), dtype)
+    dtype, (a, lo, hi) = promoted(ns, "clip", [x, min, max], optional=True)
+    return wrap_result(ns, "clip", kernel(ns, "clip", ns._backend.compat.clip, a, lo, hi), dtype)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"clip": clip, **{name: decided(name) for name in _DECIDED}}

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from promo_ns._dtypes import DType, canonical, native
 from promo_ns.policies import Policy, Role
+
+if TYPE_CHECKING:
+    from promo_ns._engine import IntLimits
 
 __all__ = ["Backend", "DTypeMaps", "Plan"]
 
@@ -27,6 +30,8 @@ class Plan(NamedTuple):
     #: The float dtype a result computed in the wider ``compute`` is rounded to, once (torch's
     #: float16/bfloat16 "opmath"); None where the result has ``compute``'s dtype (or is bool).
     rounded: DType | None = None
+    #: What a Python int operand may be, for the plan layer's checks; None without one.
+    ints: IntLimits | None = None
 
 
 class Backend(Protocol):

@@ -360,12 +360,41 @@ _LINALG: dict[str, _How] = {
 }
 
 
+def _clip(clip: Callable[..., Any]) -> Callable[..., Any]:
+    """``clip``, also on bool and complex tensors, which torch's ``clamp`` refuses.
+
+    A bool tensor clips in uint8, exactly.  Complex numbers order as NumPy
+    orders them (by real part, then imaginary part; a NaN stays), so a
+    complex tensor clips as ``np.clip`` does, by selecting elements.
+    """
+
+    def exact(x: Any, /, min: Any = None, max: Any = None) -> Any:
+        if x.device.type == "meta" or not (x.dtype == torch.bool or x.is_complex()):
+            return clip(x, min, max)
+        if x.dtype == torch.bool:
+            lo, hi = (b.to(torch.uint8) if isinstance(b, torch.Tensor) else b for b in (min, max))
+            return clip(x.to(torch.uint8), lo, hi).to(torch.bool)
+        if min is not None:
+            x = torch.where(_complex_ge(x, min) | x.isnan(), x, min)
+        if max is not None:
+            x = torch.where(_complex_ge(max, x) | x.isnan(), x, max)
+        return x
+
+    return exact
+
+
+def _complex_ge(a: Any, b: Any) -> Any:
+    """``a >= b`` for complex tensors in NumPy's order: by real part, then by imaginary part."""
+    return (a.real > b.real) | ((a.real == b.real) & (a.imag >= b.imag))
+
+
 class ExactCompat(ModuleType):
     """``array_api_compat.torch`` (or its ``linalg``), whose functions are exact on uint16/32/64 too.
 
     Each function torch lacks a kernel for on those dtypes runs as it is and,
-    where that raises, again on the signed bits (see :func:`_exact`); every
-    other name is the compat module's own.
+    where that raises, again on the signed bits (see :func:`_exact`); ``clip``
+    also takes bool and complex tensors (see :func:`_clip`); every other name
+    is the compat module's own.
     """
 
     def __init__(self, base: ModuleType, functions: Mapping[str, _How]) -> None:
@@ -373,7 +402,8 @@ class ExactCompat(ModuleType):
         self._base = base
         for name, (how, args, returns) in functions.items():
             if hasattr(base, name):
-                setattr(self, name, _exact(getattr(base, name), name, how, args=args, returns=returns))
+                fn = _exact(getattr(base, name), name, how, args=args, returns=returns)
+                setattr(self, name, _clip(fn) if name == "clip" else fn)
         if hasattr(base, "abs"):
             self.abs = _abs(base.abs)
             self.sign = _sign(base.sign)

@@ -37,7 +37,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from promo_ns._dtypes import DTYPES, DType, complex128, float64, int64, uint64
+from promo_ns._dtypes import DTYPES, DType, bool_, complex128, float64, int64, uint64
 from promo_ns._ops import NATIVE
 from promo_ns.backends._base import DTypeMaps, Plan
 from promo_ns.policies import Role, get_policy
@@ -153,6 +153,8 @@ class JaxBackend(DTypeMaps):
         """``op(x, y)`` computed in ``plan.compute`` (operands cast to it), rounded to ``plan.rounded``."""
         like = x if isinstance(x, jax.Array) else y
         out = self._fn[op](self._operand(x, plan.compute, like), self._operand(y, plan.compute, like))
+        if op == "pow" and plan.compute is bool_:  # JAX's bool ** bool: int32 0s and 1s, exact
+            return self.astype(out, bool_)
         return out if plan.rounded is None else self.astype(out, plan.rounded)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> Any:

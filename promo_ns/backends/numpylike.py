@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 import numpy
 
-from promo_ns._dtypes import DType, bfloat16
+from promo_ns._dtypes import DType, bfloat16, bool_, uint8
 from promo_ns._ops import NATIVE
 from promo_ns.backends._base import DTypeMaps, Plan
 from promo_ns.policies import Role, get_policy
@@ -56,6 +57,33 @@ def _rounded_once(ufunc: Any, c: Any, rounded: Any, x: Any, y: Any) -> Any:
     return ufunc(x, y, out=numpy.empty_like(array, dtype=rounded), dtype=c, casting="unsafe")
 
 
+#: (op, compute dtype) NumPy has no loop for -> the dtype computing it exactly, cast back after:
+#: bool ``**`` (0 and 1 to powers of 0 and 1 stay 0 and 1 in uint8).
+_EXACT_IN: dict[tuple[str, DType], DType] = {("pow", bool_): uint8}
+
+
+class _NumpyCompat(ModuleType):
+    """``array_api_compat.numpy`` with ``clip`` exact on ml_dtypes' bfloat16, which has no clip loop.
+
+    A bfloat16 array and bounds clip in float32, which holds each of their
+    values exactly, and the result is cast back: no value is rounded.
+    """
+
+    def __init__(self, base: ModuleType) -> None:
+        super().__init__(base.__name__, base.__doc__)
+        self._base = base
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+    def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
+        """``compat.clip``, through float32 for a bfloat16 ``x``."""
+        if x.dtype.name != "bfloat16":
+            return self._base.clip(x, min, max)
+        lo, hi = (b.astype(numpy.float32) if hasattr(b, "astype") else b for b in (min, max))
+        return self._base.clip(x.astype(numpy.float32), lo, hi).astype(x.dtype)
+
+
 class NumpyLike(DTypeMaps):
     """NumPy or CuPy: ufuncs cast inside the kernel through ``dtype=``, so no operand is copied."""
 
@@ -64,6 +92,8 @@ class NumpyLike(DTypeMaps):
         self.name = name
         self.module = import_module(module or name)
         self.compat = import_module(f"array_api_compat.{module or name}")
+        if name == "numpy":
+            self.compat = _NumpyCompat(self.compat)
         self.native_policy = get_policy("numpy")
         self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset()
         self.array_type: type = getattr(self.module, array_type)
@@ -89,6 +119,9 @@ class NumpyLike(DTypeMaps):
         Only cells NumPy does not already promote as the policy does come here:
         :meth:`kernel` gives every ``direct`` cell a function of its own.
         """
+        exact = _EXACT_IN.get((op, plan.compute))
+        if exact is not None:
+            return self.astype(self.binary(op, x, y, plan._replace(compute=exact)), plan.compute)
         ufunc = self._ufunc[op]
         c = self.native_dtype(plan.compute)
         if plan.rounded is not None:
@@ -118,6 +151,9 @@ class NumpyLike(DTypeMaps):
         """
         if out is None:
             out = x
+        if (op, plan.compute) in _EXACT_IN:
+            out[...] = self.binary(op, x, y, plan)
+            return
         ufunc = self._ufunc[op]
         if op == "pow" and plan.compute.kind in "iu":
             c = self.native_dtype(plan.compute)

@@ -18,6 +18,7 @@ from promo_ns._dtypes import (
     complex64,
     float16,
     native,
+    uint8,
     uint16,
     uint32,
     uint64,
@@ -71,12 +72,14 @@ class TorchBackend(DTypeMaps):
         self.array_type: type = torch.Tensor
         self.native_policy = get_policy("pytorch")
         # The pytorch policy gives complex64 where torch makes complex32, torch
-        # refuses bool tensors in subtraction whatever the other operand, and its
-        # CPU has no kernels for most ops in uint16/32/64: those cells go through
-        # binary(), which computes them exactly (on the CPU) or natively (meta).
+        # refuses bool tensors in subtraction whatever the other operand, has no
+        # bool pow kernel (but for the exponents True and False), and its CPU has
+        # no kernels for most ops in uint16/32/64: those cells go through binary(),
+        # which computes them exactly (on the CPU) or natively (meta).
         self.not_native = frozenset(
             {(None, float16, complex64)}
             | {("subtract", bool_, d) for d in DTYPES if d is not bool_}
+            | {("pow", bool_, bool_)}
             | {
                 (op, d, c)
                 for op in NATIVE
@@ -137,6 +140,8 @@ class TorchBackend(DTypeMaps):
 
         uint16/32/64 compute dtypes: see :meth:`_unsigned`.
         """
+        if op == "pow" and plan.compute is bool_:  # no kernel: 0 and 1 to powers of 0 and 1 in uint8
+            return self.binary(op, x, y, plan._replace(compute=uint8)).to(torch.bool)
         if plan.compute in _WIDE_UNSIGNED:
             out = self._unsigned(op, x, y, plan)
             if out is not None:
@@ -147,6 +152,9 @@ class TorchBackend(DTypeMaps):
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute``; torch casts the result into ``x``'s dtype."""
+        if op == "pow" and plan.compute is bool_:
+            x.copy_(self.binary(op, x, y, plan))
+            return
         if plan.compute in _WIDE_UNSIGNED:
             out = self._unsigned(op, x, y, plan)
             if out is not None:

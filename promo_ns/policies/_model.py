@@ -220,6 +220,10 @@ def function_grid(text: str) -> dict[tuple[str, DType], DType]:
     }
 
 
+#: What a Python int operand's value does in an op family (see :attr:`Family.int_values`).
+IntRule = Literal["wrap", "fit", "magnitude", "non-negative", "exact", "bounds"]
+
+
 @dataclass(frozen=True)
 class Family:
     """How one op family promotes.
@@ -265,6 +269,54 @@ class Family:
         For ``roles="priority"``: when a 0-d array counts against n-d arrays,
         in place of the policy's ``cross_when``; ``"always"``: whatever the
         categories, through ``cross`` (Paddle's ``floor_divide``).
+    cast
+        No promotion: the result has the first operand's dtype, and every other
+        operand, a 0-d array of any dtype too, is cast into it (``x[key] = v``
+        in NumPy, PyTorch and Paddle).  A Python scalar converts as Python
+        converts it to that dtype's kind (``int(1.5)`` is 1, ``bool(z)`` is
+        ``z != 0``), so a Python complex into a real dtype other than bool is
+        refused (``float(1+2j)`` raises).
+    int_values
+        What a Python int operand's value does, per kind (``"biufc"``) of the
+        array operands (of the highest category among them); a kind missing
+        here is ``"wrap"``.  ``None``: the policy's ``int_values`` decides.
+        The int converts to the dtype the operands promote to (for ``cast``,
+        the first operand's):
+
+        ``"wrap"``
+            As a cast would: modulo ``2**bits`` into an integer dtype, rounded
+            into a float (PyTorch's ``int8_tensor + 1000``).
+        ``"fit"``
+            It must lie in that dtype's range (a float dtype's finite range),
+            else it is refused (NEP 50's OverflowError; PyTorch's ``clamp`` of
+            float16 with ``2**31``).
+        ``"magnitude"``
+            As ``"fit"``, but an unsigned dtype also takes negatives down to
+            ``-max``, which wrap as two's complement (PyTorch's checked
+            conversion: ``torch.where(c, uint8_tensor, -255)`` writes 1).
+        ``"non-negative"``
+            As ``"fit"``, and a negative int is refused where the result is
+            bool or integer ("Integers to negative integer powers are not
+            allowed"), for an exponent (``int_right`` of ``power``).
+        ``"exact"``
+            The op sees the exact value: an int beyond the dtype takes part as
+            an infinity of its sign, in float32, so it compares as beyond every
+            element and is true (NumPy 2: ``uint8_array < 1000`` is all true,
+            ``logical_and(uint8_array, 256)`` too).
+        ``"bounds"``
+            For ``clip(x, min, max)``: a bound beyond the dtype on the side
+            that clips nothing (``min`` below its minimum, ``max`` above its
+            maximum) is dropped; any other must fit (NumPy 2's ``clip``).
+    int_right
+        ``int_values`` for a Python int on the right of a two-operand op of
+        this family, where the framework treats it otherwise than on the left
+        (the exponent of ``x ** s``; PyTorch's ``s / x`` is ``reciprocal(x) * s``,
+        its ``x / s`` promotes with ``s``); ``None``: ``int_values``.
+    int_range
+        Per array kind, the Python ints the framework converts at all,
+        ``(lowest, highest)``: any other is refused, whatever the rule
+        (PyTorch makes a Python int an int64, or a uint64 from ``2**63``);
+        a kind missing here takes any int.  ``None``: the policy's ``int_range``.
     """
 
     kinds: str = "biufc"
@@ -278,6 +330,10 @@ class Family:
     arrays: Grid | None = None
     scalars: ScalarGrid = field(default_factory=dict)
     zero_d_cross_when: Literal["higher", "different", "always"] | None = None
+    cast: bool = False
+    int_values: Mapping[str, IntRule] | None = None
+    int_right: Mapping[str, IntRule] | None = None
+    int_range: Mapping[str, tuple[int, int]] | None = None
 
     def __post_init__(self) -> None:
         _validate(self, "Family")
@@ -297,6 +353,9 @@ FAMILIES: tuple[str, ...] = (
     "shift",
     "float_only",
     "common",
+    "where",
+    "clip",
+    "setitem",
     "linalg",
 )
 
@@ -355,9 +414,17 @@ class Policy:
         The result dtype of each one-array function family per input dtype
         (:func:`function_grid`); a missing cell refuses the function on that dtype.
     int_values
-        What a Python int out of the result dtype's range does: ``"wrap"``
-        (silently, like the framework), ``"overflow"`` (``OverflowError``, NEP
-        50) or ``"refuse"`` (``PromotionError``).
+        What a Python int beyond the dtype it converts to does in op families
+        without ``int_values`` of their own: ``"wrap"`` (silently, like the
+        framework), ``"overflow"`` or ``"refuse"`` (bool and integer arrays
+        take the rule ``"fit"``).  It also names the error of every refused
+        Python int value: ``PromotionError`` for ``"refuse"``, else
+        ``OverflowError`` (NEP 50's); a negative exponent the rule
+        ``"non-negative"`` refuses is a ``ValueError`` (NumPy's).
+    int_range
+        Per array kind (``"biufc"``), the Python ints the framework converts
+        at all, ``(lowest, highest)``, in op families without an ``int_range``
+        of their own; a kind missing here takes any int.
     inplace
         When ``x1 op= x2`` may keep ``x1``'s dtype: ``"same"`` (only when the
         promoted dtype is ``x1``'s), ``"category"`` (the promoted dtype's
@@ -382,7 +449,7 @@ class Policy:
         ``to_tensor`` goes through NumPy); ``None``: this policy's.
     float_scalars
         How a real floating array ``x`` (n-d or 0-d) and a Python float ``s``
-        compute together, per operator form of :data:`FLOAT_SCALAR_FORMS`
+        (or int) compute together, per operator form of :data:`FLOAT_SCALAR_FORMS`
         (``"x * s"``, ``"s / x"``, ...; the functions ``add``, ``subtract``,
         ``multiply`` and ``divide`` with the scalar on the same side too),
         where the result has ``x``'s dtype; a form missing here is
@@ -420,6 +487,7 @@ class Policy:
     accumulate_kinds: str = "biufc"
     functions: FunctionGrid = field(default_factory=dict)
     int_values: Literal["wrap", "overflow", "refuse"] = "wrap"
+    int_range: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     inplace: Literal["same", "category", "same_kind"] = "same"
     inplace_as_nd: frozenset[Role] = frozenset()
     nested: Literal["strong-scalars", "weak-scalars", "refused"] = "strong-scalars"
@@ -696,6 +764,18 @@ def _kinds(value: str | None, where: str) -> None:
         )
 
 
+def _per_kind(value: Mapping[str, Any] | None, where: str) -> None:
+    """Keys of a per-kind mapping are kind letters; a range's lowest is not above its highest."""
+    for key, item in (value or {}).items():
+        if len(key) != 1 or key not in "biufc":
+            raise ValueError(
+                f"{where} is keyed by one kind letter of 'biufc' (bool, int, uint, float, complex), "
+                f"not {key!r}"
+            )
+        if isinstance(item, tuple) and item[0] > item[1]:
+            raise ValueError(f"{where}[{key!r}] is the range {item}, whose lowest is above its highest")
+
+
 def _validate(record: Policy | Family, owner: str) -> None:
     """Check every field of ``record`` against its type, and the fields whose values are names.
 
@@ -717,7 +797,10 @@ def _validate(record: Policy | Family, owner: str) -> None:
         _kinds(record.kinds, f"{owner}: kinds")
         _kinds(record.scalar_kinds, f"{owner}: scalar_kinds")
         _kinds(record.result_kinds, f"{owner}: result_kinds")
+        for name in ("int_values", "int_right", "int_range"):
+            _per_kind(getattr(record, name), f"{owner}: {name}")
         return
+    _per_kind(record.int_range, f"{owner}: int_range")
     _kinds(record.accumulate_kinds, f"{owner}: accumulate_kinds")
     for key in record.defaults:
         if key not in DEFAULT_KINDS:

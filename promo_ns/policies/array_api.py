@@ -127,6 +127,9 @@ POLICY = Policy(
         "shift": Family(kinds="iu"),
         "float_only": Family(kinds="f"),
         "common": Family(),
+        "where": Family(),
+        "clip": Family(kinds="iuf"),
+        "setitem": Family(),
         "linalg": Family(kinds="iufc"),
     },
     accumulate={

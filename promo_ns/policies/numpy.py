@@ -7,6 +7,24 @@ and a Python int out of that dtype's range raises ``OverflowError``.
 ...) first turn each integer input into the smallest float that holds it; bool
 ``**``, ``//``, ``%`` and shifts compute in int8.
 
+Python ints as data (``int_values``, measured by ``conformance/frameworks/edges.py``,
+stored in ``tests/reference/edges-numpy.json``): in arithmetic, bitwise ops,
+shifts, ``maximum``/``minimum`` and setitem an int must fit the array's dtype
+(a bool array's is an int64), else ``OverflowError``; an integer power refuses
+a negative exponent (``ValueError``: "Integers to negative integer powers are
+not allowed").  Comparisons of an integer array are exact (``uint8_array <
+1000`` is all true, ``== -1`` all false) and the logical ufuncs take the
+int's truth (any int64); true division and the float-only functions convert
+the int to the float they compute in (``uint8_array / 1000``, ``arctan2(x,
+-3)``); ``where`` converts it through a C long (``-2**63 .. 2**64-1``) and
+wraps it into the result; ``clip`` drops an int bound beyond the dtype that
+clips nothing (``np.clip``'s own rule) and refuses the others.  These are the
+policy's refusals (NumPy raises them before any loop runs).  Setitem casts any
+value into the array (a 0-d array of any dtype, a Python float into an
+integer array), but a Python complex into a real array raises (``float()``
+of it does).  Integer division by zero (0 and a warning in NumPy, an error
+in torch) is each backend's kernel's.
+
 One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
 families): the float functions turn bool/int8/uint8 into float16, int16/uint16
 into float32, wider integers into float64 (the smallest float loop); ``reciprocal``
@@ -36,7 +54,7 @@ from promo_ns._dtypes import (
     uint16,
     uint64,
 )
-from promo_ns.policies._model import Family, Policy, function_grid, grid, scalar_grid
+from promo_ns.policies._model import Family, IntRule, Policy, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -76,6 +94,17 @@ SCALARS = scalar_grid("""
   c64     c64     c64     c64     c64
  c128    c128    c128    c128    c128
 """)
+
+#: A Python int must fit the dtype (NEP 50), and be no negative exponent of an integer power.
+_EXPONENT: dict[str, IntRule] = {"b": "non-negative", "i": "non-negative", "u": "non-negative"}
+#: Integer arrays compare exactly with any Python int; a bool array's int is an int64.
+_EXACT: dict[str, IntRule] = {"b": "fit", "i": "exact", "u": "exact"}
+#: ``np.clip`` drops an int bound that clips nothing; a bool array clips as int64.
+_CLIP: dict[str, IntRule] = {"b": "fit", "i": "bounds", "u": "bounds"}
+#: The logical ufuncs read a Python int as an int64 (its truth, not wrapped), whatever the array.
+_INT64 = dict.fromkeys("biufc", (-(2**63), 2**63 - 1))
+#: ``np.where`` converts a Python int for a bool or integer array through a C (unsigned) long.
+_C_LONG = dict.fromkeys("biu", (-(2**63), 2**64 - 1))
 
 #: The smallest float holding each integer dtype: the float-only ufuncs' loops.
 _SMALLEST_FLOAT = {
@@ -138,17 +167,21 @@ POLICY = Policy(
         "arithmetic": Family(),
         # NumPy has no bool subtraction loop: bool - bool (an array or a Python bool) is refused.
         "subtraction": Family(result_kinds="iufc"),
-        "power": Family(result_map={bool_: int8}),
+        "power": Family(result_map={bool_: int8}, int_right=_EXPONENT),
         "real_arithmetic": Family(kinds="biuf", result_map={bool_: int8}),
         "extrema": Family(),
-        "true_divide": Family(result_map={d: float64 for d in DTYPES if d.kind in "biu"}),
-        "comparison": Family(result="bool"),
-        "ordering": Family(result="bool"),
-        "logical": Family(result="bool"),
+        "true_divide": Family(result_map={d: float64 for d in DTYPES if d.kind in "biu"}, int_values={}),
+        "comparison": Family(result="bool", int_values=_EXACT),
+        "ordering": Family(result="bool", int_values=_EXACT),
+        "logical": Family(result="bool", int_values={"i": "exact", "u": "exact"}, int_range=_INT64),
         "bitwise": Family(kinds="biu"),
         "shift": Family(kinds="biu", result_map={bool_: int8}),
-        "float_only": Family(kinds="biuf", operand_map=_SMALLEST_FLOAT),
+        "float_only": Family(kinds="biuf", operand_map=_SMALLEST_FLOAT, int_values={}),
         "common": Family(),
+        "where": Family(int_values={}, int_range=_C_LONG),
+        # ml_dtypes has no bfloat16 clip loop: NumPy clips bfloat16 in float32.
+        "clip": Family(result_map={bfloat16: float32}, int_values=_CLIP),
+        "setitem": Family(cast=True, int_values={"i": "fit", "u": "fit"}),
         # ml_dtypes has no bfloat16 matmul loop: NumPy computes bfloat16 products in float32.
         "linalg": Family(result_map={bfloat16: float32}),
     },
@@ -166,5 +199,12 @@ POLICY = Policy(
         "(so np.where refuses them) while its ufunc loops accept them: the numpy policy uses the "
         "ufuncs' answer everywhere. ml_dtypes also casts complex to bfloat16 under 'same_kind'; the "
         "numpy policy keeps NumPy's rule and refuses bf16 += complex.",
+        "ml_dtypes' bfloat16 converts no Python int beyond int64 (TypeError: expected number, got int; "
+        "np.where none beyond uint64); the numpy policy converts it as NumPy does for float16: rounded, "
+        "infinite beyond the range.",
+        "np.clip of a bfloat16 array gives float32 with both bounds (ml_dtypes has no clip loop) and "
+        "bfloat16 with one (np.clip is then maximum or minimum); the numpy policy gives float32 to both.",
+        "bool_array ** 2 is int8 in NumPy (its fast path computes np.square); the numpy policy gives the "
+        "promotion's int64, as for any other Python int exponent.",
     ),
 )

@@ -105,6 +105,10 @@ MATMUL = grid("""
  c128    -    - c128    -    - c128    -    -    - c128 c128 c128 c128    - c128
 """)
 
+#: ``paddle.clip(x, min, max)``: row x's dtype, column a bound's (a Python scalar as its
+#: ``scalar_dtypes``): x's dtype, but float32 for an integer x with a floating bound.
+CLIP = {(x, b): float32 if x.kind in "iu" and b.kind == "f" else x for x in DTYPES for b in DTYPES}
+
 _INTS_TO_F32 = {d: float32 for d in DTYPES if d.kind in "iu"}
 # True division maps the lattice's integers to float32; uint16/32/64 (outside the
 # lattice) keep their dtype, as Paddle's kernel key shows.
@@ -183,6 +187,11 @@ POLICY = Policy(
         "nextafter": Family(strong=True),
         "logaddexp": Family(result_map=_INTS_TO_F32, strong=True),
         "common": Family(strong=True),
+        "where": Family(strong=True),
+        # ``paddle.clip`` keeps x's dtype, but float bounds make an integer x float32.
+        "clip": Family(arrays=CLIP, strong=True),
+        # ``x[key] = v`` casts any real value, a 0-d tensor of any dtype too, into x.
+        "setitem": Family(cast=True),
         "linalg": Family(same_dtype=True),
         "matmul": Family(arrays=MATMUL),
     },

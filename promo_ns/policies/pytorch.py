@@ -21,6 +21,32 @@ dtype first, as NumPy does.  ``s / x`` is ``Tensor.__rtruediv__``:
 come out of torch's vectorized CPU loops as ``0xffff`` (its scalar loops, and
 ml_dtypes, write ``0x7fc0``): their bits are the CPU's, not the policy's.
 
+Python ints as data (``int_values``, measured by ``conformance/frameworks/edges.py``,
+stored in ``tests/reference/edges-pytorch.json``): a Python int becomes a
+``c10::Scalar``, an int64 or, from ``2**63``, a uint64, so torch takes ints in
+``-2**63 .. 2**64-1`` (``OverflowError``: "can't convert negative int to
+unsigned", "int too big to convert").  Arithmetic, division, comparisons,
+bitwise ops, shifts, ``copysign`` and the base of ``s ** x`` then wrap the
+int into the tensor's dtype (``int8 + 1000`` is ``int8 + -24``), except where
+the int decides the dtype: with a bool tensor it is the int64 result, and a
+uint64 refuses to promote with bool ("Promotion for uint16, uint32, uint64
+types is not supported").  ``clamp``, ``where`` and the exponent of ``x ** s``
+check the int against the dtype (``c10::checked_convert``: "value cannot be
+converted to type int8_t without overflow"), an unsigned dtype taking
+``-max .. max`` as two's complement; ``clamp`` and the exponent check float16
+too, ``where`` does not.  An integer tensor to a negative int power is refused
+("Integers to negative integer powers are not allowed").  Setitem unpacks
+the int as a C ``long long`` (``-2**63 .. 2**63-1``, "Overflow when unpacking
+long long") and checks it as ``where`` does.  All of these are the policy's
+refusals.  The integer division by zero torch raises (``int8 // 256``,
+"ZeroDivisionError") is its kernel's, for tensors too: the backend's numerics.
+
+Setitem casts any value into the tensor (a Python scalar, a 0-d tensor of
+any dtype), except a Python complex into a real dtype ("value cannot be
+converted to type double without overflow"); ``clamp`` of a floating tensor
+keeps its dtype whatever the Python bounds (a complex bound too), and
+promotes otherwise ("clamp is not supported for complex types").
+
 Deviation: a float16 meeting a lower-class complex gives ``complex32`` in
 PyTorch (experimental ComplexHalf); promo_ns has no complex32 and gives
 ``complex64``.
@@ -46,7 +72,16 @@ complex64.
 from __future__ import annotations
 
 from promo_ns._dtypes import DTYPES, bool_, complex64, float32, int64
-from promo_ns.policies._model import Family, FloatScalarRule, Policy, Role, function_grid, grid
+from promo_ns.policies._model import (
+    SCALAR_ROLES,
+    Family,
+    FloatScalarRule,
+    IntRule,
+    Policy,
+    Role,
+    function_grid,
+    grid,
+)
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -90,6 +125,15 @@ CROSS = grid("""
 """)
 
 _TO_DEFAULT_FLOAT = {d: float32 for d in DTYPES if d.kind in "biu"}
+
+#: The Python ints torch converts: an int64, or a uint64 from ``2**63`` (``c10::Scalar``).
+_SCALAR_INTS = dict.fromkeys("biufc", (-(2**63), 2**64 - 1))
+#: Setitem unpacks a Python int as a C ``long long``.
+_LONG_LONG = dict.fromkeys("biufc", (-(2**63), 2**63 - 1))
+#: Wrapped into the tensor's dtype, but with a bool tensor the int is the int64 result.
+_WRAPPED: dict[str, IntRule] = {"b": "fit"}
+#: ``c10::checked_convert``: the int must fit the dtype, unsigned ones taking -max..max.
+_CHECKED: dict[str, IntRule] = {"b": "fit", "i": "magnitude", "u": "magnitude"}
 
 #: Python floats with float arrays: see the module's docstring for what was measured.
 FLOAT_SCALARS: dict[str, FloatScalarRule] = {
@@ -148,23 +192,36 @@ POLICY = Policy(
     cross=CROSS,
     op_families={"subtract": "subtraction"},
     families={
-        "arithmetic": Family(),
-        "subtraction": Family(kinds="iufc", scalar_kinds="ifc"),
-        "power": Family(),
-        "real_arithmetic": Family(kinds="biuf"),
-        "extrema": Family(kinds="biuf"),
-        "true_divide": Family(result_map=_TO_DEFAULT_FLOAT),
-        "comparison": Family(result="bool"),
-        "ordering": Family(kinds="biuf", result="bool"),
-        "logical": Family(result="bool"),
-        "bitwise": Family(kinds="biu"),
-        "shift": Family(kinds="biu"),
-        "float_only": Family(result_map=_TO_DEFAULT_FLOAT),
-        "common": Family(),
+        "arithmetic": Family(int_values=_WRAPPED),
+        "subtraction": Family(kinds="iufc", scalar_kinds="ifc", int_values=_WRAPPED),
+        "power": Family(
+            int_values=_WRAPPED,
+            int_right={"b": "non-negative", "i": "non-negative", "u": "non-negative", "f": "fit"},
+        ),
+        "real_arithmetic": Family(kinds="biuf", int_values=_WRAPPED),
+        "extrema": Family(kinds="biuf", int_values=_WRAPPED),
+        # ``s / x`` is ``reciprocal(x) * s``: the int never meets a bool tensor there.
+        "true_divide": Family(result_map=_TO_DEFAULT_FLOAT, int_values={}, int_right=_WRAPPED),
+        "comparison": Family(result="bool", int_values=_WRAPPED),
+        "ordering": Family(kinds="biuf", result="bool", int_values=_WRAPPED),
+        "logical": Family(result="bool", int_values=_WRAPPED),
+        "bitwise": Family(kinds="biu", int_values=_WRAPPED),
+        "shift": Family(kinds="biu", int_values=_WRAPPED),
+        "float_only": Family(result_map=_TO_DEFAULT_FLOAT, int_values=_WRAPPED),
+        "common": Family(int_values=_WRAPPED),
+        "where": Family(int_values=_CHECKED),
+        # A floating tensor keeps its dtype whatever the Python bounds (torch's clamp meta function).
+        "clip": Family(
+            kinds="biuf",
+            scalars={(d, r): d for d in DTYPES if d.kind == "f" for r in SCALAR_ROLES},
+            int_values={**_CHECKED, "f": "magnitude"},
+        ),
+        "setitem": Family(cast=True, int_values={"i": "magnitude", "u": "magnitude"}, int_range=_LONG_LONG),
         "linalg": Family(same_dtype=True),
     },
     accumulate={d: int64 for d in DTYPES if d.kind in "biu"},
     int_values="wrap",
+    int_range=_SCALAR_INTS,
     inplace="category",
     functions=FUNCTIONS,
     nested="strong-scalars",
@@ -181,5 +238,9 @@ POLICY = Policy(
         "1.0); on NumPy, promo_ns converts it once, as NumPy does (1.0009765625). The two differ "
         "only where float32 rounds the float onto a midpoint between two float16 values.",
         "bfloat16 NaNs have the backend's bits: torch's vectorized CPU loops write 0xffff, ml_dtypes 0x7fc0.",
+        "bool ** bool: torch has no kernel (its meta device decides int64) but for a Python True or "
+        "False exponent, which gives bool; the policy gives bool to every bool ** bool, computed exactly.",
+        "torch reads an integer exponent as an int64 before checking it against the tensor's dtype, so "
+        "uint64_tensor ** 2**63 is refused; the policy checks it against uint64 only, and computes it.",
     ),
 )
