@@ -38,6 +38,7 @@ _GPU = ("torch-cuda", "cupy")
 _DASK_ROWS = 400_000  #: rows of the Dask workload's array (160 MB of float32)
 #: where the uint32/uint64 cases run (torch's CPU has no kernels for them: promo_ns's emulation).
 _UNSIGNED_BACKENDS = ("numpy", "torch")
+_CPU = ("numpy", "torch")
 
 #: backend -> (import line, expression turning NumPy array ``v`` into a native array, sync statement).
 BACKENDS: dict[str, tuple[str, str, str]] = {
@@ -79,7 +80,10 @@ class Case:
 
 
 def setup_code(backend: str, n: int | tuple[int, int]) -> str:
-    """The code creating every peer's inputs: float32 ``a``, ``b``, int8 ``i8`` (``A``... for promo_ns).
+    """The code creating every peer's inputs: float32 ``a``, ``b``, int8 ``i8``, float16 ``h``.
+
+    promo_ns's arrays are ``A``, ``B``, ``X2`` (``array-api`` policy) and ``QI8``, ``QB``,
+    ``QH`` (``pytorch``).
 
     uint32/uint64 inputs (where their cases run) are NumPy arrays ``nu32a``... and promo_ns
     arrays ``U32A``... of the backend.
@@ -128,10 +132,11 @@ def native(v):
 a, b = (native(rng.standard_normal({n!r}).astype(numpy.float32)) for _ in range(2))
 i8 = native(rng.integers(-100, 100, {n!r}, dtype=numpy.int8))
 x2 = native(rng.standard_normal((1000, 100)).astype(numpy.float32))
+h = native(rng.standard_normal({n!r}).astype(numpy.float16))
 xp = promo_ns.namespace({name!r}, policy="array-api")
 xq = promo_ns.namespace({name!r}, policy="pytorch")
 A, B, X2 = (xp.asarray(v) for v in (a, b, x2))
-{unsigned}QI8, QB = xq.asarray(i8), xq.asarray(b)
+{unsigned}QI8, QB, QH = xq.asarray(i8), xq.asarray(b), xq.asarray(h)
 import contextvars, operator
 with promo_ns.trace():
     TRACING = contextvars.copy_context()  # runs code inside a trace block
@@ -165,6 +170,14 @@ _MIXED = {
     "cast, then op": "compat.astype(i8, compat.float32) + b",
 }
 _SCALAR = {"native": "a + 1.0", "promo_ns": "A + 1.0", "compat": "compat.add(a, 1.0)", "strict": "SA + 1.0"}
+#: float16 times a Python float under the pytorch policy: computed in float32, rounded once (torch's
+#: bits). NumPy's own ``h * 0.1`` rounds 0.1 to float16 first; cast-then-op is the float32 computation.
+_HALF_SCALAR = {
+    "native": "h * 0.1",
+    "promo_ns": "QH * 0.1",
+    "compat": "compat.multiply(h, 0.1)",
+    "cast, then op": "compat.astype(compat.astype(h, compat.float32) * 0.1, compat.float16)",
+}
 
 CASES: tuple[Case, ...] = (
     Case(
@@ -192,6 +205,17 @@ CASES: tuple[Case, ...] = (
         },
     ),
     Case("small (n=100)", "a + 1.0", _SMALL, _SCALAR, {"numpy": (Target(("native",), 3.0, "<= 3x native"),)}),
+    Case(
+        "small (n=100)",
+        "float16 a * 0.1 (pytorch policy)",
+        _SMALL,
+        _HALF_SCALAR,
+        {
+            "numpy": (Target(("native",), 3.0, "<= 3x native"),),
+            "torch": (Target(("native",), 1.6, "<= 1.6x native"),),
+        },
+        backends=_CPU,
+    ),
     Case("small (n=100)", "int8 + float32 (pytorch policy)", _SMALL, _MIXED),
     Case(
         "small (n=100)",
@@ -263,6 +287,22 @@ CASES: tuple[Case, ...] = (
         _SCALAR,
         {b: (Target(("native",), 1.03, "within 3% of native"),) for b in BACKENDS},
         memory=True,
+    ),
+    Case(
+        "large (n=10M)",
+        "float16 a * 0.1 (pytorch policy)",
+        _LARGE,
+        _HALF_SCALAR,
+        {
+            b: (
+                Target(
+                    ("native", "cast, then op"), 1.05, "within 5% of the faster of native and cast-then-op"
+                ),
+            )
+            for b in _CPU
+        },
+        memory=True,
+        backends=_CPU,
     ),
     *(
         Case(

@@ -40,8 +40,11 @@ def test_every_peer_computes_the_same(backend: str, case: Case) -> None:
     for peer, got in results.items():
         arr = to_numpy(got) if peer != "strict" else np.asarray(got)
         assert arr.dtype == native.dtype, f"{peer}: {arr.dtype}, native: {native.dtype}"
+        # NumPy's own float16 h * 0.1 rounds 0.1 to float16 first, the pytorch policy (torch) does
+        # not: their results differ in the last bit.
+        rtol = float(np.finfo(native.dtype).eps) if native.dtype == np.float16 else 1e-5
         if not case.name.startswith("a +="):  # in place on shared memory: the values moved on
-            np.testing.assert_allclose(arr, native, rtol=1e-5, err_msg=peer)
+            np.testing.assert_allclose(arr, native, rtol=rtol, err_msg=peer)
 
 
 def test_the_report_lists_what_missed_its_target() -> None:
