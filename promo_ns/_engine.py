@@ -330,11 +330,15 @@ def _own_cell(family: Family, keys: Sequence[Key]) -> Stage[DType | None]:
     return dtype
 
 
-def _cast(keys: Sequence[Key]) -> Stage[DType]:
-    """A family that casts: the first operand's dtype, every other operand converted into it."""
+def _cast(keys: Sequence[Key], how: str) -> Stage[DType]:
+    """A family that casts: the first operand's dtype, the other operands converted into it (``how``)."""
     dtype = keys[0][0]
     if dtype is None:
         raise _RefusalError("scalars", "this op casts into its first operand, which is no array: refused")
+    if how == "category" and any(
+        (CATEGORY[r.kind] > dtype.category) if d is None else (d.category != dtype.category) for d, r in keys
+    ):
+        raise _RefusalError("kind", f"this op casts only operands of {dtype}'s category into it: refused")
     if dtype.kind in "iuf" and any(d is None and r is Role.COMPLEX for d, r in keys):
         raise _RefusalError(
             "kind", f"a Python complex does not convert to {dtype} (int() and float() of it raise): refused"
@@ -408,8 +412,8 @@ def cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> Stage[DT
     if family is None:
         raise _RefusalError("kind", "the policy defines no op of this family: refused")
     _check_kinds(family, keys)
-    if family.cast:
-        return (yield from _cast(keys))
+    if family.cast is not None:
+        return (yield from _cast(keys, family.cast))
     result = yield from _own_cell(family, keys)
     if result is None:
         if family.strong:
@@ -524,7 +528,7 @@ def int_limits(policy: Policy, family_name: str, keys: tuple[Key | None, ...], i
     rules = rules if rules is not None else family.int_values
     rule = (rules if rules is not None else _DEFAULT_RULES[policy.int_values]).get(kind, "wrap")
     ranges = family.int_range if family.int_range is not None else policy.int_range
-    dtype = arrays[0] if family.cast or not isinstance(promoted, DType) else promoted
+    dtype = arrays[0] if family.cast is not None or not isinstance(promoted, DType) else promoted
     fits = None if rule == "wrap" else _value_range(dtype, rule)
     integer = isinstance(decided, DType) and decided.kind in "biu"
     accepted = ranges.get(kind)

@@ -318,7 +318,7 @@ _SECTIONS = ("int_scalars", "bool", "setitem", "clip")
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
-@pytest.mark.parametrize("policy", ["pytorch", "numpy"])
+@pytest.mark.parametrize("policy", list(edges.FRAMEWORKS))
 def test_the_edge_grid_agrees_with_the_framework_but_for_documented_deviations(
     policy: str, backend: str
 ) -> None:

@@ -68,11 +68,11 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
     },
     **{
         (policy, "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
-            "integer division by zero is the backend's kernel's: torch raises ZeroDivisionError, NumPy "
-            "returns 0 with a warning (for a zero in an array too); here the Python int wraps to 0, or "
-            "the bool array holds False"
+            "integer division by zero is the kernel's: torch, Paddle and TensorFlow raise, NumPy returns 0 "
+            "with a warning (for a zero in an array too); here the Python int wraps to 0, or the bool "
+            "array holds False"
         )
-        for policy in ("pytorch", "numpy")
+        for policy in edges.FRAMEWORKS
         for case in ("x // s", "x % s", "s // x", "s % x")
         for dtype in ("bool", *edges.INT_DTYPES)
         for s in edges.INT_SCALARS
@@ -81,18 +81,18 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
     },
     **{
         (policy, "bool", f"/bool_unary/b {op} b"): (
-            "integer division by zero is the backend's kernel's: torch raises ZeroDivisionError, NumPy "
-            "returns 0 with a warning"
+            "integer division by zero is the kernel's: torch, Paddle and TensorFlow raise, NumPy returns 0 "
+            "with a warning"
         )
-        for policy in ("pytorch", "numpy")
+        for policy in edges.FRAMEWORKS
         for op in ("//", "%")
     },
     **{
         (policy, "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
-            "the sign of a zero float remainder is the backend's kernel's: NumPy's takes the divisor's "
-            "(+0), torch's the dividend's (-0)"
+            "the sign of a zero float remainder is the kernel's: NumPy's takes the divisor's (+0), torch's "
+            "and the other frameworks' the dividend's (-0)"
         )
-        for policy in ("pytorch", "numpy")
+        for policy in edges.FRAMEWORKS
         for case in ("x % s", "s % x")
         for dtype in ("float16", "bfloat16", "float32", "float64")
         for s in edges.INT_SCALARS
@@ -103,16 +103,26 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
             "complex powers differ in their last bits and the sign of a zero imaginary part between "
             "NumPy's and torch's kernels: the backend's numerics"
         )
-        for policy in ("pytorch", "numpy")
+        for policy in edges.FRAMEWORKS
         for case in ("b ** x", "x ** b")
         for operand in ("array:complex", "py:complex")
     },
     **{
-        ("numpy", "int_scalars", f"/cases/atan2(x, s)/{dtype}/"): (
+        (policy, "int_scalars", f"/cases/atan2(x, s)/{dtype}/"): (
             "float32 atan2 differs in its last bit between NumPy's and torch's kernels (their libm): the "
             "backend's numerics"
         )
+        for policy in edges.FRAMEWORKS
         for dtype in ("float32", "int16", "uint16")
+    },
+    **{
+        (policy, "int_scalars", f"/clip_pairs/{dtype}/{pair}"): (
+            "clip with min above max: NumPy and torch give max, TensorFlow gives min, Paddle and "
+            "array-api-strict refuse; the standard leaves it unspecified, promo_ns runs the backend's clip"
+        )
+        for policy in ("array-api", "paddle", "tf-safe")
+        for dtype in edges.INT_SCALAR_DTYPES
+        for pair in ("50,2", "0,18446744073709551616")
     },
     **{
         ("pytorch", "bool", path): (
@@ -132,10 +142,12 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
         "the pytorch policy checks 2**63 against uint64 only, and computes uint64 ** 2**63"
     ),
     **{
-        ("numpy", "int_scalars", f"/cases/{case}/bfloat16/{s}"): (
-            "ml_dtypes' bfloat16 converts no Python int beyond int64 (np.where none beyond uint64): "
-            "TypeError, expected number, got int; the numpy policy converts it as for float16"
+        (policy, "int_scalars", f"/cases/{case}/bfloat16/{s}"): (
+            "ml_dtypes' bfloat16 (NumPy's and TensorFlow's) converts no Python int beyond int64 "
+            "(TypeError: expected number, got int; np.where none beyond uint64); the policy converts it "
+            "as for float16"
         )
+        for policy in ("numpy", "tf-safe")
         for case in edges.INT_CASES
         for s in (-(2**63) - 1, 2**63, 2**64, 2**70)
     },
@@ -150,6 +162,136 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
         "NumPy computes array ** 2 as np.square, int8 for a bool array; the numpy policy gives the "
         "promotion's int64, as for any other Python int exponent"
     ),
+    **{
+        ("array-api", "int_scalars", f"/cases/{case}/{dtype}/"): (
+            "array-api-strict clips with an int bound beyond an integer dtype that clips (int8 with "
+            "min=256) after NumPy's cast wraps it; the standard leaves such bounds unspecified, and the "
+            "policy refuses them, dropping those that clip nothing as array-api-strict and NumPy do"
+        )
+        for case in ("clip(x, s, None)", "clip(x, None, s)")
+        for dtype in edges.INT_DTYPES
+    },
+    **{
+        ("array-api", "int_scalars", f"/clip_pairs/{dtype}/{pair}"): (
+            "array-api-strict clips with an int bound beyond an integer dtype that clips after NumPy's "
+            "cast wraps it; the standard leaves it unspecified and the policy refuses it"
+        )
+        for dtype in edges.INT_DTYPES
+        for pair in ("1000,2000",)
+    },
+    **{
+        ("paddle", "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
+            "Paddle converts a Python int in arithmetic and setitem through a double: beyond 2**53 it "
+            "rounds, and beyond the tensor's dtype it becomes the dtype's minimum (x86's conversion of an "
+            "out-of-range double); the paddle policy wraps it as a cast does"
+        )
+        for case in ("x + s", "s + x", "x - s", "s - x", "x * s", "s * x", "x[0] = s")
+        for dtype in ("bool", *edges.INT_DTYPES)
+        for s in edges.INT_SCALARS
+        if abs(s) > 2**53
+    },
+    **{
+        ("paddle", "int_scalars", f"/cases/s ** x/{dtype}/"): (
+            "Paddle's integer pow computes through a double: a power beyond the dtype becomes its minimum; "
+            "the backends' integer pow wraps"
+        )
+        for dtype in ("bool", "int32", "int64")
+    },
+    **{
+        ("paddle", "int_scalars", f"/cases/copysign(x, s)/{dtype}/"): (
+            "copysign of an integer or bool tensor keeps its dtype in Paddle; NumPy and torch have no "
+            "integer copysign, and promo_ns refuses it there (the backend's missing kernel)"
+        )
+        for dtype in ("bool", *edges.INT_DTYPES)
+    },
+    ("paddle", "int_scalars", "/cases/clip(x, s, None)/int64/9223372036854775807"): (
+        "Paddle refuses an int64 clip with min 2**63-1 (its default max, as a float, is below it); the "
+        "paddle policy clips"
+    ),
+    **{
+        ("paddle", "clip", f"/{dtype}/0d:uint16"): (
+            "Paddle's uint16 tensors are its bfloat16 storage: a 0-d 'uint16' bound is a float one there"
+        )
+        for dtype in ("int32", "int64")
+    },
+    ("paddle", "bool", "/bool_unary/-b"): (
+        "Paddle's -b (Tensor.__neg__) of a bool tensor gives bool while paddle.negative refuses it; the "
+        "paddle policy follows paddle.negative for both"
+    ),
+    **{
+        ("tf-safe", "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
+            "a Python int outside the dtype's range is refused, as RFC 431 says for SAFE mode; TF 2.21 "
+            "wraps it (tf-safe's documented deviation)"
+        )
+        for case in edges.INT_CASES
+        for dtype in edges.INT_DTYPES
+        for s in edges.INT_SCALARS
+        if not np.iinfo(dtype).min <= s <= np.iinfo(dtype).max
+    },
+    **{
+        ("tf-safe", "int_scalars", f"/clip_pairs/{dtype}/{low},{high}"): (
+            "a Python int outside the dtype's range is refused, as RFC 431 says for SAFE mode; TF 2.21 "
+            "wraps it (tf-safe's documented deviation)"
+        )
+        for dtype in edges.INT_DTYPES
+        for low, high in edges.CLIP_PAIRS
+        if not np.iinfo(dtype).min <= low <= high <= np.iinfo(dtype).max
+    },
+    ("tf-safe", "setitem", "/uint8/py:int:-1"): (
+        "a Python int outside the dtype's range is refused, as RFC 431 says for SAFE mode; TF 2.21 wraps it"
+    ),
+    **{
+        ("tf-safe", section, path): (
+            "TF's bool tensor * x (Tensor.__mul__) casts x to bool and gives bool; tf.multiply and "
+            "tf.experimental.numpy.multiply promote, which tf-safe follows"
+        )
+        for section, path in (
+            ("bool", "/bool_arithmetic/b * x/"),
+            ("int_scalars", "/cases/x * s/bool/"),
+            ("int_scalars", "/cases/s * x/bool/"),
+        )
+    },
+    **{
+        ("tf-safe", "int_scalars", f"/cases/{case}/bool/"): (
+            "tf.experimental.numpy.clip with one bound promotes a bool tensor with a Python int to int64 "
+            "(NumPy's rule, through maximum or minimum), with both bounds to int32; tf-safe gives int32"
+        )
+        for case in ("clip(x, s, None)", "clip(x, None, s)")
+    },
+    **{
+        ("tf-safe", "int_scalars", f"/cases/hypot(x, s)/{dtype}/"): (
+            "tf.experimental.numpy.hypot squares its operands in their own dtype (int8: 100 * 100 wraps "
+            "to 16) or precision; promo_ns computes hypot in the result's float dtype"
+        )
+        for dtype in ("bfloat16", "float16", "int8", "int16", "uint8", "uint16")
+    },
+    **{
+        ("tf-safe", "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
+            "a shift by a negative count or by the width or more is each kernel's (C leaves it undefined)"
+        )
+        for case in ("x << s", "x >> s")
+        for dtype in edges.INT_DTYPES
+        for s in edges.INT_SCALARS
+        if s < 0 or s >= np.iinfo(dtype).bits
+    },
+    **{
+        ("tf-safe", "int_scalars", f"/cases/x ** s/{dtype}/-129"): (
+            "float32 pow to the power -129 differs in its last bit between TensorFlow's and the "
+            "backends' kernels"
+        )
+        for dtype in ("bfloat16", "float32")
+    },
+    ("tf-safe", "int_scalars", "/cases/x != s/bool/"): (
+        "TF's != converts a Python int to the tensor's dtype and cannot make a bool of it (== promotes "
+        "it); tf-safe compares as for =="
+    ),
+    **{
+        ("tf-safe", "setitem", f"/{dtype}/py:bool"): (
+            "TF's Variable.assign cannot convert a Python bool to some dtypes (int8, uint8, bfloat16, "
+            "complex64) and takes it for others; tf-safe takes it wherever its category allows"
+        )
+        for dtype in ("int8", "uint8", "bfloat16", "complex64")
+    },
 }
 
 

@@ -270,12 +270,16 @@ class Family:
         in place of the policy's ``cross_when``; ``"always"``: whatever the
         categories, through ``cross`` (Paddle's ``floor_divide``).
     cast
-        No promotion: the result has the first operand's dtype, and every other
-        operand, a 0-d array of any dtype too, is cast into it (``x[key] = v``
-        in NumPy, PyTorch and Paddle).  A Python scalar converts as Python
-        converts it to that dtype's kind (``int(1.5)`` is 1, ``bool(z)`` is
-        ``z != 0``), so a Python complex into a real dtype other than bool is
-        refused (``float(1+2j)`` raises).
+        No promotion: the result has the first operand's dtype, and other
+        operands are cast into it.  ``"any"``: every operand, a 0-d array of
+        any dtype too (``x[key] = v`` in NumPy, PyTorch and Paddle);
+        ``"category"``: operands of the first's category (bool < int < float
+        < complex), and Python scalars of a lower one, while others are
+        refused (the standard's ``clip``: the result has ``x``'s dtype, and
+        bounds of another kind are unspecified).  A Python scalar converts as
+        Python converts it to that dtype's kind (``int(1.5)`` is 1,
+        ``bool(z)`` is ``z != 0``), so a Python complex into a real dtype other
+        than bool is refused (``float(1+2j)`` raises).
     int_values
         What a Python int operand's value does, per kind (``"biufc"``) of the
         array operands (of the highest category among them); a kind missing
@@ -330,7 +334,7 @@ class Family:
     arrays: Grid | None = None
     scalars: ScalarGrid = field(default_factory=dict)
     zero_d_cross_when: Literal["higher", "different", "always"] | None = None
-    cast: bool = False
+    cast: Literal["any", "category"] | None = None
     int_values: Mapping[str, IntRule] | None = None
     int_right: Mapping[str, IntRule] | None = None
     int_range: Mapping[str, tuple[int, int]] | None = None

@@ -9,6 +9,13 @@ range (``OverflowError`` otherwise).  Everything the standard leaves undefined
 raises.  float16 and bfloat16 are outside the standard: they combine only with
 themselves and with Python int and float scalars.
 
+``clip`` (2023.12 on) returns ``x``'s dtype: bounds of x's category cast into
+it, bounds of another kind (unspecified) are refused, as are Python bools and
+complex numbers; a Python int bound beyond an integer x's dtype is dropped
+where it clips nothing and refused otherwise.  array-api-strict converts a
+Python int for ``clip`` and setitem through NumPy, so a floating array takes
+ints of int64 or uint64 only there.
+
 One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
 families), as array-api-strict 2.6 checks them under 2024.12 and 2025.12 alike:
 the float functions (``log``, ``sin``, ``sqrt``, ... and ``reciprocal``), ``mean``,
@@ -67,6 +74,9 @@ SCALARS = scalar_grid("""
   c64       -     c64     c64     c64
  c128       -    c128    c128    c128
 """)
+
+#: array-api-strict converts a Python bound or value through ``np.asarray``: an int64 or uint64.
+_NUMPY_INTS = dict.fromkeys("iuf", (-(2**63), 2**64 - 1))
 
 FUNCTIONS = {
     **function_grid("""
@@ -128,8 +138,15 @@ POLICY = Policy(
         "float_only": Family(kinds="f"),
         "common": Family(),
         "where": Family(),
-        "clip": Family(kinds="iuf"),
-        "setitem": Family(),
+        # The result has x's dtype; bounds of another kind are unspecified, and refused.
+        "clip": Family(
+            kinds="iuf",
+            scalar_kinds="if",
+            cast="category",
+            int_values={"i": "bounds", "u": "bounds"},
+            int_range=_NUMPY_INTS,
+        ),
+        "setitem": Family(int_range={"f": _NUMPY_INTS["f"]}),
         "linalg": Family(kinds="iufc"),
     },
     accumulate={
@@ -145,5 +162,9 @@ POLICY = Policy(
     deviations=(
         "array-api-strict computes linalg.matrix_rank of bool and integer matrices (int64); the "
         "standard says floating-point input and the policy refuses them.",
+        "clip with a Python int bound beyond an integer x's dtype that clips (int8 with min=256): "
+        "array-api-strict wraps it into the dtype; the standard leaves it unspecified and the policy "
+        "refuses it (a bound that clips nothing is dropped, as there). array-api-strict also refuses "
+        "min > max, which the standard leaves unspecified and the policy computes.",
     ),
 )

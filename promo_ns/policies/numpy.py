@@ -181,7 +181,7 @@ POLICY = Policy(
         "where": Family(int_values={}, int_range=_C_LONG),
         # ml_dtypes has no bfloat16 clip loop: NumPy clips bfloat16 in float32.
         "clip": Family(result_map={bfloat16: float32}, int_values=_CLIP),
-        "setitem": Family(cast=True, int_values={"i": "fit", "u": "fit"}),
+        "setitem": Family(cast="any", int_values={"i": "fit", "u": "fit"}),
         # ml_dtypes has no bfloat16 matmul loop: NumPy computes bfloat16 products in float32.
         "linalg": Family(result_map={bfloat16: float32}),
     },

@@ -17,6 +17,15 @@ Measured on Paddle 3.3.1 (``python -m conformance.frameworks.paddle``).  Where
 Paddle 2.6's documentation tables differ (0-d tensors are not covered there;
 uint16/32/64 are absent there and promote with nothing here), 3.3.1 is followed.
 
+Setitem casts any real value into the tensor, a 0-d tensor of any dtype too
+(``x_int32[0] = 5``, ``x_f16[0] = 1.5``, ``x_int64[0] = True``, ``x_f32[0] =
+<0-d int64>``); ``paddle.clip`` keeps x's dtype (``clip(int32, 0, 2)`` is
+int32), but floating bounds make an integer x float32 (``CLIP``).  Python
+ints (``tests/reference/edges-paddle.json``): ``&``, shifts and ``copysign``
+make one a 0-d int64 or uint64 tensor and refuse any beyond ("dtype must be
+any of ..."); other ops convert it through a double, which promo_ns does not
+reproduce (see the deviations).
+
 One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
 families), measured on Paddle 3.3.1's CPU build.  Paddle converts int8..int64 and
 uint8 to float32 for the float functions and ``reciprocal`` (``exp``/``log`` of
@@ -110,6 +119,9 @@ MATMUL = grid("""
 CLIP = {(x, b): float32 if x.kind in "iu" and b.kind == "f" else x for x in DTYPES for b in DTYPES}
 
 _INTS_TO_F32 = {d: float32 for d in DTYPES if d.kind in "iu"}
+#: ``&``, shifts and ``copysign`` make a Python int a 0-d int64 or uint64 tensor ("dtype must be
+#: any of ..." beyond); other ops convert it through a double, whatever its size.
+_INT64_OR_UINT64 = dict.fromkeys("biufc", (-(2**63), 2**64 - 1))
 # True division maps the lattice's integers to float32; uint16/32/64 (outside the
 # lattice) keep their dtype, as Paddle's kernel key shows.
 _DIVIDE = {d: float32 for d in DTYPES if d.kind in "iu" and (d, bool_) in LATTICE}
@@ -178,12 +190,17 @@ POLICY = Policy(
         "ordering": Family(result="bool"),
         "logical": Family(result="bool", strong=True),
         # ``1 & bool_tensor`` converts the Python int to the tensor's dtype.
-        "bitwise": Family(kinds="biu", same_dtype=True, scalars={(bool_, Role.INT): bool_}),
-        "shift": Family(kinds="biu", same_dtype=True),
+        "bitwise": Family(
+            kinds="biu", same_dtype=True, scalars={(bool_, Role.INT): bool_}, int_range=_INT64_OR_UINT64
+        ),
+        "shift": Family(kinds="biu", same_dtype=True, int_range=_INT64_OR_UINT64),
         "float_only": Family(result_map=_INTS_TO_F32),
         "atan2": Family(result_map={d: float64 for d in DTYPES if d.kind in "iu"}, strong=True),
         # ``copysign(x, scalar)`` converts the scalar to x's dtype.
-        "copysign": Family(scalars={(d, r): d for d in DTYPES for r in (Role.BOOL, Role.INT, Role.FLOAT)}),
+        "copysign": Family(
+            scalars={(d, r): d for d in DTYPES for r in (Role.BOOL, Role.INT, Role.FLOAT)},
+            int_range=_INT64_OR_UINT64,
+        ),
         "nextafter": Family(strong=True),
         "logaddexp": Family(result_map=_INTS_TO_F32, strong=True),
         "common": Family(strong=True),
@@ -191,7 +208,7 @@ POLICY = Policy(
         # ``paddle.clip`` keeps x's dtype, but float bounds make an integer x float32.
         "clip": Family(arrays=CLIP, strong=True),
         # ``x[key] = v`` casts any real value, a 0-d tensor of any dtype too, into x.
-        "setitem": Family(cast=True),
+        "setitem": Family(cast="any"),
         "linalg": Family(same_dtype=True),
         "matmul": Family(arrays=MATMUL),
     },
@@ -233,5 +250,12 @@ POLICY = Policy(
         "vector_norm the real one); the policy gives the real dtype to both.",
         "linalg.slogdet returns sign and log|det| stacked in one tensor in Paddle; promo_ns "
         "returns the standard's pair (the sign of the input's dtype, log|det| real).",
+        "Values: Paddle converts a Python int in arithmetic and setitem through a double (beyond 2**53 "
+        "it rounds, beyond the dtype it becomes the dtype's minimum) and computes integer pow through "
+        "one; the paddle policy wraps the int as a cast does, and pow is the backend's.",
+        "copysign of an integer or bool tensor keeps its dtype in Paddle; NumPy and torch have no "
+        "integer copysign, so promo_ns refuses it there. Paddle refuses clip with min > max; the policy "
+        "computes it. -b of a bool tensor gives bool in Paddle, paddle.negative refuses it; the policy "
+        "refuses both.",
     ),
 )

@@ -11,9 +11,18 @@ to float64 (bool operands promote first; ``bool / bool`` is refused).
 Comparisons other than ``==``/``!=``, logical, bitwise, ``where``
 and ``atan2`` do not promote: their operands must share a dtype.
 
+Python ints as data (``int_range``, measured by ``conformance/frameworks/edges.py``,
+stored in ``tests/reference/edges-tf-safe.json``): TF converts a Python int to
+a weak int32, so beyond int32's range it refuses it ("too large to convert to
+np.int32"), but ``<``/``<=``/``>``/``>=``, ``!=``, ``where``, bitwise ops and
+shifts take any int of the tensor's 64-bit integer type ("out-of-range integer"
+beyond) or convert it to a floating tensor's float.  ``!=`` is a family of its
+own for that reason.  Setitem assigns into the variable's dtype without
+promotion (``same_dtype``), as ``tf.Variable.assign`` does.
+
 Deviation, following RFC 431 rather than TF 2.21: a Python int outside the
 result dtype's range raises ``PromotionError``; TF 2.21 wraps it silently
-(``int8 + 1000``) or raises ``OverflowError`` beyond int32's range.
+(``int8 + 1000``).
 
 One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
 families): ``tf.experimental.numpy``'s functions where it has them, else
@@ -79,6 +88,12 @@ SCALARS = scalar_grid("""
  c128    c128    c128    c128    c128
 """)
 
+#: TF converts a Python int to a weak int32 (``np.int32``: "too large to convert"); ``<``,
+#: ``!=``, ``where``, bitwise ops and shifts convert it to the tensor's integer dtype's 64-bit
+#: type ("out-of-range integer"), or to a float for a floating tensor, as the float-only ops do.
+_INT32 = dict.fromkeys("biufc", (-(2**31), 2**31 - 1))
+_INT64 = {"b": (-(2**63), 2**63 - 1), "i": (-(2**63), 2**63 - 1), "u": (-(2**63), 2**64 - 1)}
+
 _TRUE_DIVIDE = {d: (float32 if d.bits <= 16 else float64) for d in DTYPES if d.kind in "iu"}
 
 FUNCTIONS = {
@@ -134,11 +149,12 @@ POLICY = Policy(
         "extrema": Family(kinds="biuf"),
         "true_divide": Family(result_map=_TRUE_DIVIDE, result_kinds="fc"),
         "comparison": Family(result="bool"),
-        "ordering": Family(kinds="iuf", result="bool", same_dtype=True),
+        "ordering": Family(kinds="iuf", result="bool", same_dtype=True, int_range=_INT64),
         "logical": Family(kinds="b", result="bool", same_dtype=True),
-        "bitwise": Family(kinds="iu", same_dtype=True),
-        "shift": Family(kinds="iu", same_dtype=True),
-        "float_only": Family(kinds="f", same_dtype=True),
+        "not_equal": Family(result="bool", int_range=_INT64),
+        "bitwise": Family(kinds="iu", same_dtype=True, int_range=_INT64),
+        "shift": Family(kinds="iu", same_dtype=True, int_range=_INT64),
+        "float_only": Family(kinds="f", same_dtype=True, int_range={}),
         "hypot": Family(kinds="iufc", result_map={**dict.fromkeys(_TRUE_DIVIDE, float32), bfloat16: float32}),
         # tnp.logaddexp composes maximum (NumPy promotion), subtract and add (safe
         # mode) and log1p/exp (ints and bfloat16 to float32): safe promotion, then
@@ -151,21 +167,32 @@ POLICY = Policy(
             scalars={(bool_, Role.FLOAT): float64, (bfloat16, Role.FLOAT): float64},
         ),
         "common": Family(same_dtype=True),
-        "where": Family(same_dtype=True),
+        "where": Family(same_dtype=True, int_range=_INT64),
         "clip": Family(kinds="biuf"),
         "setitem": Family(same_dtype=True),
         "linalg": Family(),
     },
-    op_families={"hypot": "hypot", "logaddexp": "logaddexp"},
+    op_families={"hypot": "hypot", "logaddexp": "logaddexp", "not_equal": "not_equal"},
     accumulate_kinds="iufc",
     int_values="refuse",
+    int_range=_INT32,
     inplace="same",
     functions=FUNCTIONS,
     nested="weak-scalars",
     defaults={"bool": bool_, "int": int32, "float": float32, "complex": complex128, "index": int64},
     deviations=(
         "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
-        "TF 2.21 wraps it silently (int8 + 1000 -> int8) or raises OverflowError beyond int32.",
+        "TF 2.21 wraps it silently (int8 + 1000 -> int8); beyond int32's range both refuse it.",
+        "A bool tensor * x (Tensor.__mul__) gives bool in TF, and != of a bool tensor with a Python int "
+        "is refused there (the int cannot become a bool); tf-safe promotes as tf.multiply and == do.",
+        "tf.experimental.numpy.clip with one bound promotes a bool tensor with a Python int to int64 "
+        "(with both bounds to int32); tf-safe gives int32 to both.",
+        "tf.Variable.assign takes a Python bool for some dtypes and refuses it for others (int8, "
+        "uint8, bfloat16, complex64); tf-safe takes it wherever its category allows.",
+        "Values, not dtypes: tf.experimental.numpy.hypot squares integer and float16/bfloat16 operands "
+        "in their own dtype (int8: 100 * 100 wraps to 16); promo_ns computes hypot in the result's "
+        "float dtype. A bfloat16 tensor refuses a Python int beyond int64 in TF (ml_dtypes); tf-safe "
+        "converts it.",
         "Values, not dtypes: tf.experimental.numpy.logaddexp (TF has no logaddexp op) of a Python "
         "float and a bool or bfloat16 tensor returns float64 computed in float32; promo_ns computes "
         "the float64 result in float64.",
