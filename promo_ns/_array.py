@@ -116,7 +116,8 @@ class Array:
 
     def __int__(self) -> int:
         x = _eager(self, "int")
-        return int(x.item() if self.dtype is uint64 else x)  # torch's int() goes through int64
+        # torch's int() goes through int64; a lazy Dask array (computing conversions) has no item()
+        return int(x.item() if self.dtype is uint64 and hasattr(x, "item") else x)
 
     def __float__(self) -> float:
         return float(_eager(self, "float"))
@@ -126,7 +127,7 @@ class Array:
 
     def __index__(self) -> int:
         x = _eager(self, "__index__")
-        return int(x.item() if self.dtype is uint64 else x.__index__())
+        return int(x.item() if self.dtype is uint64 and hasattr(x, "item") else x.__index__())
 
     def __dlpack__(
         self,

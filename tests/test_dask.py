@@ -571,3 +571,16 @@ def test_the_dask_benchmark_peers_compute_the_same() -> None:
     for peer, got in results.items():
         assert got.dtype == results["native"].dtype == np.float32, peer
         np.testing.assert_allclose(got, results["native"], rtol=1e-5, err_msg=peer)
+
+
+def test_int_and_index_of_a_lazy_uint64_compute_where_conversions_compute() -> None:
+    from promo_ns.backends.dask import compute_conversions
+
+    xp = promo_ns.namespace("dask")
+    x = xp.asarray(2**63 + 1, dtype=xp.uint64)
+    previous = compute_conversions(True)
+    try:
+        assert int(x) == 2**63 + 1
+        assert x.__index__() == 2**63 + 1
+    finally:
+        compute_conversions(previous)
