@@ -91,12 +91,21 @@ def test_readme_summarizes_the_policy(policy: str) -> None:
 
 
 @pytest.mark.parametrize("policy", POLICIES)
+def test_readme_summarizes_the_edges(policy: str) -> None:
+    readme = (_fidelity.DOCS / "README.md").read_text()
+    assert _report.EDGES_SUMMARY_HEAD in readme
+    row = _report.edges_summary_row(report(policy))
+    assert row in readme, f"docs/conformance/README.md: the edges row of {policy} is now\n{row}"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
 def test_report_page_has_every_part(policy: str) -> None:
     page = (_fidelity.DOCS / f"{policy}.md").read_text()
     for part in (
         "## Operators and binary functions",
         "## One-array functions",
         "## Creation from nested data",
+        "## Values and refusals at the edges",
     ):
         assert part in page
     for family in FUNCTION_FAMILIES:
@@ -145,3 +154,23 @@ def test_in_place_contract_reads_a_dtype_change_as_a_refusal() -> None:
 def test_report_command_rejects_an_unknown_policy(capsys: pytest.CaptureFixture[str]) -> None:
     assert _report.main(["jax-ish"]) == 2
     assert "unknown policy 'jax-ish'" in capsys.readouterr().err
+
+
+def test_edge_verdict_compares_values_and_refusals_and_skips_gaps() -> None:
+    from conformance.frameworks.edge_agreement import verdict
+
+    result = {"dtype": "int8", "values": [1, 2]}
+    refused = {"error": "RuntimeError", "message": "overflow", "kind": "refused"}
+    ours = {"error": "PromotionError", "message": "out of range", "kind": "refused"}
+    raw = {"error": "RuntimeError", "message": "backend", "kind": "raw"}
+    assert verdict(result, dict(result)) == "agree"
+    assert verdict(result, {"dtype": "int8", "values": [1, 3]}) == "differ"
+    assert verdict(result, ours) == "differ"
+    assert verdict(refused, ours) == "agree"
+    assert verdict(refused, raw) == "differ"  # a backend's error getting through is no refusal
+    assert verdict(refused, result) == "differ"
+    assert verdict({"error": "TypeError", "kind": "no_loop"}, result) is None
+    no_kernel = {"error": "RuntimeError", "kind": "no_kernel", "decided": {"dtype": "uint16"}}
+    assert verdict(no_kernel, {"dtype": "uint16", "values": [1]}) == "agree"
+    assert verdict(no_kernel, {"dtype": "int32", "values": [1]}) == "differ"
+    assert verdict(no_kernel, ours) is None

@@ -10,6 +10,8 @@ imported, so Paddle's and TensorFlow's pages are rewritten without them):
   ``tests/reference/<policy>-functions.json``;
 * creation from nested data -- :func:`~conformance.frameworks._fidelity.compare_nested`
   of ``tests/reference/nested-creation.json``;
+* values and refusals at the edges -- :func:`conformance.frameworks.edge_agreement.compare`
+  of ``tests/reference/edges-<policy>.json``, on each backend;
 
 then the deviations the policy module documents.  The pages are deterministic:
 the same observations and the same promo_ns give the same bytes.
@@ -20,12 +22,15 @@ summary of ``docs/conformance/README.md``.
 
 from __future__ import annotations
 
+import json
 import sys
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from conformance.frameworks import _cells, _fidelity
+from conformance.frameworks import _cells, _fidelity, edge_agreement, edges
 from conformance.frameworks._fidelity import (
     BUCKETS,
     CHECKERS,
@@ -52,13 +57,16 @@ class Report:
     operators: Fidelity
     functions: FunctionFidelity
     nested: NestedFidelity
+    #: Backend -> section -> the edge grid's agreement there.
+    edges: dict[str, dict[str, edge_agreement.Agreement]]
 
     @property
     def disagreements(self) -> int:
         """Cells where promo_ns disagrees with the framework, or a backend with the policy."""
         nested = sum(c["disagree"] for c in self.nested.counts.values())
         functions = len(self.functions.disagreements) + len(self.functions.backend_differs)
-        return len(self.operators.disagreements) + functions + nested
+        edge_cells = sum(len(a.differ) for sections in self.edges.values() for a in sections.values())
+        return len(self.operators.disagreements) + functions + nested + edge_cells
 
 
 def _section(title: str, head: str, rows: list[str], level: int = 3) -> list[str]:
@@ -286,6 +294,110 @@ def nested_markdown(nf: NestedFidelity) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: What each section of the edge grid holds, for the page.
+EDGE_SECTIONS: dict[str, str] = {
+    "int_scalars": (
+        "Python ints at the boundaries (-2**63-1 ... 2**70) with arrays of every integer, bool and "
+        "real floating dtype, in 41 operators and functions (arithmetic, power, division, "
+        "comparison, ordering, logical, bitwise, shift, extrema, float-only functions, `where`, "
+        "`clip`, setitem) and `clip` with pairs of bounds"
+    ),
+    "bool": "bool arrays with arrays of every dtype and Python scalars in `-`, `+`, `*`, `**`, both orders",
+    "float_scalars": (
+        "float16, bfloat16 and float32 arrays (specials and 10,000 seeded normals) with the Python "
+        "floats 0.1, 1/3, 70000.0, 1e-8 and 3e38 in `*`, `+`, `/`, `-`, both orders: bit for bit"
+    ),
+    "setitem": "`x[0] = v` for Python scalars and 0-d arrays of every dtype: the whole array after",
+    "clip": "`clip(x, lo, hi)` with Python bounds and 0-d bounds of every dtype",
+}
+#: What each kind of not-compared cell means, for the page.
+EDGE_GAPS: dict[str, str] = {
+    "no_kernel": "the framework decides the call but has no CPU kernel, and promo_ns refuses it too",
+    "no_loop": "NumPy has no ufunc loop for the dtypes",
+    "no_scalar_overload": "the framework's function takes no Python scalar there",
+    "not_in_framework": "the framework has no such function",
+    "no_conversion": "the framework cannot make an array of the dtype from the Python value",
+    "op_not_defined_for_dtype": "the framework's op is not defined for the dtype",
+    "framework_bug": "a C extension returned a result with a Python error set",
+    "hangs": "the framework gave no result within the probe's timeout",
+    "crashes": "the framework's process died",
+    "dtype not in backend": "the backend has no such dtype",
+}
+#: Differing cells listed per backend and section; the rest are counted.
+EDGE_LISTED = 25
+
+
+def _edge_observation(observation: dict[str, Any]) -> str:
+    if "error" in observation:
+        return _cell(f"{observation['error']}: {observation.get('message', '')}", 70)
+    shown = observation.get("values", observation.get("sha256", "")[:16])
+    return _cell(f"{observation['dtype']} {shown}", 70)
+
+
+def edges_markdown(policy: str, found: dict[str, dict[str, edge_agreement.Agreement]]) -> str:
+    """The part of a policy's page on values and refusals at the edges, per backend and section."""
+    stored = json.loads(edges.path(policy).read_text())
+    backends = list(found)
+    lines = [
+        "",
+        "## Values and refusals at the edges",
+        "",
+        f"The edge-case grid of `tests/reference/edges-{policy}.json`, written by "
+        f"`python -m conformance.frameworks.edges {policy}` from {stored['framework']} "
+        f"{stored['version']}, run through promo_ns "
+        "(`python -m conformance.frameworks.edge_agreement`) and compared cell by cell: the "
+        "same dtype and the same values (floats bit for bit), or both refusing. This is "
+        "separate from the dtype grids above.",
+        "",
+        "| section | cases | " + " | ".join(f"promo_ns on {b}" for b in backends) + " |",
+        "|---|---|" + "---:|" * len(backends),
+    ]
+    for section, what in EDGE_SECTIONS.items():
+        cells = [found[b][section] for b in backends]
+        lines.append(
+            f"| {section} | {what} | "
+            + " | ".join(f"{a.agree} / {a.agree + len(a.differ)}" for a in cells)
+            + " |"
+        )
+    lines += [
+        "",
+        "Each figure is `agree / (agree + differ)`: every cell where the framework computes or "
+        "refuses, less the documented deviations below. Cells where the framework has no "
+        "answer are not compared (counted below).",
+    ]
+    differ = [
+        f"| {b} | `{where}` | {_edge_observation(want)} | {_edge_observation(got)} |"
+        for b in backends
+        for a in found[b].values()
+        for where, want, got in a.differ[:EDGE_LISTED]
+    ]
+    lines += _section("Differences", "| backend | cell | framework | promo_ns |\n|---|---|---|---|", differ)
+    reasons: dict[str, Counter[str]] = {}
+    for b in backends:
+        for a in found[b].values():
+            for reason, n in a.deviations.items():
+                reasons.setdefault(reason, Counter())[b] += n
+    deviations = [
+        f"| {_escaped(reason)} | " + " | ".join(str(counts[b]) for b in backends) + " |"
+        for reason, counts in reasons.items()
+    ]
+    columns = " | ".join(f"cells on {b}" for b in backends)
+    head = f"| reason | {columns} |\n|---|" + "---:|" * len(backends)
+    lines += _section("Documented deviations", head, deviations)
+    gaps: dict[str, Counter[str]] = {}
+    for b in backends:
+        for a in found[b].values():
+            for kind, n in a.not_compared.items():
+                gaps.setdefault(kind, Counter())[b] += n
+    not_compared = [
+        f"| {kind} | {EDGE_GAPS.get(kind, kind)} | " + " | ".join(str(counts[b]) for b in backends) + " |"
+        for kind, counts in sorted(gaps.items())
+    ]
+    head = f"| kind | meaning | {columns} |\n|---|---|" + "---:|" * len(backends)
+    lines += _section("Cells the framework has no answer for (not compared)", head, not_compared)
+    return "\n".join(lines) + "\n"
+
+
 def policy_deviations_markdown(policy: str) -> str:
     """The deviations the policy module documents, in its words."""
     import promo_ns
@@ -309,6 +421,7 @@ def report(policy: str) -> Report:
         _fidelity.compare(policy, _cells.load(_cells.reference(policy))),
         _fidelity.compare_functions(policy, _cells.load(_cells.function_reference(policy))),
         _fidelity.compare_nested(policy, _cells.load(_cells.reference("nested-creation"))),
+        {backend: edge_agreement.compare(policy, backend) for backend in _fidelity.BACKENDS},
     )
 
 
@@ -318,6 +431,7 @@ def page(r: Report) -> str:
         markdown(r.operators),
         function_markdown(r.functions),
         nested_markdown(r.nested),
+        edges_markdown(r.operators.policy, r.edges),
         policy_deviations_markdown(r.operators.policy),
     )
     return "".join(parts)
@@ -340,6 +454,29 @@ def summary_row(r: Report) -> str:
     return (
         f"| `{policy}` | {ff.framework} {ff.version} | {'{} / {}'.format(*ff.agreement())} | {deviations} "
         f"| {decided} | {not_run} | {nested} | {nested_deviations} | [{policy}]({policy}.md) |"
+    )
+
+
+#: The README's summary table of values and refusals at the edges: its head.
+EDGES_SUMMARY_HEAD = (
+    "| policy | framework | agreement on NumPy | agreement on torch | documented deviations | page |\n"
+    "|---|---|---:|---:|---:|---|"
+)
+
+
+def edges_summary_row(r: Report) -> str:
+    """The policy's row in the README's summary of values and refusals at the edges."""
+    policy = r.operators.policy
+    stored = json.loads(edges.path(policy).read_text())
+    figures = []
+    for backend in ("numpy", "torch"):
+        sections = r.edges[backend].values()
+        agree = sum(a.agree for a in sections)
+        figures.append(f"{agree} / {agree + sum(len(a.differ) for a in sections)}")
+    deviations = sum(n for a in r.edges["numpy"].values() for n in a.deviations.values())
+    return (
+        f"| `{policy}` | {stored['framework']} {stored['version']} | {figures[0]} | {figures[1]} "
+        f"| {deviations} | [{policy}]({policy}.md#values-and-refusals-at-the-edges) |"
     )
 
 
