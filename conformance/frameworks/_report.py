@@ -459,7 +459,8 @@ def summary_row(r: Report) -> str:
 
 #: The README's summary table of values and refusals at the edges: its head.
 EDGES_SUMMARY_HEAD = (
-    "| policy | framework | agreement on NumPy | agreement on torch | documented deviations | page |\n"
+    "| policy | framework | values and refusals on NumPy | on torch | documented deviations (NumPy / torch) "
+    "| page |\n"
     "|---|---|---:|---:|---:|---|"
 )
 
@@ -473,7 +474,10 @@ def edges_summary_row(r: Report) -> str:
         sections = r.edges[backend].values()
         agree = sum(a.agree for a in sections)
         figures.append(f"{agree} / {agree + sum(len(a.differ) for a in sections)}")
-    deviations = sum(n for a in r.edges["numpy"].values() for n in a.deviations.values())
+    deviations = " / ".join(
+        str(sum(n for a in r.edges[backend].values() for n in a.deviations.values()))
+        for backend in ("numpy", "torch")
+    )
     return (
         f"| `{policy}` | {stored['framework']} {stored['version']} | {figures[0]} | {figures[1]} "
         f"| {deviations} | [{policy}]({policy}.md#values-and-refusals-at-the-edges) |"
