@@ -95,5 +95,5 @@ def explain(policy: Policy, op: str, a: Operand, b: Operand) -> Explanation:
     steps = (f"{op!r} follows the rules of the {name!r} op family", _roles(policy, family), *decision.reasons)
     try:
         return Explanation(policy, op, (a, b), resolve(policy, op, a, b), None, steps)
-    except (PromotionError, OverflowError) as exc:
+    except (PromotionError, OverflowError, ValueError) as exc:  # ValueError: a negative int exponent
         return Explanation(policy, op, (a, b), None, exc, steps)
