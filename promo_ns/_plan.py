@@ -391,7 +391,7 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:  # noqa: PLR0915 
             else:
                 out = ns._backend.binary(op, x, y, plan)
         except Exception as e:  # the backend's words on devices or shapes: ours instead
-            error = _kernel_error(ns, op, e, (x, y) if ka < _NA and kb < _NA else ())
+            error = _kernel_error(ns, op, e, tuple(a for a in (x, y) if hasattr(a, "dtype")))
             if error is None:
                 raise
             raise error from e
@@ -793,6 +793,8 @@ def _other_operand(ns: Any, x: Any, op: str) -> Any:
 
 #: Words of torch's RuntimeErrors and JAX's TypeErrors about shapes (NumPy raises ValueError for those).
 _SHAPE_WORDS = ("shape", "size", "dim", "broadcast")
+#: How NumPy (and CuPy) say a ufunc has no loop for the dtypes.
+_NO_LOOP_WORDS = ("No loop matching", "did not contain a loop", "not supported for the input types")
 
 
 def _kernel_error(ns: Space, op: str, error: Exception, arrays: Sequence[Any]) -> Exception | None:
@@ -807,6 +809,14 @@ def _kernel_error(ns: Space, op: str, error: Exception, arrays: Sequence[Any]) -
     if type(error) in (RuntimeError, TypeError) and any(word in str(error) for word in _SHAPE_WORDS):
         shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
         return ValueError(f"{op}() got arrays of shapes that do not fit together ({shapes}): {error}")
+    if isinstance(error, NotImplementedError) or (
+        type(error) is TypeError and any(word in str(error) for word in _NO_LOOP_WORDS)
+    ):
+        dtypes = ", ".join(str(ns._backend.dtype(a)) for a in arrays) or "these operands"
+        return TypeError(
+            f"{ns._backend.name} has no {op!r} kernel for {dtypes} ({error}); the policy's dtype cannot "
+            "be computed on this backend. Cast the operands explicitly first, e.g. to a floating dtype."
+        )
     return None
 
 

@@ -555,3 +555,13 @@ def test_an_index_of_the_wrong_kind_is_an_index_error_naming_it(backend: str, ke
     if backend in ("numpy", "torch"):  # a key of the right kind keeps the library's word
         with pytest.raises(IndexError, match="out of bounds"):
             x[5]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_cell_the_backend_has_no_kernel_for_is_promo_ns_type_error(backend: str) -> None:
+    # Paddle's copysign keeps integer dtypes; NumPy and torch have no such kernel.
+    xp = namespace(backend, "paddle")
+    x = xp.asarray([1, 2, 3], dtype=xp.int32)
+    for other in (-1, xp.asarray([1, -1, 1], dtype=xp.int32)):
+        with pytest.raises(TypeError, match=r"has no 'copysign' kernel .*Cast the operands explicitly first"):
+            xp.copysign(x, other)
