@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import operator
+import warnings
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -330,3 +331,16 @@ def test_the_edge_grid_agrees_with_the_framework_but_for_documented_deviations(
         for where, expected, got in agreement.differ
     ]
     assert not differ, f"{len(differ)} cells differ from {policy}'s framework:\n" + "\n".join(differ[:40])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_paddle_clip_takes_a_complex_bounds_real_part_without_a_warning(backend: str) -> None:
+    # paddle.clip(float32, min=<0-d complex64 1.5+2j>) gives float32 [1.5, 2, 3], silently.
+    xp = namespace(backend, "paddle")
+    x = xp.asarray([1.0, 2.0, 3.0], dtype=xp.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = xp.clip(x, min=xp.asarray(1.5 + 2j, dtype=xp.complex64))
+    assert got.dtype == xp.float32
+    if has_values(xp):
+        np.testing.assert_array_equal(to_numpy(got), np.array([1.5, 2.0, 3.0], dtype=np.float32))
