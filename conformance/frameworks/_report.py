@@ -1,6 +1,6 @@
 """The report page of each policy against its framework: ``docs/conformance/<policy>.md``.
 
-A page has three parts, each from stored observations only (no framework is
+A page has four parts, each from stored observations only (no framework is
 imported, so Paddle's and TensorFlow's pages are rewritten without them):
 
 * operators and binary functions -- :func:`conformance.frameworks._fidelity.compare`
@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -334,17 +334,35 @@ def _edge_observation(observation: dict[str, Any]) -> str:
     return _cell(f"{observation['dtype']} {shown}", 70)
 
 
+def _per_backend(
+    found: dict[str, dict[str, edge_agreement.Agreement]],
+    counts: Callable[[edge_agreement.Agreement], Counter[str]],
+) -> dict[str, Counter[str]]:
+    """``counts`` of every section summed per key and backend: key -> backend -> cells."""
+    out: dict[str, Counter[str]] = {}
+    for backend, sections in found.items():
+        for a in sections.values():
+            for key, n in counts(a).items():
+                out.setdefault(key, Counter())[backend] += n
+    return out
+
+
+def _edge_framework(policy: str) -> str:
+    """The framework and version the stored edge grid of ``policy`` was probed on."""
+    stored = json.loads(edges.path(policy).read_text())
+    return f"{stored['framework']} {stored['version']}"
+
+
 def edges_markdown(policy: str, found: dict[str, dict[str, edge_agreement.Agreement]]) -> str:
     """The part of a policy's page on values and refusals at the edges, per backend and section."""
-    stored = json.loads(edges.path(policy).read_text())
     backends = list(found)
     lines = [
         "",
         "## Values and refusals at the edges",
         "",
         f"The edge-case grid of `tests/reference/edges-{policy}.json`, written by "
-        f"`python -m conformance.frameworks.edges {policy}` from {stored['framework']} "
-        f"{stored['version']}, run through promo_ns "
+        f"`python -m conformance.frameworks.edges {policy}` from {_edge_framework(policy)}, "
+        "run through promo_ns "
         "(`python -m conformance.frameworks.edge_agreement`) and compared cell by cell: the "
         "same dtype and the same values (floats bit for bit), or both refusing. This is "
         "separate from the dtype grids above.",
@@ -372,11 +390,7 @@ def edges_markdown(policy: str, found: dict[str, dict[str, edge_agreement.Agreem
         for where, want, got in a.differ[:EDGE_LISTED]
     ]
     lines += _section("Differences", "| backend | cell | framework | promo_ns |\n|---|---|---|---|", differ)
-    reasons: dict[str, Counter[str]] = {}
-    for b in backends:
-        for a in found[b].values():
-            for reason, n in a.deviations.items():
-                reasons.setdefault(reason, Counter())[b] += n
+    reasons = _per_backend(found, lambda a: a.deviations)
     deviations = [
         f"| {_escaped(reason)} | " + " | ".join(str(counts[b]) for b in backends) + " |"
         for reason, counts in reasons.items()
@@ -384,11 +398,7 @@ def edges_markdown(policy: str, found: dict[str, dict[str, edge_agreement.Agreem
     columns = " | ".join(f"cells on {b}" for b in backends)
     head = f"| reason | {columns} |\n|---|" + "---:|" * len(backends)
     lines += _section("Documented deviations", head, deviations)
-    gaps: dict[str, Counter[str]] = {}
-    for b in backends:
-        for a in found[b].values():
-            for kind, n in a.not_compared.items():
-                gaps.setdefault(kind, Counter())[b] += n
+    gaps = _per_backend(found, lambda a: a.not_compared)
     not_compared = [
         f"| {kind} | {EDGE_GAPS.get(kind, kind)} | " + " | ".join(str(counts[b]) for b in backends) + " |"
         for kind, counts in sorted(gaps.items())
@@ -468,7 +478,6 @@ EDGES_SUMMARY_HEAD = (
 def edges_summary_row(r: Report) -> str:
     """The policy's row in the README's summary of values and refusals at the edges."""
     policy = r.operators.policy
-    stored = json.loads(edges.path(policy).read_text())
     figures = []
     for backend in ("numpy", "torch"):
         sections = r.edges[backend].values()
@@ -479,7 +488,7 @@ def edges_summary_row(r: Report) -> str:
         for backend in ("numpy", "torch")
     )
     return (
-        f"| `{policy}` | {stored['framework']} {stored['version']} | {figures[0]} | {figures[1]} "
+        f"| `{policy}` | {_edge_framework(policy)} | {figures[0]} | {figures[1]} "
         f"| {deviations} | [{policy}]({policy}.md#values-and-refusals-at-the-edges) |"
     )
 

@@ -405,15 +405,14 @@ def _section_data(probe: dict[str, Any], section: str) -> Any:
     return probe[section]
 
 
-def _probe_section(fw: PromoNs, section: str) -> Any:
-    probes: dict[str, Callable[[edges.Framework], dict[str, Any]]] = {
-        "int_scalars": lambda f: {"int_scalars": edges.probe_int_scalars(f)},
-        "bool": edges.probe_bools,
-        "float_scalars": lambda f: {"float_scalars": edges.probe_floats(f)},
-        "setitem": edges.probe_setitem_clip,
-        "clip": edges.probe_setitem_clip,
-    }
-    return _section_data(probes[section](fw), section)
+#: The probe of :mod:`~conformance.frameworks.edges` that runs each section (setitem and clip share one).
+_PROBES: dict[str, Callable[[edges.Framework], dict[str, Any]]] = {
+    "int_scalars": lambda f: {"int_scalars": edges.probe_int_scalars(f)},
+    "bool": edges.probe_bools,
+    "float_scalars": lambda f: {"float_scalars": edges.probe_floats(f)},
+    "setitem": edges.probe_setitem_clip,
+    "clip": edges.probe_setitem_clip,
+}
 
 
 def _deviation(policy: str, section: str, path: str) -> str | None:
@@ -443,8 +442,12 @@ def compare(policy: str, backend: str, sections: tuple[str, ...] = SECTIONS) -> 
     reference = json.loads(edges.path(policy).read_text())
     fw = PromoNs(policy, backend)
     out: dict[str, Agreement] = {}
+    probed: dict[Callable[[edges.Framework], dict[str, Any]], dict[str, Any]] = {}
     for section in sections:
-        found = dict(_cells(_probe_section(fw, section)))
+        probe = _PROBES[section]
+        if probe not in probed:
+            probed[probe] = probe(fw)
+        found = dict(_cells(_section_data(probed[probe], section)))
         agreement = Agreement()
         for where, expected in _cells(_section_data(reference, section)):
             got = found.get(where)
