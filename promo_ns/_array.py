@@ -29,7 +29,7 @@ from promo_ns._plan import (
     wrap,
 )
 
-__all__ = ["Array", "unwrap"]
+__all__ = ["Array", "dlpack_exporter", "unwrap"]
 
 
 # --- the wrapper ---------------------------------------------------------------------------
@@ -139,10 +139,10 @@ class Array:
         copy: bool | None = None,
     ) -> Any:
         given = {"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy}
-        return self._x.__dlpack__(**{k: v for k, v in given.items() if v is not None})
+        return dlpack_exporter(self, "__dlpack__")(**{k: v for k, v in given.items() if v is not None})
 
     def __dlpack_device__(self) -> tuple[Any, int]:
-        return self._x.__dlpack_device__()  # type: ignore[no-any-return]
+        return dlpack_exporter(self, "__dlpack_device__")()  # type: ignore[no-any-return]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         backend = self._ns._backend
@@ -288,6 +288,23 @@ def _eager(a: Array, convert: str) -> Any:
             f"{convert}(promo_ns.unwrap(x).compute()), or keep the value an array (xp.where, xp.any)."
         )
     return a._x
+
+
+def dlpack_exporter(a: Array, method: str) -> Any:
+    """The native array's DLPack ``method``; a BufferError where its library exports none (Dask).
+
+    Raises
+    ------
+    BufferError
+        The backend's arrays have no DLPack export: the standard's error for an array that cannot export.
+    """
+    found = getattr(a._x, method, None)
+    if found is None:
+        raise BufferError(
+            f"{a._ns._backend.name} arrays cannot be exported through DLPack; compute or convert "
+            "first, e.g. xp.asarray(np.asarray(x)) in another namespace"
+        )
+    return found
 
 
 def _length(a: Array, what: str) -> int:

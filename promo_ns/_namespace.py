@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
-from promo_ns._array import Array
+from promo_ns._array import Array, dlpack_exporter
 from promo_ns._context import active
 from promo_ns._dtypes import DTYPES
 from promo_ns._functions import (
@@ -141,6 +141,13 @@ class Namespace(ModuleType):
 
             @functools.wraps(fn)
             def from_any(*args: Any, **kwargs: Any) -> Any:
+                if args and args[0].__class__ is Array:
+                    dlpack_exporter(args[0], "__dlpack__")  # a backend without DLPack: its BufferError
+                elif args and not hasattr(args[0], "__dlpack__"):
+                    raise TypeError(
+                        f"from_dlpack() takes an array that supports DLPack (has __dlpack__), "
+                        f"not {type(args[0]).__name__}; for Python data use xp.asarray(...)"
+                    )
                 args = tuple(native(self, a) for a in args)
                 kwargs = {k: native(self, v) for k, v in kwargs.items()}
                 return wrap_any(self, fn(*args, **kwargs))

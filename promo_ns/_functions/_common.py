@@ -66,6 +66,8 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
     short = name.rpartition(".")[2]
 
     def one(ns: Space, x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:
+            _check_arguments(name, args, kwargs)
         result, native_x = one_array(ns, like or name, x)
         fn = owner_function(ns, name)
         if args or kwargs:  # promo_ns arrays among them (``rtol``) go to the backend as its own
@@ -83,6 +85,25 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
     one.__doc__ = f"``{name}`` of the Array API standard, with the result dtype of the active policy."
     one.__signature__ = _ONE_ARRAY  # type: ignore[attr-defined]  # SIGNATURES adds keywords
     return one
+
+
+def _check_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A TypeError naming ``name`` and its signature for arguments the standard's signature does not take.
+
+    Backends take extra arguments of their own (NumPy's ``eigvalsh(x, UPLO)``,
+    Dask's ``imag(x, deg)``): a misplaced value would reach them and be
+    misread, or fail in their words.
+    """
+    template = SIGNATURES.get(name.rpartition(".")[2])
+    sig = _X_ONLY if template is None else inspect.signature(template)
+    try:
+        sig.bind(None, *args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{name}{sig}: {e}; pass the array, then the standard's keywords by name") from None
+
+
+#: The standard's signature of a one-array function without keywords.
+_X_ONLY = inspect.Signature([inspect.Parameter("x", inspect.Parameter.POSITIONAL_ONLY)])
 
 
 #: Where a backend lacks a function's kernel for a dtype: the dtype that holds every value of it.

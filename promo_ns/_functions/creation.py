@@ -7,7 +7,7 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from promo_ns._dtypes import DType, canonical, float64
+from promo_ns._dtypes import INT_RANGE, DType, canonical, float64, int64, uint64
 from promo_ns._engine import Operand, PromotionError, operand, promote_elements
 from promo_ns._functions._common import SIGNATURES, sequence_of
 from promo_ns._plan import Space, array_of, is_numpy_like, native, unknown_device, wrap
@@ -146,10 +146,20 @@ def asarray(
                 return asarray(ns, out, copy=False, **options) if options else out
             obj = _python_scalars(obj)  # NumPy scalars alone: as the Python scalars they hold
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device, **options}, None)
-    x = backend.asarray(obj, copy=copy, **kwargs)
-    if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
+    try:
+        x = backend.asarray(obj, copy=copy, **kwargs)
         have = backend.dtype(x)
+    except (TypeError, ValueError, OverflowError, RuntimeError, NotImplementedError) as e:
+        if isinstance(obj, (list, tuple, int)):
+            if (error := _int_out_of_range(ns, obj, dtype)) is not None:
+                raise error from e
+            if dtype is None and _floats_with_big_ints(obj):  # NumPy makes an object array
+                return asarray(ns, obj, dtype=_data_dtype(ns, obj), device=device, copy=copy, **options)
+        raise
+    if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
         want = ns.policy_now().defaults[_KIND_NAME[have.kind]]
+        if have.kind in "uf" and (error := _int_out_of_range(ns, obj, dtype)) is not None:
+            raise error  # NumPy made uint64 or float64 of an int beyond int64: neither is the policy's
         if have is not want and have.kind != "u":
             x = backend.asarray(
                 obj, copy=copy, **creation_kwargs(ns, {"dtype": want, "device": device, **options}, None)
@@ -158,6 +168,51 @@ def asarray(
 
 
 _PYTHON_SCALARS = (bool, int, float, complex)
+
+
+def _int_out_of_range(ns: Space, obj: Any, dtype: DType | None) -> OverflowError | None:
+    """The error for a Python int in ``obj`` beyond ``dtype``, or beyond the policy's default int dtype.
+
+    Only looked at where the backend refused the data or made a dtype the
+    policy did not ask for: NumPy makes uint64, float64 or object arrays of
+    ints beyond int64, torch raises, JAX and Dask raise NumPy's words.  Data
+    with a float or complex in it, or a floating ``dtype``, takes any int.
+    """
+    if dtype is None:
+        if any(isinstance(v, (float, complex)) for v in _leaves(obj)):
+            return None
+        target = ns.policy_now().defaults["int"]
+    elif dtype.kind in "iu":
+        target = dtype
+    else:
+        return None
+    lo, hi = INT_RANGE[target]
+    bad = next((v for v in _leaves(obj) if v.__class__ is int and not lo <= v <= hi), None)
+    if bad is None:
+        return None
+    fits_uint64 = 0 <= bad <= INT_RANGE[uint64][1] and target is not uint64
+    fix = "pass dtype=xp.uint64" if fits_uint64 else "pass a floating dtype, e.g. dtype=xp.float64"
+    whose = "the policy's default integer dtype " if dtype is None else ""
+    return OverflowError(
+        f"asarray() got the Python int {_short(bad)}, out of range of {whose}{target} ({lo}..{hi}); "
+        f"{fix}, or convert the data first."
+    )
+
+
+def _floats_with_big_ints(obj: Any) -> bool:
+    """Whether Python data ``obj`` is Python scalars alone, with an int beyond int64 among them."""
+    leaves = list(_leaves(obj))
+    lo, hi = INT_RANGE[int64]
+    return all(v.__class__ in _PYTHON_SCALARS for v in leaves) and any(
+        v.__class__ is int and not lo <= v <= hi for v in leaves
+    )
+
+
+def _data_dtype(ns: Space, obj: Any) -> DType:
+    """The policy's default dtype of the highest kind of Python data ``obj``: float, or complex."""
+    kind = "complex" if any(isinstance(v, complex) for v in _leaves(obj)) else "float"
+    dtype: DType = ns.policy_now().defaults[kind]
+    return dtype
 
 
 def _leaves(obj: Any) -> Iterator[Any]:

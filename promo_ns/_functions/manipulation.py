@@ -58,9 +58,19 @@ def broadcast_shapes(ns: Space, *shapes: tuple[int | None, ...]) -> tuple[int | 
 
     Raises
     ------
+    TypeError
+        A shape is not a tuple of ints (or ``None``).
     ValueError
         The shapes do not broadcast together (torch itself raises RuntimeError).
     """
+    for shape in shapes:
+        if not isinstance(shape, tuple) or not all(
+            size is None or (isinstance(size, int) and not isinstance(size, bool)) for size in shape
+        ):
+            raise TypeError(
+                f"broadcast_shapes() takes shapes, tuples of ints (or None for an unknown size), "
+                f"not {type(shape).__name__} {shape!r}; e.g. xp.broadcast_shapes((2, 1), (3,))"
+            )
     ndim = max((len(shape) for shape in shapes), default=0)
     out: list[int | None] = []
     for axis in range(-ndim, 0):

@@ -158,7 +158,10 @@ class NumpyLike(DTypeMaps):
         if op == "pow" and plan.compute.kind in "iu":
             c = self.native_dtype(plan.compute)
             out[...] = ufunc(
-                x, self.module.asarray(y, dtype=c) if not isinstance(y, self.array_type) else y, dtype=c
+                x,
+                self.module.asarray(y, dtype=c) if not isinstance(y, self.array_type) else y,
+                dtype=c,
+                casting="unsafe",  # the policy decided the dtypes: uint8 **= int8 computes in uint8
             )
             return
         if plan.direct:

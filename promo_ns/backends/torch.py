@@ -229,9 +229,16 @@ class TorchBackend(DTypeMaps):
         return x
 
     def asarray(self, obj: Any, **kwargs: Any) -> Any:
-        """``compat.asarray``; NumPy input with negative strides is copied first (torch takes none)."""
+        """``compat.asarray``; NumPy input with negative strides is copied first (torch takes none).
+
+        Python data for the ``meta`` device is made on the CPU first: ``meta``
+        checks no value (an int beyond the dtype would pass silently).
+        """
         if type(obj).__module__ == "numpy" and any(s < 0 for s in getattr(obj, "strides", ())):
             obj = numpy.ascontiguousarray(obj)
+        device = kwargs.get("device")
+        if device is not None and torch.device(device).type == "meta" and isinstance(obj, (list, tuple, int)):
+            return compat.asarray(obj, **{**kwargs, "device": "cpu"}).to(device)
         return compat.asarray(obj, **kwargs)
 
     def getitem(self, x: Any, key: Any) -> Any:
