@@ -23,6 +23,7 @@ from promo_ns._plan import (
     REFLECTED,
     Space,
     dtype_of_code,
+    kernel,
     operator,
     prepared_done,
     unknown_device,
@@ -178,7 +179,7 @@ class Array:
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
         plan, _, y = operator("setitem", PREPARE)(self, value)
-        updated = self._ns._backend.setitem(self._x, _native_key(key), y)
+        updated = kernel(self._ns, "setitem", self._ns._backend.setitem, self._x, _native_key(key), y)
         if updated is not None:  # an immutable backend's new array (JAX): the wrapper rebinds
             self._x = updated
         prepared_done("setitem", self, value, plan, y)

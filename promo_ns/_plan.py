@@ -794,7 +794,7 @@ def _other_operand(ns: Any, x: Any, op: str) -> Any:
 
 
 #: Words of torch's RuntimeErrors and JAX's TypeErrors about shapes (NumPy raises ValueError for those).
-_SHAPE_WORDS = ("shape", "size", "dim", "broadcast")
+_SHAPE_WORDS = ("shape", "size", "dim", "broadcast", "with a sequence")
 #: How NumPy (and CuPy) say a ufunc has no loop for the dtypes.
 _NO_LOOP_WORDS = ("No loop matching", "did not contain a loop", "not supported for the input types")
 
@@ -808,7 +808,12 @@ def _kernel_error(ns: Space, op: str, error: Exception, arrays: Sequence[Any]) -
     for other in arrays[1:]:
         if not ns._backend.same_device(arrays[0], other):
             return device_error(arrays[0], other)
-    if type(error) in (RuntimeError, TypeError) and any(word in str(error) for word in _SHAPE_WORDS):
+    text = str(error)
+    if (
+        type(error) in (RuntimeError, TypeError, ValueError)
+        and any(word in text for word in _SHAPE_WORDS)
+        and f"{op}()" not in text
+    ):
         shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
         return ValueError(f"{op}() got arrays of shapes that do not fit together ({shapes}): {error}")
     if isinstance(error, NotImplementedError) or (

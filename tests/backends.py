@@ -102,7 +102,7 @@ def to_numpy(x: Any) -> np.ndarray[Any, Any]:
 
         if x.dtype == torch.bfloat16:
             x = x.float()
-        return np.asarray(x.cpu().numpy())
+        return np.asarray(x.cpu().resolve_conj().resolve_neg().numpy())
     if type(x).__module__.startswith("cupy"):
         return np.asarray(x.get())
     return np.asarray(x)

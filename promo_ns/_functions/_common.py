@@ -75,7 +75,11 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
             kwargs = {k: native_argument(ns, v, name) for k, v in kwargs.items()}
         try:
             out = fn(native_x, *args, **kwargs)
-        except (TypeError, RuntimeError, NotImplementedError) as e:
+        except Exception as e:
+            if type(e).__name__ == "LinAlgError":  # NumPy's is a ValueError, torch's a RuntimeError
+                raise ValueError(f"{name}() cannot compute on this input: {e}") from e
+            if not isinstance(e, (TypeError, RuntimeError, NotImplementedError)):
+                raise
             out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
         if like is not None or isinstance(out, tuple):
             return wrap_any(ns, out)

@@ -1,0 +1,108 @@
+"""Generated differential tests (issue 23): every backend against the NumPy backend, and invariants.
+
+Hypothesis draws a case from the op registry (see :mod:`tests.generated`):
+a binary op in each of its spellings, setitem with every key kind, a
+one-array function, or a function of several operands; dtypes, shapes that
+broadcast (and some that do not), Python scalars at and beyond the dtypes'
+limits, and a policy.  On every backend:
+
+(a) a mutating op that raises leaves its operand bit-identical, shape unchanged;
+(b) the outcome is the NumPy backend's: the same dtype and values, or the
+    same exception class, except as :data:`EXPECTED` says;
+(c) an error is one of promo_ns's classes, with a message naming the op.
+
+A failure prints the shrunk case and both outcomes.  CI runs the "ci"
+profile's examples; ``pytest tests/test_generated.py --hypothesis-profile
+thorough`` runs many more.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, note
+
+from promo_ns._dtypes import INT_RANGE
+from tests.backends import BACKENDS, _jax
+from tests.generated import (
+    ALLOWED,
+    Case,
+    Outcome,
+    binary_cases,
+    names_op,
+    nary_cases,
+    one_array_cases,
+    run,
+    same,
+    setitem_cases,
+)
+
+_X32 = pytest.param("jax-x32", marks=pytest.mark.skipif(not _jax(), reason="JAX is not installed"))
+DIFFERENTIAL_BACKENDS = [*BACKENDS, _X32]
+
+
+def expected(backend: str, case: Case, ref: Outcome, got: Outcome) -> str | None:
+    """Why ``got`` may differ from the NumPy backend's ``ref`` on ``backend``; None where it may not.
+
+    The documented differences (docs/scaling.md, "What differs by backend"):
+    """
+    if backend == "torch:meta" and ref.error is not None and got.error is None:
+        return (
+            "meta holds no values: what fails by value (an index, a divisor, an exponent) cannot fail there"
+        )
+    if case.op == "astype" and ref.error is None and _float_beyond_int(case):
+        return "the standard leaves a float cast to an int dtype it does not fit unspecified (JAX saturates)"
+    if backend == "jax-x32" and type(got.error).__name__ == "JaxX64Error":
+        return "JAX without 64-bit types refuses a 64-bit dtype with JaxX64Error"
+    return None
+
+
+def _float_beyond_int(case: Case) -> bool:
+    x, dtype = case.operands
+    if x.dtype.kind not in "fc" or dtype.kind not in "iu":
+        return False
+    lo, hi = INT_RANGE[dtype]
+    values = np.asarray(x.values).real.astype(np.float64)
+    return bool(np.any(~np.isfinite(values) | (values < lo) | (values > hi + 1)))
+
+
+def check(backend: str, case: Case) -> None:
+    ref = run("numpy", case)
+    got = ref if backend == "numpy" else run(backend, case)
+    note(f"case: {case}\nnumpy: {ref!r}\n{backend}: {got!r}")
+    assert ref.built, f"the NumPy backend cannot make the operands of {case}: {ref.error!r}"
+    for outcome in (ref, got):
+        error = outcome.error
+        if error is None or not outcome.built:
+            continue
+        assert outcome.intact, f"{case.op} raised {error!r} and changed its operand"
+        assert isinstance(error, ALLOWED), (
+            f"{type(error).__module__}.{type(error).__name__} reached the user: {error}"
+        )
+        assert names_op(case, error), f"the message does not name {case.op}: {error}"
+    if not same(ref, got, values=True) and expected(backend, case, ref, got) is None:
+        pytest.fail(f"{backend} differs from numpy on {case}:\n  numpy: {ref!r}\n  {backend}: {got!r}")
+
+
+@pytest.mark.parametrize("backend", DIFFERENTIAL_BACKENDS)
+@given(case=binary_cases())
+def test_binary_ops(backend: str, case: Case) -> None:
+    check(backend, case)
+
+
+@pytest.mark.parametrize("backend", DIFFERENTIAL_BACKENDS)
+@given(case=setitem_cases())
+def test_setitem(backend: str, case: Case) -> None:
+    check(backend, case)
+
+
+@pytest.mark.parametrize("backend", DIFFERENTIAL_BACKENDS)
+@given(case=one_array_cases())
+def test_one_array_functions(backend: str, case: Case) -> None:
+    check(backend, case)
+
+
+@pytest.mark.parametrize("backend", DIFFERENTIAL_BACKENDS)
+@given(case=nary_cases())
+def test_functions_of_several_operands(backend: str, case: Case) -> None:
+    check(backend, case)
