@@ -483,6 +483,9 @@ def is_registered(policy: Policy) -> bool:
 def register(policy: Policy, *, replace: bool = False) -> Policy:
     """Register ``policy`` under ``policy.name``; ``replace=True`` to override an existing name.
 
+    A replaced policy is freed, with its namespaces and compiled plans, once
+    nothing else (an array, a namespace held elsewhere) refers to it.
+
     Raises
     ------
     TypeError
