@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from contextlib import nullcontext
 from math import isnan
 from typing import Any
 
 import array_api_compat
 
-from promo_ns._context import tracer
+from promo_ns._context import trace, tracer
 from promo_ns._dtypes import DType, uint64
 from promo_ns._plan import (
     INPLACE,
@@ -250,15 +251,16 @@ class Array:
     def __imatmul__(self, other: Any, /) -> Any:
         operator("matmul", PREPARE)(self, other)  # refused as x1 @= x2, before the product is computed
         t = tracer()
-        traced = len(t.records) if t is not None else 0
-        result = self._ns.matmul(self, other)
+        # The product's casts go to the trace only once the in-place op has run (threads may share it).
+        with nullcontext(None) if t is None else trace() as product:
+            result = self._ns.matmul(self, other)
         if tuple(result._x.shape) != tuple(self._x.shape):
-            if t is not None:  # the product ran, but not the in-place op: no cast to report
-                del t.records[traced:]
             raise ValueError(f"in-place matmul would change the shape {self.shape} to {result.shape}")
         updated = self._ns._backend.setitem(self._x, ..., result._x)
         if updated is not None:
             self._x = updated
+        if t is not None and product is not None:
+            t.records.extend(product.records)
         return self
 
     __hash__ = None  # type: ignore[assignment]

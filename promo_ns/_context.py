@@ -96,6 +96,12 @@ def policy(name: str | Policy) -> Iterator[Policy]:
 def trace() -> Iterator[Trace]:
     """Record every implicit cast promo_ns makes inside the ``with`` block.
 
+    The block is local to the current thread and asyncio task; threads that
+    run in a copy of its context (``contextvars.copy_context().run``) record
+    into the same trace, and none of their records is lost.  Under
+    ``jax.jit`` a cast is recorded once per tracing (each compilation), not
+    once per call of the compiled function.
+
     Yields
     ------
     Trace

@@ -17,7 +17,12 @@ R = TypeVar("R")
 
 
 def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[Policy, P], R]:
-    """Cache ``fn(policy, *args)`` per policy, held weakly: a policy nobody holds frees its entries."""
+    """Cache ``fn(policy, *args)`` per policy, held weakly: a policy nobody holds frees its entries.
+
+    A cached value must not refer to its policy: the cache holds values
+    strongly, so such a value would keep its policy alive for good.
+    Policies are immutable, so an entry never goes stale.
+    """
     caches: WeakKeyDictionary[Policy, dict[tuple[Hashable, ...], R]] = WeakKeyDictionary()
     lock = threading.Lock()
 

@@ -41,7 +41,7 @@ from promo_ns._plan import (
     wrap_any,
 )
 from promo_ns.backends import Backend, get_backend
-from promo_ns.policies import Policy, get_policy, is_registered
+from promo_ns.policies import Policy, get_policy, is_registered, keep_while_registered
 
 __all__ = ["Namespace", "array_namespace", "namespace"]
 
@@ -220,16 +220,16 @@ def namespace(
     version = _version(api_version)
     key = (b.name, p, device, version)
     try:
-        found = _NAMESPACES.get(key) or _TRANSIENT.get(key)
+        found = _NAMESPACES.get(key)
     except TypeError:  # an unhashable device: nothing to look up
         return _new_namespace(b, p, device, version)
     if found is not None:
         return found
     with _LOCK:
-        found = _NAMESPACES.get(key) or _TRANSIENT.get(key)
+        found = _NAMESPACES.get(key)
         if found is None:
-            found = _new_namespace(b, p, device, version)
-            (_NAMESPACES if is_registered(p) else _TRANSIENT)[key] = found
+            found = _NAMESPACES[key] = _new_namespace(b, p, device, version)
+            keep_while_registered(p, found)
     return found
 
 
@@ -256,11 +256,10 @@ def _version(api_version: str | None) -> str:
     )
 
 
-#: Namespaces of registered policies live as long as the process; those of other
-#: policies as long as something (an array, a caller) holds them, so that
-#: throw-away policies are freed with their namespaces.
-_NAMESPACES: dict[tuple[str, Policy, Any, str], Namespace] = {}
-_TRANSIENT: weakref.WeakValueDictionary[tuple[str, Policy, Any, str], Namespace] = (
+#: Namespaces of a registered policy live as long as its registration (the registry keeps
+#: them); any other as long as something (an array, a caller) holds it, so that replaced
+#: and throw-away policies are freed with their namespaces.
+_NAMESPACES: weakref.WeakValueDictionary[tuple[str, Policy, Any, str], Namespace] = (
     weakref.WeakValueDictionary()
 )
 _LOCK = threading.Lock()

@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from threading import get_ident
 from typing import Any
 
 from promo_ns._dtypes import DType, widens
@@ -36,11 +37,22 @@ class Cast:
 
 @dataclass
 class Trace:
-    """The implicit casts made inside one ``promo_ns.trace()`` block, in order."""
+    """The implicit casts made inside one ``promo_ns.trace()`` block, in order.
+
+    Threads may share a trace (each running in a copy of the block's context,
+    ``contextvars.copy_context().run``): every op of every thread is recorded.
+    A record holds dtypes, roles and sizes, never the operands themselves.
+
+    Under ``jax.jit`` (and ``vmap``, ``grad``, ...) promo_ns runs while JAX
+    traces the function, so a cast is recorded once per tracing (each
+    compilation), not once per call of the compiled function.
+    """
 
     records: list[Cast] = field(default_factory=list)
-    #: An op noted before its kernel runs, recorded by :meth:`commit` once it has run.
-    _pending: tuple[Any, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    #: Per thread, the op :meth:`pending` noted before its kernel ran, and its record if it casts.
+    _pending: dict[int, tuple[str, Cast | None]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def __iter__(self) -> Iterator[Cast]:
         return iter(self.records)
@@ -52,33 +64,29 @@ class Trace:
         self, op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
     ) -> None:
         """Note ``op`` on ``operands`` (dtype or None, role, native array or scalar) if it converted one."""
-        arrays = [(d, x) for d, _, x in operands if d is not None and d is not compute]
-        if not arrays:
-            return
-        inputs = [d for d, _, _ in operands if d is not None]
-        self.records.append(
-            Cast(
-                op,
-                tuple(str(r) if d is None else f"{d} ({r})" for d, r, _ in operands),
-                result,
-                compute,
-                tuple(f"{d} -> {compute}" for d, _ in arrays),
-                sum(math.prod(x.shape) * compute.itemsize for _, x in arrays),
-                widens(result, inputs),
-            )
-        )
+        cast = _cast(op, operands, result, compute)
+        if cast is not None:
+            self.records.append(cast)
 
     def pending(
         self, op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
     ) -> None:
-        """Note ``op`` as :meth:`record` takes it, to be recorded by :meth:`commit` if it succeeds."""
-        self._pending = (op, operands, result, compute)
+        """Note ``op`` as :meth:`record` takes it, to be recorded by :meth:`commit` if it succeeds.
+
+        What is kept until then is the record, not the operands: an op that
+        fails leaves nothing alive.
+        """
+        self._pending[get_ident()] = (op, _cast(op, operands, result, compute))
 
     def commit(self, op: str) -> None:
-        """Record the op :meth:`pending` noted, which has now run, if it is ``op``; drop a failed one."""
-        pending, self._pending = self._pending, None
-        if pending is not None and pending[0] == op:
-            self.record(*pending)
+        """Record the op this thread last noted with :meth:`pending`, if it is ``op``, which has now run.
+
+        The note is dropped whatever it is: that of an op that failed before
+        reaching here is never recorded.
+        """
+        op_noted, cast = self._pending.pop(get_ident(), ("", None))
+        if cast is not None and op_noted == op:
+            self.records.append(cast)
 
     def summary(self) -> str:
         """The casts grouped by op, operands and result: count and bytes, most bytes first."""
@@ -91,3 +99,22 @@ class Trace:
         lines = [f"{len(self.records)} implicit casts, {sum(nbytes.values())} bytes converted"]
         lines += [f"{groups[k]:>6}x  {nbytes[k]:>12} bytes  {k}" for k, _ in nbytes.most_common()]
         return "\n".join(lines)
+
+
+def _cast(
+    op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
+) -> Cast | None:
+    """The record of ``op`` on ``operands`` (dtype or None, role, native array or scalar); None: no cast."""
+    arrays = [(d, x) for d, _, x in operands if d is not None and d is not compute]
+    if not arrays:
+        return None
+    inputs = [d for d, _, _ in operands if d is not None]
+    return Cast(
+        op,
+        tuple(str(r) if d is None else f"{d} ({r})" for d, r, _ in operands),
+        result,
+        compute,
+        tuple(f"{d} -> {compute}" for d, _ in arrays),
+        sum(math.prod(x.shape) * compute.itemsize for _, x in arrays),
+        widens(result, inputs),
+    )

@@ -1,372 +1,77 @@
-"""What a policy is made of: operand roles, op families, grids, and the :class:`Policy` record.
+"""The :class:`Policy` record, its validation, and the registry of policies by name.
 
 Nothing here decides a dtype; :mod:`promo_ns._engine` turns a :class:`Policy`
-into lookups.  Grids are written as text in the same shape as the frameworks'
-own documents (rows x columns, ``-`` for a refused cell) and parsed by
-:func:`grid` and :func:`scalar_grid`.
+into lookups.  The grids a policy holds are parsed in :mod:`._grids`, the
+op-family records are in :mod:`._family`, and :mod:`._frozen` makes both
+immutable values.
 """
 
 from __future__ import annotations
 
 import difflib
-import enum
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from functools import cache
 from importlib import import_module
-from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal
 
-from promo_ns._dtypes import BY_NAME, BY_SHORT, DType
+from promo_ns._dtypes import DType
 from promo_ns._ops import FAMILY
+from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind, did_you_mean
+from promo_ns.policies._family import FAMILIES, Family, IntRule
+from promo_ns.policies._frozen import freeze_fields, read_only
+from promo_ns.policies._grids import (
+    ARRAY_ROLES,
+    FLOAT_SCALAR_FORMS,
+    FUNCTION_FAMILIES,
+    GRID_EXAMPLE,
+    SCALAR_COLUMNS,
+    SCALAR_ROLES,
+    FloatScalarRule,
+    FunctionGrid,
+    Grid,
+    Role,
+    ScalarGrid,
+    check_diagonal,
+    function_grid,
+    grid,
+    parse_dtype,
+    scalar_grid,
+)
 
 __all__ = [
+    "ARRAY_ROLES",
+    "FAMILIES",
     "FLOAT_SCALAR_FORMS",
     "FUNCTION_FAMILIES",
+    "SCALAR_COLUMNS",
+    "SCALAR_ROLES",
     "Family",
+    "FloatScalarRule",
+    "Grid",
+    "IntRule",
     "Policy",
     "Role",
     "function_grid",
     "get_policy",
     "grid",
     "is_registered",
+    "keep_while_registered",
     "policies",
     "register",
     "scalar_grid",
 ]
 
 
-class Role(enum.Enum):
-    """How an operand takes part in promotion."""
-
-    ND = "n-d array"
-    ZERO_D = "0-d array"
-    NP_SCALAR = "NumPy scalar"
-    BOOL = "Python bool"
-    INT = "Python int"
-    FLOAT = "Python float"
-    COMPLEX = "Python complex"
-
-    @property
-    def is_scalar(self) -> bool:
-        """True for the Python scalar roles."""
-        return self in _PY_KIND
-
-    @property
-    def kind(self) -> str:
-        """The kind letter (``"bifc"``) of a Python scalar role."""
-        return _PY_KIND[self]
-
-    def __str__(self) -> str:
-        return self.value
-
-
-_PY_KIND: dict[Role, str] = {Role.BOOL: "b", Role.INT: "i", Role.FLOAT: "f", Role.COMPLEX: "c"}
-ARRAY_ROLES: tuple[Role, ...] = (Role.ND, Role.ZERO_D, Role.NP_SCALAR)
-SCALAR_ROLES: tuple[Role, ...] = tuple(_PY_KIND)
-#: Column headers of a scalar grid, in order.
-SCALAR_COLUMNS: dict[str, Role] = {
-    "bool": Role.BOOL,
-    "int": Role.INT,
-    "float": Role.FLOAT,
-    "complex": Role.COMPLEX,
-}
-
-Grid = Mapping[tuple[DType, DType], DType]
-ScalarGrid = Mapping[tuple[DType, Role], DType]
-FunctionGrid = Mapping[tuple[str, DType], DType]
-
-#: The operator forms of a floating array ``x`` with a Python float ``s``: the keys of
-#: :attr:`Policy.float_scalars` (and the cases of the edge probe's ``float_scalars`` section).
-FLOAT_SCALAR_FORMS: tuple[str, ...] = ("x + s", "s + x", "x - s", "s - x", "x * s", "s * x", "x / s", "s / x")
-#: How a floating array and a Python float compute together (see :attr:`Policy.float_scalars`).
-FloatScalarRule = Literal["scalar_rounded_first", "float32_opmath", "reciprocal_then_multiply"]
-
-#: Families of one-array functions whose result dtype the policy decides: the columns of a
-#: policy's ``functions`` grid (see :data:`promo_ns._ops.FUNCTION_FAMILY` for the functions in each).
-FUNCTION_FAMILIES: tuple[str, ...] = (
-    "float",
-    "reciprocal",
-    "abs",
-    "negative",
-    "positive",
-    "sign",
-    "square",
-    "rounding",
-    "round",
-    "mean",
-    "std",
-    "var",
-    "extrema",
-    "argextrema",
-    "linalg",
-    "linalg_values",
-    "norm",
-    "matrix_rank",
-    "fft",
-    "rfft",
-    "irfft",
-)
-
-
-def _dtype(token: str) -> DType:
-    found = BY_SHORT.get(token) or BY_NAME.get(token)
-    if found is None:
-        close = _did_you_mean(token, [*BY_SHORT, *BY_NAME])
-        raise ValueError(f"unknown dtype {token!r} in a policy grid{close}")
-    return found
-
-
-#: What a grid looks like, for the errors about grids.
-_GRID_EXAMPLE = """
-         i8  i16
-    i8   i8  i16
-    i16  i16 i16"""
-
-
-def _rows(text: str) -> tuple[list[str], list[list[str]]]:
-    if not isinstance(text, str):
-        raise TypeError(f"a grid is text, not {type(text).__name__}; it looks like this:{_GRID_EXAMPLE}")
-    lines = [line.split() for line in text.strip().splitlines() if line.strip()]
-    if not lines:
-        raise ValueError(
-            "the table is empty; a table is a header of dtypes, then one row per dtype with a cell per "
-            f"column (short dtype names, '-' for refused), e.g.:{_GRID_EXAMPLE}"
-        )
-    header, body = lines[0], lines[1:]
-    for row in body:
-        if len(row) != len(header) + 1:
-            raise ValueError(f"grid row {row[0]!r} has {len(row) - 1} cells for {len(header)} columns")
-    return header, body
-
-
-def _check_diagonal(cells: Mapping[tuple[DType, DType], DType | None]) -> None:
-    """A dtype with itself always gives itself: the engine never looks those cells up."""
-    for (a, b), value in cells.items():
-        if a is b and value is not a:
-            raise ValueError(
-                f"the cell of {a} with {a} says {value or 'refused'}, but a dtype with itself always "
-                f"gives itself (the engine never looks that cell up): write {a.short} or '.' there. "
-                f"To refuse {a} in some ops, leave its kind out of those op families' kinds."
-            )
-
-
-def grid(text: str) -> dict[tuple[DType, DType], DType]:
-    """Parse an array-with-array grid: a header of dtypes, then one row per dtype.
-
-    Cells are short dtype names (``i8``, ``bf16``, ``c128``), ``-`` for refused,
-    or ``.`` for a cell the policy never consults.  A dtype with itself always
-    gives itself, so a diagonal cell must be that dtype or ``.``.
-
-    Raises
-    ------
-    ValueError
-        An unknown dtype, a row of the wrong length, or a diagonal cell that is
-        neither its dtype nor ``.``.
-    """
-    header, body = _rows(text)
-    cols = [_dtype(c) for c in header]
-    cells = {
-        (_dtype(row[0]), col): None if cell == "-" else _dtype(cell)
-        for row in body
-        for col, cell in zip(cols, row[1:], strict=True)
-        if cell != "."
-    }
-    _check_diagonal(cells)
-    return {key: value for key, value in cells.items() if value is not None}
-
-
-def scalar_grid(text: str) -> dict[tuple[DType, Role], DType]:
-    """Parse an array-with-Python-scalar grid: header ``bool int float complex``, a row per dtype."""
-    header, body = _rows(text)
-    unknown = [c for c in header if c not in SCALAR_COLUMNS]
-    if unknown:
-        raise ValueError(
-            f"unknown columns {unknown} in a scalar grid{_did_you_mean(unknown[0], SCALAR_COLUMNS)}; "
-            f"its columns are {', '.join(SCALAR_COLUMNS)}"
-        )
-    cols = [SCALAR_COLUMNS[c] for c in header]
-    return {
-        (_dtype(row[0]), col): _dtype(cell)
-        for row in body
-        for col, cell in zip(cols, row[1:], strict=True)
-        if cell != "-"
-    }
-
-
-def function_grid(text: str) -> dict[tuple[str, DType], DType]:
-    """Parse a one-array function grid: a header of function families, then one row per input dtype.
-
-    Cells are the result's short dtype name, or ``-`` where the policy refuses
-    the function on that input dtype.
-
-    Raises
-    ------
-    ValueError
-        An unknown family or dtype, or a row of the wrong length.
-    """
-    header, body = _rows(text)
-    unknown = [c for c in header if c not in FUNCTION_FAMILIES]
-    if unknown:
-        raise ValueError(
-            f"unknown function families {unknown} in a grid; known: {', '.join(FUNCTION_FAMILIES)}"
-        )
-    return {
-        (family, _dtype(row[0])): _dtype(cell)
-        for row in body
-        for family, cell in zip(header, row[1:], strict=True)
-        if cell != "-"
-    }
-
-
-#: What a Python int operand's value does in an op family (see :attr:`Family.int_values`).
-IntRule = Literal["wrap", "fit", "magnitude", "non-negative", "exact", "bounds"]
-
-
-@dataclass(frozen=True)
-class Family:
-    """How one op family promotes.
-
-    Attributes
-    ----------
-    kinds
-        Kinds (``"biufc"`` letters) an array operand and the promoted dtype may
-        have; others are refused.  (A Python scalar's kind is checked by the
-        promotion itself, and by ``scalar_kinds``.)
-    scalar_kinds
-        Kinds (``"bifc"`` letters) a Python scalar operand may have; ``None``:
-        any the promotion takes.  (torch refuses subtraction with any bool
-        operand, a Python ``True`` too.)
-    result
-        ``"promoted"``: the (mapped) promoted dtype; ``"bool"``: always ``bool``.
-    operand_map
-        When the promoted dtype is a key here, each operand (a Python scalar
-        counting as the promoted dtype) becomes the dtype the map gives it and
-        they promote again: NumPy's float-only ufuncs have no integer loops and
-        take the smallest float loop every input casts to safely.
-    result_map
-        Dtypes the promoted dtype becomes (true division: integers to a float).
-    same_dtype
-        No promotion at all: arrays must share one dtype, and a Python scalar
-        takes that dtype when its category is not above the array's.
-    strong
-        0-d arrays and Python scalars (as the policy's ``scalar_dtypes``)
-        promote exactly like n-d arrays.
-    result_kinds
-        Kinds the (mapped) result may have; ``None``: ``kinds``.  (TF's true
-        division takes bool operands but has no bool result.)
-    arrays
-        Array-with-array grid of this family, in place of the policy's
-        ``arrays``; it may be asymmetric (Paddle's ``matmul`` casts some right
-        operands to the left's dtype but not the other way round).
-    scalars
-        Array-with-Python-scalar cells this family decides itself, keyed by
-        (array dtype, scalar role) whichever side the scalar is on: the cell's
-        dtype replaces the promoted one (the framework converts the scalar to
-        the array's dtype, e.g. Paddle's ``copysign``).
-    zero_d_cross_when
-        For ``roles="priority"``: when a 0-d array counts against n-d arrays,
-        in place of the policy's ``cross_when``; ``"always"``: whatever the
-        categories, through ``cross`` (Paddle's ``floor_divide``).
-    cast
-        No promotion: the result has the first operand's dtype, and other
-        operands are cast into it.  ``"any"``: every operand, a 0-d array of
-        any dtype too (``x[key] = v`` in NumPy, PyTorch and Paddle);
-        ``"category"``: operands of the first's category (bool < int < float
-        < complex), and Python scalars of a lower one, while others are
-        refused (the standard's ``clip``: the result has ``x``'s dtype, and
-        bounds of another kind are unspecified).  A Python scalar converts as
-        Python converts it to that dtype's kind (``int(1.5)`` is 1,
-        ``bool(z)`` is ``z != 0``), so a Python complex into a real dtype other
-        than bool is refused (``float(1+2j)`` raises).
-    int_values
-        What a Python int operand's value does, per kind (``"biufc"``) of the
-        array operands (of the highest category among them); a kind missing
-        here is ``"wrap"``.  ``None``: the policy's ``int_values`` decides.
-        The int converts to the dtype the operands promote to (for ``cast``,
-        the first operand's):
-
-        ``"wrap"``
-            As a cast would: modulo ``2**bits`` into an integer dtype, rounded
-            into a float (PyTorch's ``int8_tensor + 1000``).
-        ``"fit"``
-            It must lie in that dtype's range (a float dtype's finite range),
-            else it is refused (NEP 50's OverflowError; PyTorch's ``clamp`` of
-            float16 with ``2**31``).
-        ``"magnitude"``
-            As ``"fit"``, but an unsigned dtype also takes negatives down to
-            ``-max``, which wrap as two's complement (PyTorch's checked
-            conversion: ``torch.where(c, uint8_tensor, -255)`` writes 1).
-        ``"non-negative"``
-            As ``"fit"``, and a negative int is refused where the result is
-            bool or integer ("Integers to negative integer powers are not
-            allowed"), for an exponent (``int_right`` of ``power``).
-        ``"exact"``
-            The op sees the exact value: an int beyond the dtype takes part as
-            an infinity of its sign, in float32, so it compares as beyond every
-            element and is true (NumPy 2: ``uint8_array < 1000`` is all true,
-            ``logical_and(uint8_array, 256)`` too).
-        ``"bounds"``
-            For ``clip(x, min, max)``: a bound beyond the dtype on the side
-            that clips nothing (``min`` below its minimum, ``max`` above its
-            maximum) is dropped; any other must fit (NumPy 2's ``clip``).
-    int_right
-        ``int_values`` for a Python int on the right of a two-operand op of
-        this family, where the framework treats it otherwise than on the left
-        (the exponent of ``x ** s``; PyTorch's ``s / x`` is ``reciprocal(x) * s``,
-        its ``x / s`` promotes with ``s``); ``None``: ``int_values``.
-    int_range
-        Per array kind, the Python ints the framework converts at all,
-        ``(lowest, highest)``: any other is refused, whatever the rule
-        (PyTorch makes a Python int an int64, or a uint64 from ``2**63``);
-        a kind missing here takes any int.  ``None``: the policy's ``int_range``.
-    """
-
-    kinds: str = "biufc"
-    scalar_kinds: str | None = None
-    result: Literal["promoted", "bool"] = "promoted"
-    operand_map: Mapping[DType, DType] = field(default_factory=dict)
-    result_map: Mapping[DType, DType] = field(default_factory=dict)
-    same_dtype: bool = False
-    strong: bool = False
-    result_kinds: str | None = None
-    arrays: Grid | None = None
-    scalars: ScalarGrid = field(default_factory=dict)
-    zero_d_cross_when: Literal["higher", "different", "always"] | None = None
-    cast: Literal["any", "category"] | None = None
-    int_values: Mapping[str, IntRule] | None = None
-    int_right: Mapping[str, IntRule] | None = None
-    int_range: Mapping[str, tuple[int, int]] | None = None
-
-    def __post_init__(self) -> None:
-        _validate(self, "Family")
-
-
-#: Op families every policy describes (see :mod:`promo_ns._ops` for the ops in each).
-FAMILIES: tuple[str, ...] = (
-    "arithmetic",
-    "power",
-    "real_arithmetic",
-    "extrema",
-    "true_divide",
-    "comparison",
-    "ordering",
-    "logical",
-    "bitwise",
-    "shift",
-    "float_only",
-    "common",
-    "where",
-    "clip",
-    "setitem",
-    "linalg",
-)
-
-
+@read_only
 @dataclass(frozen=True)
 class Policy:
-    """A dtype-promotion policy, as data.
+    """A dtype-promotion policy, as data: an immutable value.
+
+    Every mapping field is read-only (nested ones too), no attribute can be
+    set, and :meth:`derive` and :meth:`from_table` make new policies: the
+    plans compiled for a policy are cached per policy object, so none can go
+    stale.  Policies compare by identity and hash by name.
 
     Attributes
     ----------
@@ -502,10 +207,17 @@ class Policy:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise TypeError(f"a policy's name is a non-empty str, not {self.name!r}")
+        freeze_fields(self)
         _validate(self, f"policy {self.name!r}")
 
     def __hash__(self) -> int:
         return hash(self.name)
+
+    def __copy__(self) -> Policy:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Policy:
+        return self
 
     @classmethod
     def from_table(
@@ -571,10 +283,10 @@ class Policy:
         if not isinstance(arrays, (str, Mapping)):
             raise TypeError(
                 f"from_table() takes the array table as text or a mapping of dtype pairs to dtypes, not "
-                f"{type(arrays).__name__}; as text it looks like this:{_GRID_EXAMPLE}"
+                f"{type(arrays).__name__}; as text it looks like this:{GRID_EXAMPLE}"
             )
         table = grid(arrays) if isinstance(arrays, str) else dict(arrays)
-        _check_diagonal(table)
+        check_diagonal(table)
         return replace(base, name=name, arrays=table, **changes)
 
     def derive(
@@ -618,13 +330,13 @@ class Policy:
             )
         arrays = dict(self.arrays)
         for (a, b), value in (cells or {}).items():
-            da, db = _dtype(str(a)), _dtype(str(b))
-            _check_diagonal({(da, db): None if value is None else _dtype(str(value))})
+            da, db = parse_dtype(str(a)), parse_dtype(str(b))
+            check_diagonal({(da, db): None if value is None else parse_dtype(str(value))})
             for key in ((da, db), (db, da)) if symmetric else ((da, db),):
                 if value is None:
                     arrays.pop(key, None)
                 else:
-                    arrays[key] = _dtype(str(value))
+                    arrays[key] = parse_dtype(str(value))
         changes.setdefault("summary", f"{self.name} with {len(cells or {})} array cells changed")
         return replace(self, name=name, arrays=arrays, **changes)
 
@@ -632,18 +344,10 @@ class Policy:
         return self is other
 
 
-# --- validation: a Policy and a Family hold what their fields say ----------------------------
+# --- validation: a Policy holds what its fields say ---------------- ----------------------------
 
 #: The keys of ``Policy.defaults``.
 DEFAULT_KINDS: tuple[str, ...] = ("bool", "int", "float", "complex", "index")
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _did_you_mean(value: object, choices: Iterable[str]) -> str:
-    if not isinstance(value, str):
-        return ""
-    close = difflib.get_close_matches(value, list(choices), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _check_changes(method: str, changes: Mapping[str, Any]) -> None:
@@ -652,135 +356,12 @@ def _check_changes(method: str, changes: Mapping[str, Any]) -> None:
     for key in changes:
         if key not in names:
             raise TypeError(
-                f"{method}() got {key!r}, which is no field of Policy{_did_you_mean(key, names)}; "
+                f"{method}() got {key!r}, which is no field of Policy{did_you_mean(key, names)}; "
                 f"its fields: {', '.join(names)}"
             )
 
 
-def _describe(hint: Any) -> str:
-    """``hint`` in words: ``one of 'same', 'category'``, ``a mapping of DType to DType``."""
-    origin, args = get_origin(hint), get_args(hint)
-    if origin is Literal:
-        return f"one of {', '.join(map(repr, args))}"
-    if origin in (Union, UnionType):
-        return " or ".join("None" if a is type(None) else _describe(a) for a in args)
-    if origin is Mapping:
-        return f"a mapping of {_describe(args[0])} to {_describe(args[1])}"
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return f"a tuple of {_describe(args[0])}"
-        return f"a ({', '.join(_describe(a) for a in args)}) tuple"
-    if origin is frozenset:
-        return f"a frozenset of {_describe(args[0])}"
-    return str(getattr(hint, "__name__", hint))
-
-
-def _check(value: Any, hint: Any, where: str) -> None:
-    """Raise unless ``value`` is of type ``hint`` (in the forms Policy and Family use), naming ``where``.
-
-    Raises
-    ------
-    ValueError
-        A value outside a ``Literal``'s, with the allowed values and the closest one.
-    TypeError
-        A value of another type.
-    """
-    origin, args = get_origin(hint), get_args(hint)
-    if hint is Any:
-        return
-    if origin is Literal:
-        if not isinstance(value, str) or value not in args:
-            raise ValueError(f"{where} must be {_describe(hint)}, not {value!r}{_did_you_mean(value, args)}")
-        return
-    if origin in (Union, UnionType):
-        if value is None and type(None) in args:
-            return
-        arms = [a for a in args if a is not type(None)]
-        if len(arms) == 1:
-            _check(value, arms[0], where)
-            return
-        for arm in arms:
-            try:
-                _check(value, arm, where)
-            except (TypeError, ValueError):
-                continue
-            return
-    elif origin is Mapping:
-        if isinstance(value, Mapping):
-            for key, item in value.items():
-                _check(key, args[0], f"{where} (key {key!r})")
-                _check(item, args[1], f"{where}[{key!r}]")
-            return
-    elif origin is tuple:
-        if isinstance(value, tuple):
-            each = args[:1] * len(value) if len(args) == 2 and args[1] is Ellipsis else args
-            if len(each) == len(value):
-                for item, arm in zip(value, each, strict=True):
-                    _check(item, arm, f"{where} (item {item!r})")
-                return
-    elif origin is frozenset:
-        if isinstance(value, (frozenset, set)):
-            for item in value:
-                _check(item, args[0], f"{where} (item {item!r})")
-            return
-    elif isinstance(hint, type) and isinstance(value, hint):
-        return
-    shown = repr(value) if len(repr(value)) <= 60 else f"{repr(value)[:60]}..."
-    raise TypeError(f"{where} must be {_describe(hint)}, not {type(value).__name__} {shown}")
-
-
-@cache
-def _fits(hint: Any) -> Callable[[Any], bool]:
-    """A fast test of whether a value is of type ``hint``; :func:`_check` says why not."""
-    origin, args = get_origin(hint), get_args(hint)
-    if hint is Any:
-        return lambda v: True
-    if origin is Literal:
-        return lambda v: isinstance(v, str) and v in args
-    if origin in (Union, UnionType):
-        arms = [_fits(a) for a in args]
-        return lambda v: any(arm(v) for arm in arms)
-    if origin is Mapping:
-        key, item = _fits(args[0]), _fits(args[1])
-        return lambda v: isinstance(v, Mapping) and all(map(key, v.keys())) and all(map(item, v.values()))
-    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        each = _fits(args[0])
-        return lambda v: isinstance(v, tuple) and all(map(each, v))
-    if origin is tuple:
-        if all(isinstance(a, type) for a in args):  # a pair of DTypes: the keys of every grid
-            return lambda v: isinstance(v, tuple) and len(v) == len(args) and all(map(isinstance, v, args))
-        arms = [_fits(a) for a in args]
-        return lambda v: (
-            isinstance(v, tuple) and len(v) == len(arms) and all(a(x) for a, x in zip(arms, v, strict=True))
-        )
-    if origin is frozenset:
-        each = _fits(args[0])
-        return lambda v: isinstance(v, (frozenset, set)) and all(map(each, v))
-    if hint is type(None):
-        return lambda v: v is None
-    return lambda v: isinstance(v, hint)
-
-
-def _kinds(value: str | None, where: str) -> None:
-    if value is not None and set(value) - set("biufc"):
-        raise ValueError(
-            f"{where} must hold only kind letters of 'biufc' (bool, int, uint, float, complex), not {value!r}"
-        )
-
-
-def _per_kind(value: Mapping[str, Any] | None, where: str) -> None:
-    """Keys of a per-kind mapping are kind letters; a range's lowest is not above its highest."""
-    for key, item in (value or {}).items():
-        if len(key) != 1 or key not in "biufc":
-            raise ValueError(
-                f"{where} is keyed by one kind letter of 'biufc' (bool, int, uint, float, complex), "
-                f"not {key!r}"
-            )
-        if isinstance(item, tuple) and item[0] > item[1]:
-            raise ValueError(f"{where}[{key!r}] is the range {item}, whose lowest is above its highest")
-
-
-def _validate(record: Policy | Family, owner: str) -> None:
+def _validate(record: Policy, owner: str) -> None:
     """Check every field of ``record`` against its type, and the fields whose values are names.
 
     Raises
@@ -790,26 +371,13 @@ def _validate(record: Policy | Family, owner: str) -> None:
     ValueError
         A value outside the field's choices (``inplace="smae"``), with the choices and the closest.
     """
-    hints = _HINTS.get(type(record))
-    if hints is None:
-        hints = _HINTS[type(record)] = get_type_hints(type(record))
-    for f in fields(record):
-        value, hint = getattr(record, f.name), hints[f.name]
-        if not _fits(hint)(value):
-            _check(value, hint, f"{owner}: {f.name}")
-    if isinstance(record, Family):
-        _kinds(record.kinds, f"{owner}: kinds")
-        _kinds(record.scalar_kinds, f"{owner}: scalar_kinds")
-        _kinds(record.result_kinds, f"{owner}: result_kinds")
-        for name in ("int_values", "int_right", "int_range"):
-            _per_kind(getattr(record, name), f"{owner}: {name}")
-        return
-    _per_kind(record.int_range, f"{owner}: int_range")
-    _kinds(record.accumulate_kinds, f"{owner}: accumulate_kinds")
+    check_fields(record, owner)
+    check_per_kind(record.int_range, f"{owner}: int_range")
+    check_kinds(record.accumulate_kinds, f"{owner}: accumulate_kinds")
     for key in record.defaults:
         if key not in DEFAULT_KINDS:
             raise ValueError(
-                f"{owner}: defaults has a key {key!r}{_did_you_mean(key, DEFAULT_KINDS)}; its keys are "
+                f"{owner}: defaults has a key {key!r}{did_you_mean(key, DEFAULT_KINDS)}; its keys are "
                 f"{', '.join(DEFAULT_KINDS)}"
             )
     missing = [k for k in DEFAULT_KINDS if k not in record.defaults]
@@ -819,22 +387,22 @@ def _validate(record: Policy | Family, owner: str) -> None:
         )
     for op, family in record.op_families.items():
         if op not in FAMILY:
-            raise ValueError(f"{owner}: op_families names an unknown op {op!r}{_did_you_mean(op, FAMILY)}")
+            raise ValueError(f"{owner}: op_families names an unknown op {op!r}{did_you_mean(op, FAMILY)}")
         if family not in record.families and family not in FAMILIES:
             raise ValueError(
                 f"{owner}: op_families puts {op!r} in {family!r}, which is no family of the policy"
-                f"{_did_you_mean(family, [*record.families, *FAMILIES])}"
+                f"{did_you_mean(family, [*record.families, *FAMILIES])}"
             )
     for family, _ in record.functions:
         if family not in FUNCTION_FAMILIES:
             raise ValueError(
                 f"{owner}: functions has the unknown function family {family!r}"
-                f"{_did_you_mean(family, FUNCTION_FAMILIES)}; known: {', '.join(FUNCTION_FAMILIES)}"
+                f"{did_you_mean(family, FUNCTION_FAMILIES)}; known: {', '.join(FUNCTION_FAMILIES)}"
             )
     for form, rule in record.float_scalars.items():
         if form not in FLOAT_SCALAR_FORMS:
             raise ValueError(
-                f"{owner}: float_scalars has the form {form!r}{_did_you_mean(form, FLOAT_SCALAR_FORMS)}; "
+                f"{owner}: float_scalars has the form {form!r}{did_you_mean(form, FLOAT_SCALAR_FORMS)}; "
                 f"its forms are {', '.join(map(repr, FLOAT_SCALAR_FORMS))}"
             )
         if rule == "reciprocal_then_multiply" and form != "s / x":
@@ -842,7 +410,7 @@ def _validate(record: Policy | Family, owner: str) -> None:
     rules = record.nested_rules
     if rules is not None and rules not in _BUILTIN and rules not in _REGISTERED:
         raise ValueError(
-            f"{owner}: nested_rules names no registered policy: {rules!r}{_did_you_mean(rules, policies())}"
+            f"{owner}: nested_rules names no registered policy: {rules!r}{did_you_mean(rules, policies())}"
         )
 
 
@@ -856,6 +424,8 @@ _BUILTIN: dict[str, str] = {
     "numpy": "numpy",
 }
 _REGISTERED: dict[str, Policy] = {}
+#: What lives as long as a policy is registered under its name (see :func:`keep_while_registered`).
+_KEPT: dict[str, list[object]] = {}
 _LOCK = threading.Lock()
 
 
@@ -913,6 +483,9 @@ def is_registered(policy: Policy) -> bool:
 def register(policy: Policy, *, replace: bool = False) -> Policy:
     """Register ``policy`` under ``policy.name``; ``replace=True`` to override an existing name.
 
+    A replaced policy is freed, with its namespaces and compiled plans, once
+    nothing else (an array, a namespace held elsewhere) refers to it.
+
     Raises
     ------
     TypeError
@@ -929,5 +502,20 @@ def register(policy: Policy, *, replace: bool = False) -> Policy:
     with _LOCK:
         if not replace and (policy.name in _REGISTERED or policy.name in _BUILTIN):
             raise ValueError(f"a policy named {policy.name!r} is already registered; pass replace=True")
+        if _REGISTERED.get(policy.name) is not policy:
+            _KEPT.pop(policy.name, None)  # the replaced policy's: it is freed with them
         _REGISTERED[policy.name] = policy
     return policy
+
+
+def keep_while_registered(policy: Policy, value: object) -> None:
+    """Keep ``value`` alive as long as ``policy`` is registered under its name; nothing if it is not.
+
+    The namespaces of a registered policy live as long as its registration:
+    replacing the policy frees them, and with them the policy.
+    """
+    if not is_registered(policy):
+        return
+    with _LOCK:
+        if _REGISTERED.get(policy.name) is policy:
+            _KEPT.setdefault(policy.name, []).append(value)

@@ -1,0 +1,163 @@
+"""How one op family promotes: the :class:`Family` record, and the families every policy describes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from promo_ns._dtypes import DType
+from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind
+from promo_ns.policies._frozen import freeze_fields, read_only
+from promo_ns.policies._grids import Grid, ScalarGrid
+
+__all__ = ["FAMILIES", "Family", "IntRule"]
+
+#: What a Python int operand's value does in an op family (see :attr:`Family.int_values`).
+IntRule = Literal["wrap", "fit", "magnitude", "non-negative", "exact", "bounds"]
+
+
+@read_only
+@dataclass(frozen=True)
+class Family:
+    """How one op family promotes.
+
+    Attributes
+    ----------
+    kinds
+        Kinds (``"biufc"`` letters) an array operand and the promoted dtype may
+        have; others are refused.  (A Python scalar's kind is checked by the
+        promotion itself, and by ``scalar_kinds``.)
+    scalar_kinds
+        Kinds (``"bifc"`` letters) a Python scalar operand may have; ``None``:
+        any the promotion takes.  (torch refuses subtraction with any bool
+        operand, a Python ``True`` too.)
+    result
+        ``"promoted"``: the (mapped) promoted dtype; ``"bool"``: always ``bool``.
+    operand_map
+        When the promoted dtype is a key here, each operand (a Python scalar
+        counting as the promoted dtype) becomes the dtype the map gives it and
+        they promote again: NumPy's float-only ufuncs have no integer loops and
+        take the smallest float loop every input casts to safely.
+    result_map
+        Dtypes the promoted dtype becomes (true division: integers to a float).
+    same_dtype
+        No promotion at all: arrays must share one dtype, and a Python scalar
+        takes that dtype when its category is not above the array's.
+    strong
+        0-d arrays and Python scalars (as the policy's ``scalar_dtypes``)
+        promote exactly like n-d arrays.
+    result_kinds
+        Kinds the (mapped) result may have; ``None``: ``kinds``.  (TF's true
+        division takes bool operands but has no bool result.)
+    arrays
+        Array-with-array grid of this family, in place of the policy's
+        ``arrays``; it may be asymmetric (Paddle's ``matmul`` casts some right
+        operands to the left's dtype but not the other way round).
+    scalars
+        Array-with-Python-scalar cells this family decides itself, keyed by
+        (array dtype, scalar role) whichever side the scalar is on: the cell's
+        dtype replaces the promoted one (the framework converts the scalar to
+        the array's dtype, e.g. Paddle's ``copysign``).
+    zero_d_cross_when
+        For ``roles="priority"``: when a 0-d array counts against n-d arrays,
+        in place of the policy's ``cross_when``; ``"always"``: whatever the
+        categories, through ``cross`` (Paddle's ``floor_divide``).
+    cast
+        No promotion: the result has the first operand's dtype, and other
+        operands are cast into it.  ``"any"``: every operand, a 0-d array of
+        any dtype too (``x[key] = v`` in NumPy, PyTorch and Paddle);
+        ``"category"``: operands of the first's category (bool < int < float
+        < complex), and Python scalars of a lower one, while others are
+        refused (the standard's ``clip``: the result has ``x``'s dtype, and
+        bounds of another kind are unspecified).  A Python scalar converts as
+        Python converts it to that dtype's kind (``int(1.5)`` is 1,
+        ``bool(z)`` is ``z != 0``), so a Python complex into a real dtype other
+        than bool is refused (``float(1+2j)`` raises).
+    int_values
+        What a Python int operand's value does, per kind (``"biufc"``) of the
+        array operands (of the highest category among them); a kind missing
+        here is ``"wrap"``.  ``None``: the policy's ``int_values`` decides.
+        The int converts to the dtype the operands promote to (for ``cast``,
+        the first operand's):
+
+        ``"wrap"``
+            As a cast would: modulo ``2**bits`` into an integer dtype, rounded
+            into a float (PyTorch's ``int8_tensor + 1000``).
+        ``"fit"``
+            It must lie in that dtype's range (a float dtype's finite range),
+            else it is refused (NEP 50's OverflowError; PyTorch's ``clamp`` of
+            float16 with ``2**31``).
+        ``"magnitude"``
+            As ``"fit"``, but an unsigned dtype also takes negatives down to
+            ``-max``, which wrap as two's complement (PyTorch's checked
+            conversion: ``torch.where(c, uint8_tensor, -255)`` writes 1).
+        ``"non-negative"``
+            As ``"fit"``, and a negative int is refused where the result is
+            bool or integer ("Integers to negative integer powers are not
+            allowed"), for an exponent (``int_right`` of ``power``).
+        ``"exact"``
+            The op sees the exact value: an int beyond the dtype takes part as
+            an infinity of its sign, in float32, so it compares as beyond every
+            element and is true (NumPy 2: ``uint8_array < 1000`` is all true,
+            ``logical_and(uint8_array, 256)`` too).
+        ``"bounds"``
+            For ``clip(x, min, max)``: a bound beyond the dtype on the side
+            that clips nothing (``min`` below its minimum, ``max`` above its
+            maximum) is dropped; any other must fit (NumPy 2's ``clip``).
+    int_right
+        ``int_values`` for a Python int on the right of a two-operand op of
+        this family, where the framework treats it otherwise than on the left
+        (the exponent of ``x ** s``; PyTorch's ``s / x`` is ``reciprocal(x) * s``,
+        its ``x / s`` promotes with ``s``); ``None``: ``int_values``.
+    int_range
+        Per array kind, the Python ints the framework converts at all,
+        ``(lowest, highest)``: any other is refused, whatever the rule
+        (PyTorch makes a Python int an int64, or a uint64 from ``2**63``);
+        a kind missing here takes any int.  ``None``: the policy's ``int_range``.
+    """
+
+    kinds: str = "biufc"
+    scalar_kinds: str | None = None
+    result: Literal["promoted", "bool"] = "promoted"
+    operand_map: Mapping[DType, DType] = field(default_factory=dict)
+    result_map: Mapping[DType, DType] = field(default_factory=dict)
+    same_dtype: bool = False
+    strong: bool = False
+    result_kinds: str | None = None
+    arrays: Grid | None = None
+    scalars: ScalarGrid = field(default_factory=dict)
+    zero_d_cross_when: Literal["higher", "different", "always"] | None = None
+    cast: Literal["any", "category"] | None = None
+    int_values: Mapping[str, IntRule] | None = None
+    int_right: Mapping[str, IntRule] | None = None
+    int_range: Mapping[str, tuple[int, int]] | None = None
+
+    def __post_init__(self) -> None:
+        freeze_fields(self)
+        check_fields(self, "Family")
+        for name in ("kinds", "scalar_kinds", "result_kinds"):
+            check_kinds(getattr(self, name), f"Family: {name}")
+        for name in ("int_values", "int_right", "int_range"):
+            check_per_kind(getattr(self, name), f"Family: {name}")
+
+
+#: Op families every policy describes (see :mod:`promo_ns._ops` for the ops in each).
+FAMILIES: tuple[str, ...] = (
+    "arithmetic",
+    "power",
+    "real_arithmetic",
+    "extrema",
+    "true_divide",
+    "comparison",
+    "ordering",
+    "logical",
+    "bitwise",
+    "shift",
+    "float_only",
+    "common",
+    "where",
+    "clip",
+    "setitem",
+    "linalg",
+)
