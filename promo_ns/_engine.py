@@ -626,6 +626,34 @@ def checked_int(policy: Policy, op: str, limits: IntLimits, value: int, index: i
     _int_error(policy, f"Python int {value} is out of range for {limits.dtype} ({shown}) in {op!r}", value)
 
 
+def checked_float(policy: Policy, op: str, value: float, dtype: DType) -> float:
+    """Python float ``value`` converted into integer ``dtype`` by ``op``'s cast: checked, never wrapped.
+
+    Raises
+    ------
+    ValueError
+        ``value`` is NaN.
+    OverflowError
+        ``value`` (``"within"``) or its integer part (``"truncated"``) is beyond ``dtype``.
+    """
+    family = policy.families.get(family_name(policy, op))
+    rule = family.float_values if family is not None else "truncated"
+    lo, hi = INT_RANGE[dtype]
+    if math.isnan(value):
+        raise ValueError(
+            f"{op!r} cannot convert the Python float NaN into a {dtype} array under policy {policy.name!r}; "
+            "an integer has no NaN. Fix: a float array holds it, e.g. xp.astype(x, xp.float64)."
+        )
+    fits = lo <= value <= hi if rule == "within" else math.isfinite(value) and lo <= math.trunc(value) <= hi
+    if not fits:
+        raise OverflowError(
+            f"Python float {value!r} is out of range for {dtype} ({lo}..{hi}) in {op!r} under policy "
+            f"{policy.name!r} ({policy.reference}): it would not be written as it is. Fix: write a value "
+            f"the dtype holds, or cast the array to a float dtype first, e.g. xp.astype(x, xp.float64)."
+        )
+    return value
+
+
 def _int_error(policy: Policy, what: str, value: int) -> NoReturn:
     """Raise the policy's error for a Python int value it refuses."""
     msg = (

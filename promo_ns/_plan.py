@@ -38,6 +38,7 @@ from promo_ns._engine import (
     Operand,
     PromotionError,
     Refusal,
+    checked_float,
     checked_int,
     compute_table,
     family_name,
@@ -318,6 +319,8 @@ def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -
         value = checked_int(ns.policy_now(), op, ints, value, index)
         if value.__class__ is float:  # +-inf: compared exactly beyond the dtype
             plan = plan._replace(compute=float32, direct=False, kernel=None)
+    elif value.__class__ is float and plan.compute.kind in "iu":
+        checked_float(ns.policy_now(), op, value, plan.compute)
     converted = fit(value, plan.compute)
     if plan.kernel is not None and converted.__class__ is not value.__class__:
         plan = plan._replace(direct=False, kernel=None)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import promo_ns
+from promo_ns._dtypes import INT_RANGE
 from tests.backends import BACKENDS, POLICIES, VALUE_BACKENDS, has_values, namespace, to_numpy
 
 _BIG_INTS: list[Any] = [2**63, 2**64, -(2**63) - 1, [1, 2**63], [[2**64]], [-1, 2**63], (True, 2**63)]
@@ -106,3 +108,53 @@ def test_from_dlpack_of_what_has_no_dlpack(backend: str) -> None:
     if dask is not None:
         with pytest.raises(BufferError, match="cannot be exported through DLPack"):
             xp.from_dlpack(dask.asarray([1, 2]))
+
+
+_FLOATS = [256.0, -1.0, 3e9, 255.5, -0.5, 127.9, 128.0, -128.5, 2.5, 1e300, float("inf"), float("nan")]
+
+
+def _framework_setitem(policy: str, dtype: str, value: float) -> int | type[Exception]:
+    """What NumPy (numpy policy) or torch (pytorch policy) itself does with ``x[0] = value``."""
+    if policy == "numpy":
+        a = np.zeros(2, dtype=dtype)
+        try:
+            a[0] = value
+        except (OverflowError, ValueError) as e:
+            return type(e)
+        return int(a[0])
+    import torch
+
+    t = torch.zeros(2, dtype=getattr(torch, dtype))
+    try:
+        t[0] = value
+    except RuntimeError:
+        return OverflowError if value == value else ValueError
+    return int(t[0])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", POLICIES)
+def test_setitem_of_a_python_float_into_an_integer_array_is_never_wrapped(backend: str, policy: str) -> None:
+    # was: x[i] = 256.0 on uint8 wrote 0, -1.0 wrote 255, 3e9 into int32 wrapped, on every backend
+    xp = namespace(backend, policy)
+    for dtype in ("uint8", "int8", "int32", "uint64"):
+        lo, hi = INT_RANGE[getattr(promo_ns._dtypes, dtype)]
+        for value in _FLOATS:
+            x = xp.asarray([1, 2], dtype=getattr(xp, dtype))
+            try:
+                x[0] = value
+                got: int | type[Exception] = int(to_numpy(x)[0]) if has_values(xp) else 0
+            except promo_ns.PromotionError:
+                continue  # the policy refuses floats into integer arrays altogether (array-api, tf-safe)
+            except (OverflowError, ValueError) as e:
+                assert "setitem" in str(e), e
+                got = type(e)
+                assert not has_values(xp) or to_numpy(x).tolist() == [1, 2], "a refused write changed x"
+            if policy in ("numpy", "pytorch"):
+                want = _framework_setitem(policy, dtype, value)
+            else:  # Paddle truncates what fits (its wraps beyond are C's undefined casts: refused)
+                fits = value == value and abs(value) != float("inf") and lo <= int(value) <= hi
+                want = int(value) if fits else (ValueError if value != value else OverflowError)
+            if not has_values(xp) and not isinstance(want, type):
+                want = 0
+            assert got == want, f"{policy} {dtype}[0] = {value!r}: promo_ns {got}, framework {want}"

@@ -110,6 +110,15 @@ class Family:
         this family, where the framework treats it otherwise than on the left
         (the exponent of ``x ** s``; PyTorch's ``s / x`` is ``reciprocal(x) * s``,
         its ``x / s`` promotes with ``s``); ``None``: ``int_values``.
+    float_values
+        For ``cast``: how a Python float converts into an integer dtype.
+        ``"truncated"``: toward zero, and the integer must fit the dtype
+        (NumPy: ``uint8_array[i] = 255.5`` writes 255, ``= 256.0`` raises
+        OverflowError, NaN a ValueError); ``"within"``: the float itself must
+        lie in the dtype's range (PyTorch's checked conversion: ``= 255.5``
+        and ``= -0.5`` into uint8 raise, ``= -0.5`` into int8 writes 0).
+        Never a silent wrap: a float beyond the dtype converts by C's
+        undefined float-to-int cast in frameworks that take it (Paddle).
     int_range
         Per array kind, the Python ints the framework converts at all,
         ``(lowest, highest)``: any other is refused, whatever the rule
@@ -132,6 +141,7 @@ class Family:
     int_values: Mapping[str, IntRule] | None = None
     int_right: Mapping[str, IntRule] | None = None
     int_range: Mapping[str, tuple[int, int]] | None = None
+    float_values: Literal["truncated", "within"] = "truncated"
 
     def __post_init__(self) -> None:
         freeze_fields(self)

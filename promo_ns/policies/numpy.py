@@ -195,6 +195,10 @@ POLICY = Policy(
     nested="strong-scalars",
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
     deviations=(
+        "asarray of Python ints beyond int64 without a dtype: NumPy 2.4 discovers uint64 (2**63 alone, "
+        "or with bools), float64 ([1, 2**63]) or an object array (2**64); promo_ns refuses with one "
+        "OverflowError naming the int and the dtype to ask for (dtype=xp.uint64, or a float dtype), "
+        "on every backend: a value-based dtype is what NEP 50 removed from the rest of NumPy.",
         "ml_dtypes registers no bfloat16 promotion with int16+/uint16+ or float16 for np.result_type "
         "(so np.where refuses them) while its ufunc loops accept them: the numpy policy uses the "
         "ufuncs' answer everywhere. ml_dtypes also casts complex to bfloat16 under 'same_kind'; the "

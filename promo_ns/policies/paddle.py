@@ -236,6 +236,10 @@ POLICY = Policy(
     nested_rules="numpy",
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
     deviations=(
+        "x[i] = v with a Python float beyond an integer tensor's dtype: Paddle 3.3.1 converts it with "
+        "C's float-to-int cast, undefined there (on x86 256.0 into uint8 writes 0, -1.0 writes 255, "
+        "3e9, inf and NaN into int32 write -2**31): promo_ns refuses it (OverflowError; ValueError for "
+        "NaN), as nothing may be written silently wrong; a float within the dtype truncates, as in Paddle.",
         "asarray of nested data: Paddle 3.3.1's to_tensor converts through NumPy, so nested 0-d "
         "tensors and Python scalars promote by NumPy's rules (nested_rules='numpy'); NumPy scalars "
         "inside a list are an exception in Paddle (np.float64 with 1.5 gives float32, np.float32 with "

@@ -216,7 +216,12 @@ POLICY = Policy(
             scalars={(d, r): d for d in DTYPES if d.kind == "f" for r in SCALAR_ROLES},
             int_values={**_CHECKED, "f": "magnitude"},
         ),
-        "setitem": Family(cast="any", int_values={"i": "magnitude", "u": "magnitude"}, int_range=_LONG_LONG),
+        "setitem": Family(
+            cast="any",
+            int_values={"i": "magnitude", "u": "magnitude"},
+            int_range=_LONG_LONG,
+            float_values="within",
+        ),
         "linalg": Family(same_dtype=True),
     },
     accumulate={d: int64 for d in DTYPES if d.kind in "biu"},
