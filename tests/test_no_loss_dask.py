@@ -337,3 +337,94 @@ def test_every_setitem_on_dask_fails_or_succeeds_as_on_numpy_and_loses_nothing(p
     # (NumPy's TypeError for an array into one complex element is its own; Dask raises ValueError.)
     cells = list(_setitem_cells(policy))
     assert not (wrong := _check(cells)), "\n".join(wrong)
+
+
+# --- wrong arguments: promo_ns's errors, at once, on Dask as on NumPy ------------------------------
+
+
+@pytest.mark.parametrize("backend", ["numpy", "dask", "torch"])
+def test_an_extra_positional_argument_is_a_typeerror_naming_the_function(backend: str) -> None:
+    # One-array functions passed extra arguments to the backend: NumPy's and Dask's ufuncs took a
+    # second array as out= and wrote into it; Dask's linalg failed when computed.
+    xp = promo_ns.namespace(backend, policy="numpy")
+    x, y = xp.asarray([0.5, 0.25]), xp.asarray([9.0, 9.0])
+    calls: list[tuple[str, Callable[[], Any]]] = [
+        ("acos", lambda: xp.acos(x, y)),
+        ("ceil", lambda: xp.ceil(x, y)),
+        ("round", lambda: xp.round(x, 2)),
+        ("mean", lambda: xp.mean(x, 0)),
+        ("fft.fft", lambda: xp.fft.fft(xp.astype(x, xp.complex128), 4)),
+        ("linalg.det", lambda: xp.linalg.det(xp.eye(2), 5)),
+        ("std", lambda: xp.std(x, dtype=xp.float64)),
+    ]
+    for name, call in calls:
+        with pytest.raises(TypeError, match=rf"^{name}\(\) (takes 1 positional|got an unexpected keyword)"):
+            call()
+    assert to_numpy(y).tolist() == [9.0, 9.0]
+
+
+def test_dask_functions_of_one_array_refuse_an_extra_argument_and_keep_its_values() -> None:
+    # imag and real returned NotImplemented; the ufuncs took the array as out= and rewrote its graph.
+    xp = promo_ns.namespace("dask")
+    x, y = xp.asarray([0.5, -1.0]), xp.asarray([9.0, 9.0])
+    native = promo_ns.unwrap(y)
+    for name in ("imag", "real", "conj", "isnan", "isinf", "isfinite", "signbit", "logical_not"):
+        for extra in (y, 5):
+            with pytest.raises(TypeError, match=rf"^{name}\(\) takes 1 positional argument but 2"):
+                getattr(xp, name)(x, extra)
+    assert promo_ns.unwrap(y) is native and bits(y) == bits(xp.asarray([9.0, 9.0]))
+    with pytest.raises(TypeError, match=r"^bitwise_invert\(\) takes 1"):
+        xp.bitwise_invert(xp.asarray([1, 2]), 5)
+
+
+def _dask_calls(m: Any) -> list[tuple[str, Callable[[], Any]]]:
+    x, i = m.asarray([[1.0, 2.0], [3.0, 5.0]]), m.asarray([1, 3, 3])
+    return [
+        ("matrix_power extra", lambda: m.linalg.matrix_power(x, 2, 5)),
+        ("matrix_power float", lambda: m.linalg.matrix_power(x, 1.5)),
+        ("pinv keyword", lambda: m.linalg.pinv(x, n=2)),
+        ("cumulative_sum axis", lambda: m.cumulative_sum(x, axis="a")),
+        ("diff axis", lambda: m.diff(x, axis=1.5)),
+        ("roll axis", lambda: m.roll(x, 1, axis="a")),
+        ("std keepdims", lambda: m.std(x, keepdims="a")),
+        ("count_nonzero keepdims", lambda: m.count_nonzero(x, keepdims="a")),
+        ("zeros keyword", lambda: m.zeros((2,), axis=0)),
+        ("full_like value", lambda: m.full_like(x, "a")),
+        ("full_like dtype", lambda: m.full_like(x, 1.0, dtype="a")),
+        ("from_dlpack str", lambda: m.from_dlpack("a")),
+        ("repeat str", lambda: m.repeat(x, "a")),
+        ("permute_dims str", lambda: m.permute_dims(x, "a")),
+        ("reshape copy", lambda: m.reshape(x, (4,), copy="a")),
+        ("asarray copy", lambda: m.asarray(x, copy="a")),
+        ("vecdot 0-d", lambda: m.vecdot(x[0, 0], x[0, 0])),
+        ("cross 0-d", lambda: m.linalg.cross(x[0, 0], x)),
+        ("searchsorted scalar", lambda: m.searchsorted(i, 3)),
+        ("matrix_norm keepdims", lambda: m.linalg.matrix_norm(x, keepdims="a")),
+    ]
+
+
+#: Calls whose error on the NumPy backend is NumPy's raw one (an AttributeError, a ValueError for a str).
+_NUMPY_RAW = frozenset(("from_dlpack str", "repeat str"))
+
+
+def test_wrong_arguments_fail_on_dask_when_the_call_is_written_as_on_numpy() -> None:
+    # Each failed only when the graph was computed, with a raw Dask error or another class, or
+    # passed where NumPy raises; now the same class as on the NumPy backend, before anything is built.
+    xp, xn = promo_ns.namespace("dask"), promo_ns.namespace("numpy")
+    wrong = []
+    for (label, lazy_call), (_, eager_call) in zip(_dask_calls(xp), _dask_calls(xn), strict=True):
+        with no_compute():
+            got = _run(lazy_call)
+        want = _run(eager_call)
+        if got is None and want is None:
+            continue  # both built: computed below
+        if label in _NUMPY_RAW:  # the NumPy backend's error is NumPy's own (reported); Dask's names the call
+            assert isinstance(got, TypeError) and label.split()[0] in str(got), label
+            continue
+        if type(got) is not type(want) and not (isinstance(got, TypeError) and isinstance(want, TypeError)):
+            wrong.append(f"{label}: dask {got!r}, numpy {want!r}")
+        elif isinstance(got, (AttributeError, NotImplementedError, AssertionError, IndexError)):
+            wrong.append(f"{label}: dask raised {got!r}")
+    assert not wrong, "\n".join(wrong)
+    assert to_numpy(xp.searchsorted(xp.asarray([1, 3, 3]), 3)).tolist() == 1
+    assert to_numpy(xp.linalg.matrix_norm(xp.eye(2), keepdims="a")).shape == (1, 1)

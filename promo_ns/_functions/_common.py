@@ -69,6 +69,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
         result, native_x = one_array(ns, like or name, x)
         fn = owner_function(ns, name)
         if args or kwargs:  # promo_ns arrays among them (``rtol``) go to the backend as its own
+            _check_call(name, short, args, kwargs)
             args = tuple(native_argument(ns, a, name) for a in args)
             kwargs = {k: native_argument(ns, v, name) for k, v in kwargs.items()}
         try:
@@ -83,6 +84,32 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
     one.__doc__ = f"``{name}`` of the Array API standard, with the result dtype of the active policy."
     one.__signature__ = _ONE_ARRAY  # type: ignore[attr-defined]  # SIGNATURES adds keywords
     return one
+
+
+@functools.cache
+def _parameters(short: str) -> tuple[int, frozenset[str]]:
+    """How many positional arguments the standard's ``short`` takes, and its keywords."""
+    template = SIGNATURES.get(short)
+    parameters = list((inspect.signature(template) if template else _ONE_ARRAY).parameters.values())
+    parameters = parameters if template else parameters[1:]  # (``_ONE_ARRAY`` has the namespace first)
+    positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+    return positional, frozenset(p.name for p in parameters if p.kind is not p.POSITIONAL_ONLY)
+
+
+def _check_call(name: str, short: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Raise a TypeError naming ``name`` where the standard's signature takes no such arguments.
+
+    (A backend would take them otherwise: NumPy's ufuncs write into a second positional array.)
+    """
+    positional, keywords = _parameters(short)
+    if 1 + len(args) > positional:
+        plural = "s" if positional != 1 else ""
+        raise TypeError(
+            f"{name}() takes {positional} positional argument{plural} but {1 + len(args)} were given"
+        )
+    unknown = sorted(kwargs.keys() - keywords)
+    if unknown:
+        raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
 
 
 #: Where a backend lacks a function's kernel for a dtype: the dtype that holds every value of it.

@@ -11,7 +11,7 @@ array-api-compat's module in it; this module imports nothing of promo_ns.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import partial, wraps
 from types import ModuleType
 from typing import Any
 
@@ -19,6 +19,7 @@ import array_api_compat.numpy as compat_numpy
 import dask
 import dask.array as dask_array
 import numpy
+from dask.array.ufunc import ufunc as dask_ufunc
 
 __all__ = ["DaskCompat"]
 
@@ -86,11 +87,19 @@ def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
     results = compat_numpy.linalg
 
     def one(
-        name: str, signature: str, dtypes: Callable[[Any], Any], result: Any = None
+        name: str, signature: str, dtypes: Callable[[Any], Any], result: Any = None, *, rtol: bool = False
     ) -> Callable[..., Any]:
+        """NumPy's ``linalg.<name>`` on every matrix; ``rtol``: whether it takes that keyword.
+
+        Its arguments are checked now: the graph would only fail when computed.
+        """
+
         def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
-            if args:  # matrix_power's n
-                kwargs["n"] = args[0]
+            n = name == "matrix_power"
+            if len(args) != n or not kwargs.keys() <= ({"rtol"} if rtol else set()):
+                raise _bad_call(name, 1 + n, args, kwargs, {"rtol"} if rtol else set())
+            if n:
+                kwargs["n"] = _int_argument(name, "n", args[0])
             return _per_matrix(name, signature, [x], dtypes(x.dtype), result, **kwargs)
 
         fn.__name__ = fn.__qualname__ = name
@@ -133,7 +142,12 @@ def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
         return _per_matrix("solve", signature, [x1, x2], numpy.result_type(x1.dtype, x2.dtype))
 
     def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        _check_axis("cross", axis)
         x1, x2 = dask_array.broadcast_arrays(x1, x2)  # (apply_gufunc broadcasts no loop dimension)
+        if x1.ndim == 0 or not -x1.ndim <= axis < x1.ndim or x1.shape[axis] != 3:
+            raise ValueError(
+                f"cross() takes arrays of size 3 along axis {axis}; got shapes {x1.shape} and {x2.shape}"
+            )
         return dask_array.apply_gufunc(
             partial(_numpy_linalg, "cross"),
             "(n),(n)->(n)",
@@ -145,6 +159,7 @@ def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
         )
 
     def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+        keepdims = bool(keepdims)  # (as NumPy's reads it; Dask's raises a TypeError for a str)
         if x.ndim == 2 or ord not in (2, -2, "nuc"):  # Dask's SVD-based norms take 2-d arrays only
             return base.matrix_norm(x, keepdims=keepdims, ord=ord)
         out = _per_matrix("matrix_norm", "(m,n)->()", [x], _real(x.dtype), ord=ord)
@@ -160,10 +175,10 @@ def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
         "eigvalsh": one("eigvalsh", "(m,m)->(m)", _real),
         "eig": one("eig", "(m,m)->(m),(m,m)", lambda d: (_complex(d), _complex(d)), results.EigResult),
         "eigvals": one("eigvals", "(m,m)->(m)", _complex),
-        "pinv": one("pinv", "(m,n)->(n,m)", same),
+        "pinv": one("pinv", "(m,n)->(n,m)", same, rtol=True),
         "matrix_power": one("matrix_power", "(m,m)->(m,m)", same),
         # array-api-compat's Dask matrix_rank calls Dask's svd with a keyword Dask lacks
-        "matrix_rank": one("matrix_rank", "(m,n)->()", lambda d: numpy.dtype(numpy.int64)),
+        "matrix_rank": one("matrix_rank", "(m,n)->()", lambda d: numpy.dtype(numpy.int64), rtol=True),
         "tensordot": _in_operand_dtype(base.tensordot),
         "vecdot": _in_operand_dtype(base.vecdot),
         **{f.__name__: f for f in (inv, cholesky, qr, svd, svdvals, solve, cross, matrix_norm)},
@@ -220,13 +235,16 @@ def _in_operand_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
     Dask sums integer and bool products in a 64-bit integer (``tensordot`` of
     uint8 gives uint64); cast back, the values are those NumPy gives.
     """
+    name = getattr(fn, "__name__", "same_dtype")
 
     def same_dtype(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
+        if name == "vecdot" and (x1.ndim == 0 or x2.ndim == 0):  # (Dask's raises an IndexError)
+            raise ValueError("vecdot() takes arrays of one dimension or more, not 0-d ones")
         out = fn(x1, x2, **kwargs)
         want = numpy.result_type(x1.dtype, x2.dtype)
         return out if out.dtype == want else out.astype(want)
 
-    same_dtype.__name__ = same_dtype.__qualname__ = getattr(fn, "__name__", "same_dtype")
+    same_dtype.__name__ = same_dtype.__qualname__ = name
     return same_dtype
 
 
@@ -254,8 +272,104 @@ def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
 
 
 def _from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
-    """A Dask array of one block over any DLPack-capable array (NumPy's ``from_dlpack``)."""
+    """A Dask array of one block over any DLPack-capable array (NumPy's ``from_dlpack``).
+
+    Raises
+    ------
+    TypeError
+        ``x`` has no ``__dlpack__`` (a Dask array has none: it is lazy, and has no buffer to share).
+    """
+    if not hasattr(x, "__dlpack__"):
+        lazy = " (a Dask array is lazy: compute it first)" if isinstance(x, dask_array.Array) else ""
+        raise TypeError(f"from_dlpack() takes an array that supports DLPack, not {type(x).__name__}{lazy}")
     return dask_array.from_array(numpy.from_dlpack(x, device=device, copy=copy))
+
+
+# --- arguments: checked while the graph is built, where Dask would fail when it is computed ----
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, numpy.integer)) and not isinstance(v, (bool, numpy.bool_))
+
+
+def _int_argument(name: str, what: str, v: Any) -> Any:
+    """``v``, the int argument ``what`` of ``name``; a TypeError for anything else."""
+    if not _is_int(v):
+        raise TypeError(f"{name}()'s {what} is an int, not {type(v).__name__} {v!r}")
+    return v
+
+
+def _bad_call(name: str, positional: int, args: tuple[Any, ...], kwargs: Any, keywords: Any) -> TypeError:
+    """The TypeError for ``name`` called with ``args`` after its first argument and ``kwargs``."""
+    unknown = sorted(set(kwargs) - set(keywords))
+    if unknown:
+        return TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
+    plural = "s" if positional != 1 else ""
+    return TypeError(
+        f"{name}() takes {positional} positional argument{plural} but {1 + len(args)} were given"
+    )
+
+
+def _check_axis(name: str, axis: Any) -> None:
+    """Raise a TypeError naming ``name`` where ``axis`` is no int, tuple of ints or None."""
+    if axis is not None and not (_is_int(axis) or (isinstance(axis, tuple) and all(map(_is_int, axis)))):
+        kind = type(axis).__name__
+        raise TypeError(f"{name}()'s axis is an int, a tuple of ints or None, not {kind} {axis!r}")
+
+
+#: The functions whose Dask versions fail on an ``axis`` of a wrong type when the graph is computed,
+#: with an AssertionError or a ValueError, or take a float (NumPy raises a TypeError at once).
+_AXIS_CHECKED = frozenset(("cumulative_prod", "cumulative_sum", "diff", "roll"))
+#: The same for ``keepdims`` (Dask's ``mean`` raises an IndexError; NumPy takes any int or bool).
+_KEEPDIMS_CHECKED = frozenset(("count_nonzero", "mean", "std", "var"))
+#: Creation functions whose Dask versions take any keyword (and drop it): the keywords they take.
+_CREATION = dict.fromkeys(("empty", "ones", "zeros"), frozenset(("dtype", "device", "chunks")))
+
+
+def _checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn``, compat's ``name``, its keywords checked where Dask's would fail late or take them silently."""
+    keywords = _CREATION.get(name)
+    axis, keepdims = name in _AXIS_CHECKED, name in _KEEPDIMS_CHECKED
+    if keywords is None and not axis and not keepdims:
+        return fn
+
+    @wraps(fn)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if keywords is not None and not kwargs.keys() <= keywords:
+            raise _bad_call(name, 1, (), kwargs, keywords)
+        if axis:
+            _check_axis(name, kwargs.get("axis"))
+        flag = kwargs.get("keepdims", False)
+        if keepdims and not isinstance(flag, (bool, int, numpy.bool_, numpy.integer)):
+            raise TypeError(f"{name}()'s keepdims is a bool, not {type(flag).__name__} {flag!r}")
+        return fn(*args, **kwargs)
+
+    return checked
+
+
+def _one_array(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn``, an element-wise function of one array, taking that array only.
+
+    Dask's ufuncs take a second positional argument as ``out`` (whose graph
+    they would rewrite), and its ``imag`` and ``real`` return NotImplemented.
+    """
+
+    @wraps(fn)
+    def one(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:
+            raise _bad_call(name, 1, args, kwargs, ())
+        return fn(x)
+
+    return one
+
+
+def _wrapped(fn: Any, name: str) -> Any:
+    """Compat's attribute ``name``, with its arguments checked where it is a function."""
+    if name.startswith("_") or not callable(fn) or isinstance(fn, type):
+        return fn
+    if name in ("imag", "real") or (isinstance(fn, dask_ufunc) and fn._ufunc.nin == 1):
+        return _one_array(fn, name)
+    return _checked(fn, name)
 
 
 class DaskCompat(ModuleType):
@@ -281,6 +395,9 @@ class DaskCompat(ModuleType):
                 setattr(self, name, _unique(name))
             self.tensordot = _in_operand_dtype(base.tensordot)
             self.vecdot = _in_operand_dtype(base.vecdot)
+            self.full_like = self._full_like
+            self.reshape = self._reshape
+            self.permute_dims = self._permute_dims
             self.searchsorted = self._searchsorted
             self.linspace = self._linspace
             self.repeat = self._repeat
@@ -304,7 +421,25 @@ class DaskCompat(ModuleType):
             out[-1] = stop
         return out
 
-    def _repeat(self, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    def _reshape(self, x: Any, /, shape: Any, *args: Any, copy: bool | None = None) -> Any:
+        """``reshape``, its ``shape`` and ``copy`` checked (Dask's takes any ``copy``)."""
+        if args:
+            raise _bad_call("reshape", 2, args, {}, ())
+        if not _is_int(shape) and not (isinstance(shape, tuple) and all(map(_is_int, shape))):
+            raise TypeError(f"reshape()'s shape is a tuple of ints, not {type(shape).__name__} {shape!r}")
+        if isinstance(copy, str):
+            raise ValueError(f"reshape()'s copy is True, False or None, not {copy!r}")
+        return self._base.reshape(x, shape, copy=copy)
+
+    def _permute_dims(self, x: Any, /, axes: Any, *args: Any) -> Any:
+        """``permute_dims``, its ``axes`` checked (Dask's says only that they do not match)."""
+        if args:
+            raise _bad_call("permute_dims", 2, args, {}, ())
+        if axes is not None and (not isinstance(axes, (tuple, list)) or not all(map(_is_int, axes))):
+            raise TypeError(f"permute_dims()'s axes are a tuple of ints, not {type(axes).__name__} {axes!r}")
+        return self._base.permute_dims(x, axes)
+
+    def _repeat(self, x: Any, repeats: Any, /, *args: Any, axis: int | None = None) -> Any:
         """``repeat``; without ``axis``, of the flattened array (Dask's wants an axis).
 
         Dask's takes an int ``repeats`` only, and fails on an empty axis: an
@@ -312,22 +447,41 @@ class DaskCompat(ModuleType):
         axis's size is unknown until computed, as the values decide it), and
         an empty axis stays empty.
         """
+        if args:
+            raise _bad_call("repeat", 2, args, {}, ())
         if axis is None:
             x, axis = self._base.reshape(x, (-1,)), 0
         if x.shape[axis] == 0:
             return x.copy()
         if not isinstance(repeats, dask_array.Array):
-            return self._base.repeat(x, repeats, axis=axis)
+            return self._base.repeat(x, _int_argument("repeat", "repeats", repeats), axis=axis)
         shape = list(x.shape)
         shape[axis] = numpy.nan
         task = dask.delayed(numpy.repeat)(_whole(x), _whole(repeats), axis=axis)
         return dask_array.from_delayed(task, shape=tuple(shape), dtype=x.dtype)
 
     def _searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-        """``searchsorted``; a ``sorter`` (Dask takes none) through ``take``: the same positions."""
+        """``searchsorted``; a ``sorter`` (Dask takes none) through ``take``: the same positions.
+
+        A 0-d ``x2`` is searched as a 1-d one (Dask's fails on it when computed).
+        """
+        if x2.ndim == 0:
+            return self._searchsorted(x1, x2.reshape((1,)), side=side, sorter=sorter).reshape(())
         if sorter is not None:
             x1 = self._base.take(x1, sorter)
         return self._base.searchsorted(x1, x2, side=side)
 
+    def _full_like(self, x: Any, /, fill_value: Any, **kwargs: Any) -> Any:
+        """``full_like``, its dtype and value checked now (Dask's would fail when computed)."""
+        dtype = kwargs.get("dtype")
+        if dtype is not None and not isinstance(dtype, numpy.dtype):
+            raise TypeError(f"full_like()'s dtype is a dtype, not {type(dtype).__name__} {dtype!r}")
+        dtype = dtype or x.dtype
+        if not isinstance(fill_value, dask_array.Array):
+            numpy.asarray(fill_value, dtype=dtype)
+        return self._base.full_like(x, fill_value, **kwargs)
+
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._base, name)
+        found = _wrapped(getattr(self._base, name), name)
+        setattr(self, name, found)  # looked up once
+        return found

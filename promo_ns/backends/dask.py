@@ -205,6 +205,8 @@ class DaskBackend(NumpyLike):
         chunks = kwargs.pop("chunks", "auto")
         if kwargs:
             raise TypeError(f"asarray() got unexpected keyword arguments {sorted(kwargs)}")
+        if isinstance(copy, str):  # (NumPy's rule; Dask's asarray takes any copy)
+            raise ValueError(f"asarray()'s copy is True, False or None, not {copy!r}")
         if isinstance(obj, self.array_type):
             x = self.compat.asarray(obj, dtype=dtype, device=device, copy=copy)
             return x if chunks == "auto" else x.rechunk(chunks)
