@@ -381,7 +381,9 @@ class DaskCompat(ModuleType):
     stack (:func:`_linalg`); ``tensordot`` and ``vecdot`` give their
     operands' dtype; ``searchsorted`` takes a ``sorter``, ``repeat`` no
     axis; ``linspace`` ends at ``stop`` exactly; ``take_along_axis`` is
-    NumPy's along the axis.  Every other name is the compat module's own.
+    NumPy's along the axis.  Every other name is the compat module's own,
+    with its arguments checked where Dask's would take them silently or fail
+    only when the graph is computed (:func:`_wrapped`).
     """
 
     def __init__(self, base: ModuleType) -> None:

@@ -159,8 +159,8 @@ class DaskBackend(NumpyLike):
         """``x op= y`` in ``x``'s dtype: a new Dask array computing it, for the wrapper to hold.
 
         ``x`` is left as it is (:func:`previous` gives it back).  What can be
-        checked without computing is checked first, in NumPy's order: the
-        shapes, NumPy's kernel for the dtypes (on the ``_meta`` arrays), and an
+        checked without computing is checked first, in NumPy's order: NumPy's
+        kernel for the dtypes (on the ``_meta`` arrays), the shapes, and an
         integer ``pow``'s exponent where its values are known (a Python int, a
         Dask array made from data: :func:`~promo_ns.backends._dask_indexing.known`).
         A block's error when the graph is computed names the op.
