@@ -10,13 +10,15 @@ here computes.  The NumPy kernel first runs on the operands' empty ``_meta``
 arrays, so that a dtype NumPy has no kernel for raises when the op is
 written, as on NumPy, not when the graph is computed.
 
-In-place ops and setitem are Dask's own ``out=`` and ``x[key] = value``: the
-Dask array object gets a graph computing the new values in its old dtype, so
-every reference to it sees them.  (Where its shape is unknown, after a
-boolean mask, Dask cannot take ``out=``: the wrapper holds the new Dask array
-instead.)  A kernel's error that depends on values (an integer ``pow`` with a
-negative exponent, an index array out of bounds) comes when the graph is
-computed.
+In-place ops and setitem build a new Dask array computing the new values in
+the old dtype, and the promo_ns array holds it from then on (as Dask's own
+``d += 1`` rebinds ``d``); the Dask array it held before is never changed,
+so its graph and values stay (:func:`previous` gives them back).  Every
+error they can see while building (shapes, dtypes, an int or index array out
+of bounds, a negative integer exponent whose values are known without
+computing) comes before anything is built; an error that depends on values
+only a computation gives comes when the graph is computed, naming the op
+(see ``docs/scaling.md``, "What can only fail at compute time").
 
 Dask arrays are lazy: converting one to a Python scalar (``bool``, ``int``,
 ``float``, ``complex``, ``__index__``) would compute its graph, and the
@@ -29,24 +31,21 @@ explicitly instead.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
 from functools import cache, partial
 from math import isnan
-from types import ModuleType
 from typing import Any
 
-import array_api_compat.numpy as compat_numpy
-import dask
 import dask.array as dask_array
 import numpy
-from dask.array.core import elemwise, handle_out
+from dask.array.core import broadcast_shapes, elemwise
 
 from promo_ns._dtypes import BY_NAME, DType
 from promo_ns.backends._base import Plan
+from promo_ns.backends._dask_compat import DaskCompat
+from promo_ns.backends._dask_indexing import failed_when_computed, getitem, known, setitem
 from promo_ns.backends.numpylike import NumpyLike
 
-__all__ = ["DaskBackend", "DaskCompat", "compute_conversions"]
+__all__ = ["DaskBackend", "DaskCompat", "compute_conversions", "previous"]
 
 
 # --- the blocks: NumPy's kernels -------------------------------------------------------------
@@ -73,8 +72,8 @@ def _blocks_binary(
     return _numpy().binary(op, x, y, _plan(compute, False, to_bool, rounded))
 
 
-def _blocks_inplace(op: str, compute: str, direct: bool, x: Any, y: Any) -> Any:
-    """One block of ``x op= y`` in ``x``'s dtype, computed in ``compute`` into a new block.
+def _inplace_kernel(op: str, compute: str, direct: bool, x: Any, y: Any) -> Any:
+    """``x op= y`` in ``x``'s dtype, computed in ``compute`` by the NumPy adapter into a new array.
 
     A block may be shared with other graphs (a view of the NumPy array the
     Dask array was made from): it is never written to.
@@ -84,330 +83,42 @@ def _blocks_inplace(op: str, compute: str, direct: bool, x: Any, y: Any) -> Any:
     return out
 
 
-def _meta(x: Any) -> Any:
-    """What a block function sees of operand ``x`` when it runs on no data: Dask's ``_meta``, or ``x``."""
-    return x._meta if isinstance(x, dask_array.Array) else x
-
-
-def _in_bounds(n: int, index: Any) -> Any:
-    """Block of an index array, checked against an axis of size ``n`` when the graph is computed."""
-    if index.size and (index.min() < -n or index.max() >= n):
-        bad = index[(index < -n) | (index >= n)][0]
-        raise IndexError(f"index {bad} is out of bounds for axis of size {n}")
-    return index
-
-
-# --- what array-api-compat's Dask namespace lacks ------------------------------------------
-
-
-def _real(dtype: Any) -> Any:
-    return numpy.finfo(dtype).dtype
-
-
-def _complex(dtype: Any) -> Any:
-    return numpy.result_type(dtype, numpy.complex64)
-
-
-def _numpy_linalg(name: str, *arrays: Any, array_keyword: str | None = None, **kwargs: Any) -> Any:
-    """array-api-compat's NumPy ``linalg.<name>`` on blocks; several results as a plain tuple.
-
-    ``array_keyword`` names the keyword the last of ``arrays`` goes to (``rtol``).
-    """
-    if array_keyword is not None:
-        kwargs[array_keyword] = arrays[-1]
-        arrays = arrays[:-1]
-    out = getattr(compat_numpy.linalg, name)(*arrays, **kwargs)
-    return tuple(out) if isinstance(out, tuple) else out
-
-
-def _per_matrix(
-    name: str,
-    signature: str,
-    operands: list[Any],
-    dtypes: Any,
-    result: Any = None,
-    *,
-    sizes: dict[str, int] | None = None,
-    **kwargs: Any,
-) -> Any:
-    """NumPy's ``linalg.<name>`` on every matrix of the stack: Dask's ``apply_gufunc``, a matrix a block.
-
-    An array ``rtol`` becomes an operand: one value per matrix.
-    """
-    if hasattr(kwargs.get("rtol"), "ndim"):
-        signature = signature.replace("->", ",()->")
-        operands = [*operands, kwargs.pop("rtol")]
-        kwargs["array_keyword"] = "rtol"
-    out = dask_array.apply_gufunc(
-        partial(_numpy_linalg, name, **kwargs),
-        signature,
-        *operands,
-        output_dtypes=dtypes,
-        output_sizes=sizes,
-        allow_rechunk=True,
-    )
-    return result(*out) if result is not None else out
-
-
-def _k(x: Any) -> dict[str, int]:
-    """The size ``k`` of a factorization's inner dimension: the smaller of the matrix's two."""
-    return {"k": min(int(x.shape[-2]), int(x.shape[-1]))}
-
-
-def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
-    """The ``linalg`` functions Dask lacks, or has for 2-d arrays only: NumPy's on every matrix.
-
-    Dask's own runs where it can (2-d arrays, reduced factorizations): it
-    splits one large matrix across blocks, where NumPy's needs each matrix in one.
-    """
-    results = compat_numpy.linalg
-
-    def one(
-        name: str, signature: str, dtypes: Callable[[Any], Any], result: Any = None
-    ) -> Callable[..., Any]:
-        def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
-            if args:  # matrix_power's n
-                kwargs["n"] = args[0]
-            return _per_matrix(name, signature, [x], dtypes(x.dtype), result, **kwargs)
-
-        fn.__name__ = fn.__qualname__ = name
-        fn.__doc__ = f"``linalg.{name}``: NumPy's, on every matrix of the stack (each in one block)."
-        return fn
-
-    def inv(x: Any, /) -> Any:
-        return base.inv(x) if x.ndim == 2 else _per_matrix("inv", "(m,m)->(m,m)", [x], x.dtype)
-
-    def cholesky(x: Any, /, *, upper: bool = False) -> Any:
-        if x.ndim == 2:  # Dask's own (array-api-compat's Dask cholesky takes its upper factor for the lower)
-            return dask_array.linalg.cholesky(x, lower=not upper)
-        return _per_matrix("cholesky", "(m,m)->(m,m)", [x], x.dtype, upper=upper)
-
-    def tall_or_wide(x: Any) -> bool:  # what Dask's qr and svd take: one row or column of blocks
-        return bool(x.ndim == 2 and min(x.numblocks) == 1)
-
-    def qr(x: Any, /, *, mode: str = "reduced") -> Any:
-        if tall_or_wide(x) and mode == "reduced":
-            return base.qr(x, mode=mode)
-        signature = "(m,n)->(m,k),(k,n)" if mode == "reduced" else "(m,n)->(m,m),(m,n)"
-        return _per_matrix("qr", signature, [x], (x.dtype, x.dtype), results.QRResult, sizes=_k(x), mode=mode)
-
-    def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
-        if tall_or_wide(x) and not full_matrices:
-            return base.svd(x, full_matrices=False)
-        signature = "(m,n)->(m,m),(k),(n,n)" if full_matrices else "(m,n)->(m,k),(k),(k,n)"
-        dtypes = (x.dtype, _real(x.dtype), x.dtype)
-        return _per_matrix(
-            "svd", signature, [x], dtypes, results.SVDResult, sizes=_k(x), full_matrices=full_matrices
-        )
-
-    def svdvals(x: Any, /) -> Any:
-        return _per_matrix("svdvals", "(m,n)->(k)", [x], _real(x.dtype), sizes=_k(x))
-
-    def solve(x1: Any, x2: Any, /) -> Any:
-        if x1.ndim == 2 and x2.ndim <= 2:
-            return base.solve(x1, x2)
-        signature = "(m,m),(m)->(m)" if x2.ndim == 1 else "(m,m),(m,n)->(m,n)"
-        return _per_matrix("solve", signature, [x1, x2], numpy.result_type(x1.dtype, x2.dtype))
-
-    def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-        x1, x2 = dask_array.broadcast_arrays(x1, x2)  # (apply_gufunc broadcasts no loop dimension)
-        return dask_array.apply_gufunc(
-            partial(_numpy_linalg, "cross"),
-            "(n),(n)->(n)",
-            x1,
-            x2,
-            axes=[(axis,), (axis,), (axis,)],
-            output_dtypes=numpy.result_type(x1.dtype, x2.dtype),
-            allow_rechunk=True,
-        )
-
-    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
-        if x.ndim == 2 or ord not in (2, -2, "nuc"):  # Dask's SVD-based norms take 2-d arrays only
-            return base.matrix_norm(x, keepdims=keepdims, ord=ord)
-        out = _per_matrix("matrix_norm", "(m,n)->()", [x], _real(x.dtype), ord=ord)
-        return out[..., None, None] if keepdims else out
-
-    def same(d: Any) -> Any:
-        return d
-
-    return {
-        "det": one("det", "(m,m)->()", same),
-        "slogdet": one("slogdet", "(m,m)->(),()", lambda d: (d, _real(d)), results.SlogdetResult),
-        "eigh": one("eigh", "(m,m)->(m),(m,m)", lambda d: (_real(d), d), results.EighResult),
-        "eigvalsh": one("eigvalsh", "(m,m)->(m)", _real),
-        "eig": one("eig", "(m,m)->(m),(m,m)", lambda d: (_complex(d), _complex(d)), results.EigResult),
-        "eigvals": one("eigvals", "(m,m)->(m)", _complex),
-        "pinv": one("pinv", "(m,n)->(n,m)", same),
-        "matrix_power": one("matrix_power", "(m,m)->(m,m)", same),
-        # array-api-compat's Dask matrix_rank calls Dask's svd with a keyword Dask lacks
-        "matrix_rank": one("matrix_rank", "(m,n)->()", lambda d: numpy.dtype(numpy.int64)),
-        "tensordot": _in_operand_dtype(base.tensordot),
-        "vecdot": _in_operand_dtype(base.vecdot),
-        **{f.__name__: f for f in (inv, cholesky, qr, svd, svdvals, solve, cross, matrix_norm)},
-    }
-
-
-#: The results of the unique functions: the dtype of each (None: the input's), and which has its shape.
-_UNIQUE: dict[str, tuple[tuple[str | None, ...], int | None]] = {
-    "unique_all": ((None, "int64", "int64", "int64"), 2),
-    "unique_counts": ((None, "int64"), None),
-    "unique_inverse": ((None, "int64"), 1),
-    "unique_values": ((None,), None),
+#: The in-place ops' symbols, for the errors that name them.
+_SYMBOLS = {
+    **{"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//"},
+    **{"remainder": "%", "pow": "**", "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"},
+    **{"bitwise_left_shift": "<<", "bitwise_right_shift": ">>"},
 }
+#: The errors of NumPy's kernels that a block of an in-place op re-raises naming the op.
+_KERNEL_ERRORS = (ValueError, TypeError, ArithmeticError)
 
 
-def _numpy_unique(name: str, x: Any) -> Any:
-    out = getattr(compat_numpy, name)(x)
-    return tuple(out) if isinstance(out, tuple) else out
+def _blocks_inplace(op: str, compute: str, direct: bool, x: Any, y: Any) -> Any:
+    """One block of ``x op= y`` (:func:`_inplace_kernel`); an error names the op when the graph runs."""
+    try:
+        return _inplace_kernel(op, compute, direct, x, y)
+    except _KERNEL_ERRORS as e:
+        what = f"x {_SYMBOLS.get(op, op)}= y (in-place {op})"
+        raise type(e)(failed_when_computed(what, e, updated=True)) from e
 
 
-def _whole(x: Any) -> Any:
-    """Dask array ``x`` as one delayed NumPy array (its blocks joined in one task)."""
-    blocks = x.to_delayed()
-    return dask.delayed(numpy.block)(blocks.tolist()) if blocks.size > 1 else blocks.flat[0]
+def _meta(x: Any) -> Any:
+    """What a block function sees of operand ``x`` when it runs on no data: Dask's ``_meta``, or ``x``.
 
-
-def _unique(name: str) -> Callable[[Any], Any]:
-    """``name`` (``unique_all``, ...): NumPy's on the whole array, in one task; unknown sizes until computed.
-
-    Dask's own ``unique`` counts every NaN as one value and fails on empty
-    arrays; NumPy's follows the standard.
+    The ``_meta`` (``x``'s dimensions, each of size 0) is taken 1-d: it checks
+    the dtypes only, which NumPy checks before the shapes.
     """
-    dtypes, same_shape = _UNIQUE[name]
-
-    def unique(x: Any, /) -> Any:
-        found = dask.delayed(_numpy_unique, nout=len(dtypes))(name, _whole(x))
-        parts = found if len(dtypes) > 1 else (found,)
-        size = 0 if x.size == 0 else numpy.nan  # unknown until computed, unless x is empty
-        out = tuple(
-            dask_array.from_delayed(
-                part, shape=x.shape if i == same_shape else (size,), dtype=dtype or x.dtype
-            )
-            for i, (part, dtype) in enumerate(zip(parts, dtypes, strict=True))
-        )
-        return out if len(out) > 1 else out[0]
-
-    unique.__name__ = unique.__qualname__ = name
-    return unique
+    return x._meta.reshape(-1) if isinstance(x, dask_array.Array) else x
 
 
-def _in_operand_dtype(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn`` (``tensordot``, ``vecdot``) with its result in its operands' dtype.
-
-    Dask sums integer and bool products in a 64-bit integer (``tensordot`` of
-    uint8 gives uint64); cast back, the values are those NumPy gives.
-    """
-
-    def same_dtype(x1: Any, x2: Any, /, **kwargs: Any) -> Any:
-        out = fn(x1, x2, **kwargs)
-        want = numpy.result_type(x1.dtype, x2.dtype)
-        return out if out.dtype == want else out.astype(want)
-
-    same_dtype.__name__ = same_dtype.__qualname__ = getattr(fn, "__name__", "same_dtype")
-    return same_dtype
+#: The attribute of a Dask array an in-place op or setitem built that holds the one it updated.
+_BEFORE = "_promo_ns_before"
 
 
-def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
-    """``take_along_axis``: NumPy's along ``axis`` (in one block), broadcast over the other axes."""
-    n = x.ndim
-    shape = numpy.broadcast_shapes(
-        *(tuple(1 if i == axis % n else s for i, s in enumerate(a.shape)) for a in (x, indices))
-    )
-    x = dask_array.broadcast_to(x, tuple(x.shape[i] if i == axis % n else s for i, s in enumerate(shape)))
-    indices = dask_array.broadcast_to(
-        indices, tuple(indices.shape[i] if i == axis % n else s for i, s in enumerate(shape))
-    )
-    if 0 in indices.shape:  # nothing to take (apply_gufunc takes no empty core dimension)
-        return dask_array.empty(indices.shape, dtype=x.dtype)
-    return dask_array.apply_gufunc(
-        partial(numpy.take_along_axis, axis=-1),
-        "(n),(m)->(m)",
-        x,
-        indices,
-        axes=[(axis,), (axis,), (axis,)],
-        output_dtypes=x.dtype,
-        allow_rechunk=True,
-    )
-
-
-def _from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
-    """A Dask array of one block over any DLPack-capable array (NumPy's ``from_dlpack``)."""
-    return dask_array.from_array(numpy.from_dlpack(x, device=device, copy=copy))
-
-
-class DaskCompat(ModuleType):
-    """``array_api_compat.dask.array`` (or its ``linalg``), with what the standard has and it lacks.
-
-    ``from_dlpack`` goes through NumPy; ``eye`` with more columns than rows
-    is cut from a square one (Dask's own loses blocks there); the ``linalg``
-    functions Dask has no algorithm for run NumPy's on every matrix of the
-    stack (:func:`_linalg`); ``tensordot`` and ``vecdot`` give their
-    operands' dtype; ``searchsorted`` takes a ``sorter``, ``repeat`` no
-    axis; ``linspace`` ends at ``stop`` exactly; ``take_along_axis`` is
-    NumPy's along the axis.  Every other name is the compat module's own.
-    """
-
-    def __init__(self, base: ModuleType) -> None:
-        super().__init__(base.__name__, base.__doc__)
-        self._base = base
-        if hasattr(base, "linalg"):
-            self.linalg = DaskCompat(base.linalg)
-            self.from_dlpack = _from_dlpack
-            self.eye = self._eye
-            for name in _UNIQUE:
-                setattr(self, name, _unique(name))
-            self.tensordot = _in_operand_dtype(base.tensordot)
-            self.vecdot = _in_operand_dtype(base.vecdot)
-            self.searchsorted = self._searchsorted
-            self.linspace = self._linspace
-            self.repeat = self._repeat
-            self.take_along_axis = _take_along_axis
-        else:
-            for name, fn in _linalg(base).items():
-                setattr(self, name, fn)
-
-    def _eye(self, n_rows: int, n_cols: int | None = None, /, **kwargs: Any) -> Any:
-        if n_cols is not None and n_cols > n_rows:
-            return self._base.eye(n_cols, n_cols, **kwargs)[:n_rows]
-        return self._base.eye(n_rows, n_cols, **kwargs)
-
-    def _linspace(self, start: Any, stop: Any, /, num: int, *, endpoint: bool = True, **kwargs: Any) -> Any:
-        """``linspace``, whose last value is ``stop`` itself where it is included, as NumPy's.
-
-        (Dask's computes it as ``start + (num - 1) * step``, which may round elsewhere.)
-        """
-        out = self._base.linspace(start, stop, num, endpoint=endpoint, **kwargs)
-        if endpoint and num > 1:
-            out[-1] = stop
-        return out
-
-    def _repeat(self, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
-        """``repeat``; without ``axis``, of the flattened array (Dask's wants an axis).
-
-        Dask's takes an int ``repeats`` only, and fails on an empty axis: an
-        array of repeats runs NumPy's on the whole array in one task (the
-        axis's size is unknown until computed, as the values decide it), and
-        an empty axis stays empty.
-        """
-        if axis is None:
-            x, axis = self._base.reshape(x, (-1,)), 0
-        if x.shape[axis] == 0:
-            return x.copy()
-        if not isinstance(repeats, dask_array.Array):
-            return self._base.repeat(x, repeats, axis=axis)
-        shape = list(x.shape)
-        shape[axis] = numpy.nan
-        task = dask.delayed(numpy.repeat)(_whole(x), _whole(repeats), axis=axis)
-        return dask_array.from_delayed(task, shape=tuple(shape), dtype=x.dtype)
-
-    def _searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-        """``searchsorted``; a ``sorter`` (Dask takes none) through ``take``: the same positions."""
-        if sorter is not None:
-            x1 = self._base.take(x1, sorter)
-        return self._base.searchsorted(x1, x2, side=side)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._base, name)
+def _updated(new: Any, old: Any) -> Any:
+    """``new``, the Dask array an in-place op or setitem built from ``old``, remembering ``old``."""
+    setattr(new, _BEFORE, old)
+    return new
 
 
 # --- the adapter ---------------------------------------------------------------------------
@@ -445,29 +156,35 @@ class DaskBackend(NumpyLike):
         return elemwise(fn, x, y, dtype=fn(_meta(x), _meta(y)).dtype)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan, out: Any = None) -> Any:
-        """``x op= y`` in ``x``'s dtype: ``x`` gets a graph computing it, as with Dask's ``out=``.
+        """``x op= y`` in ``x``'s dtype: a new Dask array computing it, for the wrapper to hold.
 
-        Returns None, or, where ``x``'s shape is unknown (Dask refuses
-        ``out=`` there), the new Dask array for the wrapper to hold.
+        ``x`` is left as it is (:func:`previous` gives it back).  What can be
+        checked without computing is checked first, in NumPy's order: NumPy's
+        kernel for the dtypes (on the ``_meta`` arrays), the shapes, and an
+        integer ``pow``'s exponent where its values are known (a Python int, a
+        Dask array made from data: :func:`~promo_ns.backends._dask_indexing.known`).
+        A block's error when the graph is computed names the op.
 
         Raises
         ------
         ValueError
-            ``y`` broadcasts ``x`` to another shape.
+            The shapes do not broadcast, or ``y`` would broadcast ``x`` to
+            another shape; an integer ``pow`` with a known negative exponent.
         TypeError
             NumPy has no kernel for these dtypes.
         """
-        fn = partial(_blocks_inplace, op, plan.compute.name, plan.direct)
-        fn(_meta(x), _meta(y))
-        result = elemwise(fn, x, y, dtype=x.dtype)
-        if not _same_shape(result.shape, x.shape):
-            raise ValueError(
-                f"in-place {op} would change the shape {_shown(x.shape)} to {_shown(result.shape)}"
-            )
-        if any(isnan(s) for s in x.shape):
-            return result
-        handle_out(x, result)
-        return None
+        compute = plan.compute.name
+        _inplace_kernel(op, compute, plan.direct, _meta(x), _meta(y))
+        shape = broadcast_shapes(x.shape, tuple(getattr(y, "shape", ())))
+        if not _same_shape(shape, x.shape):
+            raise ValueError(f"in-place {op} would change the shape {_shown(x.shape)} to {_shown(shape)}")
+        if op == "pow" and plan.compute.kind in "iu":  # NumPy's one kernel error that depends on values
+            values = known(y) if isinstance(y, dask_array.Array) else y
+            if values is not None:
+                ones = numpy.ones(numpy.shape(values), dtype=x.dtype)
+                _inplace_kernel(op, compute, plan.direct, ones, values)
+        result = elemwise(partial(_blocks_inplace, op, compute, plan.direct), x, y, dtype=x.dtype)
+        return _updated(result, x)
 
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d Dask array of ``value`` as ``dtype``."""
@@ -488,6 +205,8 @@ class DaskBackend(NumpyLike):
         chunks = kwargs.pop("chunks", "auto")
         if kwargs:
             raise TypeError(f"asarray() got unexpected keyword arguments {sorted(kwargs)}")
+        if isinstance(copy, str):  # (NumPy's rule; Dask's asarray takes any copy)
+            raise ValueError(f"asarray()'s copy is True, False or None, not {copy!r}")
         if isinstance(obj, self.array_type):
             x = self.compat.asarray(obj, dtype=dtype, device=device, copy=copy)
             return x if chunks == "auto" else x.rechunk(chunks)
@@ -496,68 +215,68 @@ class DaskBackend(NumpyLike):
         return self.module.from_array(numpy.asarray(obj, dtype=dtype, copy=copy), chunks=chunks)
 
     def getitem(self, x: Any, key: Any) -> Any:
-        """``x[key]``; index arrays are checked against ``x``'s shape when the graph is computed.
+        """``x[key]`` with the standard's keys (:func:`~promo_ns.backends._dask_indexing.getitem`).
 
-        (Dask itself reads an index out of bounds as some other index.)  What
-        Dask's own indexing lacks: a 0-d boolean mask (``x[None]`` masked by
-        it), several integer index arrays or n-d ones mixed with ints
-        (:func:`_points`), and slice bounds that are 0-d arrays (their
-        ``__index__``, which a lazy array refuses unless conversions compute).
+        Index arrays are checked against ``x``'s shape: now where their values
+        are known, else when the graph is computed (Dask itself reads an index
+        out of bounds as some other index).
         """
-        key = _checked(x, _int_slices(key))
-        keys = key if isinstance(key, tuple) else (key,)
-        mask = keys[0] if len(keys) == 1 and isinstance(keys[0], dask_array.Array) else None
-        if mask is not None and mask.dtype == bool and mask.ndim == 0:
-            return x[None][mask.reshape((1,))]
-        points = _leading(keys)
-        if _points_apply(x, points):
-            return _points(x, points)
-        return x[key]
+        return getitem(x, key)
 
-    def setitem(self, x: Any, key: Any, value: Any) -> None:
-        """``x[key] = value`` (Dask's), for the standard's keys.
+    def setitem(self, x: Any, key: Any, value: Any) -> Any:
+        """``x[key] = value``: a new Dask array, for the wrapper to hold; ``x`` is left as it is.
 
-        Dask's own setitem fails on ``None`` and negative-step slices in the
-        key: those write through the same elements with positive steps, the
-        value reversed along those axes.  Index arrays are checked against
-        ``x``'s shape when the graph is computed.
+        See :func:`~promo_ns.backends._dask_indexing.setitem` (negative steps,
+        ``None``, several index arrays, and the checks made before anything is built).
         """
-        key = _checked(x, _int_slices(key))
-        keys = _expanded(x.ndim, key if isinstance(key, tuple) else (key,))
-        if not any(k is None or (isinstance(k, slice) and (k.step or 1) < 0) for k in keys):
-            x[key] = value
-            return
-        if any(not isinstance(k, (int, numpy.integer, slice)) and k is not None for k in keys):
-            raise IndexError(
-                "promo_ns cannot assign through a negative-step slice or None combined with an index "
-                "array on dask; write the slice with a positive step, or index with an array alone"
-            )
-        if isinstance(value, self.array_type):
-            value = self.module.broadcast_to(value, x[key].shape)
-        positive: list[Any] = []
-        flipped: list[int] = []
-        dropped: list[int] = []
-        dim = axis = 0  # the dimension of the selection, the axis of x
-        for k in keys:
-            if k is None:
-                dropped.append(dim)
-                dim += 1
-                continue
-            entry = k
-            if isinstance(k, slice):
-                start, stop, step = k.indices(int(x.shape[axis]))
-                picked = range(start, stop, step)
-                if step < 0:
-                    entry = slice(picked[-1], picked[0] + 1, -step) if picked else slice(0, 0)
-                    flipped.append(dim)
-                dim += 1
-            positive.append(entry)
-            axis += 1
-        if isinstance(value, self.array_type):
-            for d in flipped:
-                value = self.module.flip(value, axis=d)
-            value = self.module.squeeze(value, axis=tuple(dropped)) if dropped else value
-        x[tuple(positive)] = value
+        return _updated(setitem(x, key, value), x)
+
+
+def previous(x: Any) -> Any:
+    """``x`` as it was before its last in-place op or setitem: a promo_ns Dask array (or a Dask array).
+
+    An in-place op (``x += y``) or setitem (``x[key] = v``) on a promo_ns Dask
+    array makes it hold a new graph, built on the one it held before, which
+    is never changed.  Where the new graph fails when computed (an error
+    that depends on values: a negative integer exponent, an index out of
+    bounds), ``x`` holds it from then on, and its error says so; this gives
+    back the array of the values before that op (call it again to go back
+    further).  The link lives in this process (a pickled array travels
+    without it).
+
+    Parameters
+    ----------
+    x
+        A promo_ns array of the Dask namespace, or the Dask array inside one (``promo_ns.unwrap(x)``).
+
+    Returns
+    -------
+    Array
+        The array before the op, of ``x``'s namespace (a Dask array for a Dask array).
+
+    Raises
+    ------
+    ValueError
+        ``x`` holds no graph an in-place op or setitem built.
+
+    Examples
+    --------
+    >>> import promo_ns
+    >>> from promo_ns.backends import dask
+    >>> xp = promo_ns.namespace("dask", policy="numpy")
+    >>> x = xp.asarray([2, 3, 4])
+    >>> x **= xp.asarray([1, 0, 2]) - 1  # the exponent's values come from a computation
+    >>> promo_ns.unwrap(dask.previous(x)).compute().tolist()
+    [2, 3, 4]
+    """
+    native = getattr(x, "_x", x)  # the promo_ns wrapper's Dask array
+    before = getattr(native, _BEFORE, None) if isinstance(native, dask_array.Array) else None
+    if before is None:
+        raise ValueError(
+            "previous() takes a promo_ns dask array that an in-place op or setitem updated in this "
+            f"process; this {type(x).__name__} holds no graph one built"
+        )
+    return before if native is x else x.__array_namespace__().asarray(before)
 
 
 def compute_conversions(enabled: bool = True) -> bool:
@@ -595,104 +314,6 @@ def compute_conversions(enabled: bool = True) -> bool:
     before = not DaskBackend.lazy
     DaskBackend.lazy = not enabled
     return before
-
-
-def _expanded(ndim: int, keys: tuple[Any, ...]) -> list[Any]:
-    """``keys`` with the Ellipsis written out as full slices (one per axis it stands for)."""
-    consumed = sum(_axes(k) for k in keys if k is not None and k is not Ellipsis)
-    out: list[Any] = []
-    for k in keys:
-        out += [slice(None)] * (ndim - consumed) if k is Ellipsis else [k]
-    if not any(k is Ellipsis for k in keys):  # (``in`` would compare index arrays elementwise)
-        out += [slice(None)] * (ndim - consumed)
-    return out
-
-
-def _axes(k: Any) -> int:
-    """How many axes of the array key entry ``k`` selects on (a boolean mask: its dimensions)."""
-    return int(k.ndim) if getattr(k, "dtype", None) is not None and k.dtype.kind == "b" else 1
-
-
-def _checked(x: Any, key: Any) -> Any:
-    """``key`` with each lazy integer index array checked against its axis when the graph is computed."""
-    keys = key if isinstance(key, tuple) else (key,)
-    if not any(isinstance(k, dask_array.Array) and k.dtype.kind in "iu" for k in keys):
-        return key
-    out, axis = [], 0
-    for k in _expanded(x.ndim, keys):
-        if isinstance(k, dask_array.Array) and k.dtype.kind in "iu" and not isnan(x.shape[axis]):
-            out.append(k.map_blocks(partial(_in_bounds, int(x.shape[axis])), dtype=k.dtype))
-        else:
-            out.append(k)
-        axis += 0 if k is None else _axes(k)
-    return tuple(out) if isinstance(key, tuple) else out[0]
-
-
-def _int_slices(key: Any) -> Any:
-    """``key`` with the bounds of its slices as ints (``__index__``: Dask takes ints only)."""
-    keys = key if isinstance(key, tuple) else (key,)
-    if not any(isinstance(k, slice) for k in keys):
-        return key
-    out = tuple(
-        slice(*(None if v is None else operator.index(v) for v in (k.start, k.stop, k.step)))
-        if isinstance(k, slice)
-        else k
-        for k in keys
-    )
-    return out if isinstance(key, tuple) else out[0]
-
-
-def _leading(keys: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``keys`` without the full slices and Ellipsis at their end (which select every remaining axis)."""
-    n = len(keys)
-    while n and (keys[n - 1] is Ellipsis or (isinstance(keys[n - 1], slice) and keys[n - 1] == slice(None))):
-        n -= 1
-    return keys[:n]
-
-
-def _is_int(k: Any) -> bool:
-    return isinstance(k, (int, numpy.integer)) and not isinstance(k, (bool, numpy.bool_))
-
-
-def _points_apply(x: Any, keys: tuple[Any, ...]) -> bool:
-    """Whether ``x[keys]`` takes points Dask's indexing cannot (:func:`_points` takes them).
-
-    That is: only ints and integer index arrays, two arrays or more or an n-d
-    one, over axes of known sizes.
-    """
-    arrays = [k for k in keys if isinstance(k, dask_array.Array) and k.dtype.kind in "iu"]
-    return (
-        bool(arrays)
-        and (len(arrays) > 1 or arrays[0].ndim != 1)
-        and len(arrays) + sum(map(_is_int, keys)) == len(keys) <= x.ndim
-        and not any(isnan(s) for s in x.shape[: len(keys)])
-    )
-
-
-def _points(x: Any, keys: tuple[Any, ...]) -> Any:
-    """``x[keys]`` for ints and integer index arrays over the first ``len(keys)`` axes (NumPy's rule).
-
-    The indices are broadcast together and made positions in ``x`` with those
-    axes flattened into one, which Dask indexes with one 1-d array; the result
-    has the indices' shape followed by ``x``'s remaining axes.
-
-    Raises
-    ------
-    IndexError
-        An int out of bounds (index arrays are checked when the graph is computed).
-    """
-    sizes = [int(s) for s in x.shape[: len(keys)]]
-    for k, n in zip(keys, sizes, strict=True):
-        if _is_int(k) and not -n <= k < n:
-            raise IndexError(f"index {k} is out of bounds for axis of size {n}")
-    indices = dask_array.broadcast_arrays(*(dask_array.asarray(k).astype(numpy.int64) for k in keys))
-    flat: Any = None
-    for index, n in zip(indices, sizes, strict=True):
-        i = dask_array.where(index < 0, index + n, index)
-        flat = i if flat is None else flat * n + i
-    rest = tuple(x.shape[len(keys) :])
-    rows = x.reshape((int(numpy.prod(sizes)), *rest))
-    return rows[flat.ravel()].reshape((*flat.shape, *rest))
 
 
 def _same_shape(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
