@@ -358,7 +358,7 @@ def test_an_extra_positional_argument_is_a_typeerror_naming_the_function(backend
         ("std", lambda: xp.std(x, dtype=xp.float64)),
     ]
     for name, call in calls:
-        with pytest.raises(TypeError, match=rf"^{name}\(\) (takes 1 positional|got an unexpected keyword)"):
+        with pytest.raises(TypeError, match=rf"^{name}\(.*(positional|unexpected keyword)"):
             call()
     assert to_numpy(y).tolist() == [9.0, 9.0]
 
