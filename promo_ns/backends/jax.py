@@ -40,6 +40,7 @@ import jax.numpy as jnp
 from promo_ns._dtypes import DTYPES, DType, bool_, complex128, float64, int64, uint64
 from promo_ns._ops import NATIVE
 from promo_ns.backends._base import DTypeMaps, Plan
+from promo_ns.backends._jax_checks import check_bounds, jax_key
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
@@ -196,23 +197,27 @@ class JaxBackend(DTypeMaps):
         return jnp.asarray(obj, **kwargs)
 
     def getitem(self, x: Any, key: Any) -> Any:
-        """``x[key]``."""
-        return x[key]
+        """``x[key]``; a list of indices is an index array, as in NumPy (JAX refuses lists)."""
+        return x[jax_key(key)]
 
     def setitem(self, x: Any, key: Any, value: Any) -> Any:
         """``x`` with ``x[key] = value`` applied: the new array (``x.at[key].set(value)``).
 
         ``value`` is cast to ``x``'s dtype first (the dtype of ``x`` never
         changes); ``x`` itself is not changed.  Integer indices known before
-        JAX runs (Python ints, index arrays that are no tracers) are checked
-        against ``x``'s shape: JAX would drop the writes out of bounds silently.
+        JAX runs (Python and NumPy ints, lists, NumPy arrays, JAX arrays that
+        are no tracers, also those a jitted function closes over) are checked
+        against ``x``'s shape: JAX would drop the writes out of bounds
+        silently.  A traced index's values are unknown while JAX traces: out of
+        bounds, JAX drops its writes.
 
         Raises
         ------
         IndexError
-            An index is out of bounds.
+            A concrete index is out of bounds; nothing is written.
         """
-        _check_bounds(x, key)
+        key = jax_key(key)
+        check_bounds(x, key)
         dtype = self.dtype(x)
         value = self.astype(value, dtype) if isinstance(value, jax.Array) else self.scalar(value, dtype, x)
         return x.at[key].set(value)
@@ -259,36 +264,6 @@ def _compat() -> ModuleType:
     module.expand_dims = _expand_dims  # type: ignore[attr-defined]
     module.searchsorted = _searchsorted  # type: ignore[attr-defined]
     return module
-
-
-def _consumed(k: Any) -> int:
-    """How many axes of the indexed array key component ``k`` stands for."""
-    if k is None:
-        return 0
-    if isinstance(k, jax.Array) and k.dtype == bool:
-        return int(k.ndim)
-    return 1
-
-
-def _check_bounds(x: Any, key: Any) -> None:
-    """Raise IndexError for an integer index in ``key`` out of ``x``'s bounds (concrete indices only)."""
-    keys = key if isinstance(key, tuple) else (key,)
-    axis = 0
-    for k in keys:
-        if k is Ellipsis:
-            axis += x.ndim - sum(_consumed(c) for c in keys if c is not Ellipsis)
-            continue
-        is_int = isinstance(k, int) and not isinstance(k, bool)
-        is_index_array = isinstance(k, jax.Array) and not _is_tracer(k) and k.dtype.kind in "iu"
-        if (is_int or is_index_array) and axis < x.ndim:
-            n = int(x.shape[axis])
-            outside = (k >= n) | (k < -n)
-            if bool(outside if is_int else jnp.any(outside)):
-                bad = k if is_int else int(k[outside][0])
-                raise IndexError(
-                    f"index {bad} is out of bounds for axis {axis} with size {n}; nothing was written"
-                )
-        axis += _consumed(k)
 
 
 def _permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
