@@ -19,6 +19,8 @@ jax.config.update("jax_numpy_dtype_promotion", "strict")
 import jax.numpy as jnp  # noqa: E402
 
 import promo_ns  # noqa: E402
+from promo_ns._dtypes import int32  # noqa: E402
+from promo_ns.backends.jax import JaxX64Error  # noqa: E402
 from tests.backends import namespace, to_numpy  # noqa: E402
 
 #: JAX, and NumPy as the reference it must agree with.
@@ -99,3 +101,104 @@ def test_setitem_under_jit_follows_jax_for_traced_indices() -> None:
     # A traced index's values are unknown while tracing: JAX drops the write out of bounds.
     np.testing.assert_array_equal(to_numpy(jax.jit(traced)(x, outside)), [9, 2, 3])
     np.testing.assert_array_equal(to_numpy(x), [1, 2, 3])
+
+
+# --- 2. 64-bit data with jax_enable_x64 off: JaxX64Error, not 32 bits of it ----------------------
+
+_WIDE_DATA: dict[str, Callable[[], Any]] = {
+    "int64 array past int32": lambda: np.array([2**40]),
+    "float64 array past float32": lambda: np.array([1e300]),
+    "int64 array": lambda: np.array([1, 2]),
+    "float64 scalar": lambda: np.float64(1e300),
+    "uint64 array": lambda: np.array([1], dtype=np.uint64),
+    "complex128 array": lambda: np.array([1 + 2j]),
+    "Python int past int32": lambda: [2**40],
+}
+
+
+@pytest.mark.parametrize("policy", ["numpy", "pytorch"])
+@pytest.mark.parametrize("data", list(_WIDE_DATA))
+def test_x64_off_refuses_64_bit_data(policy: str, data: str) -> None:
+    xp = promo_ns.namespace("jax", policy=policy)
+    with jax.enable_x64(False), pytest.raises(JaxX64Error, match=r"(int|float|complex)\d+.*jax_enable_x64"):
+        xp.asarray(_WIDE_DATA[data]())
+
+
+def test_x64_off_data_paths() -> None:
+    xp = promo_ns.namespace("jax", policy=_p32())
+    with jax.enable_x64(False):
+        i, f = xp.asarray([1, 2, 3]), xp.asarray([1.0, 2.0], dtype=xp.float32)
+        ops: list[Callable[[], object]] = [
+            lambda: xp.asarray([1, 2], dtype=xp.int64),  # a 64-bit dtype asked for
+            lambda: i + np.int64(2**40),  # a NumPy scalar operand
+            lambda: f * np.float64(1e300),
+            lambda: i.__setitem__(0, np.int64(2**40)),
+            lambda: xp.from_dlpack(np.array([2**40])),
+        ]
+        for op in ops:
+            with pytest.raises(JaxX64Error, match="jax_enable_x64"):
+                op()
+        np.testing.assert_array_equal(to_numpy(i), [1, 2, 3])
+        # An explicit dtype is a cast, as in NumPy; data that fits 32 bits is taken when asked for.
+        wrapped = xp.asarray(np.array([2**40, 5]), dtype=xp.int32)
+        np.testing.assert_array_equal(to_numpy(wrapped), np.array([2**40, 5]).astype(np.int32))
+        assert xp.asarray(np.array([1.5]), dtype=xp.float32).dtype is xp.float32
+    with jax.enable_x64(True):  # with 64-bit types, the data keeps its dtype and values
+        big = promo_ns.namespace("jax", policy="numpy").asarray(np.array([2**40]))
+        assert big.dtype is xp.int64 and int(big[0]) == 2**40
+
+
+def _p32() -> Any:
+    base = promo_ns.get_policy("pytorch")
+    return base.derive("pytorch-int32", defaults={**base.defaults, "int": int32, "index": int32})
+
+
+@pytest.mark.parametrize("backend", JAX_AND_NUMPY)
+@pytest.mark.parametrize("x64", [True, False])
+def test_full_with_an_int_out_of_range_is_an_overflow_error(backend: str, x64: bool) -> None:
+    xp = namespace(backend)
+    with jax.enable_x64(x64):
+        with pytest.raises(OverflowError, match=r"1099511627776.*int32"):
+            xp.full(2, 2**40, dtype=xp.int32)  # JAX alone wraps it to 0
+        with pytest.raises(OverflowError, match=r"-1.*uint8"):
+            xp.full(2, -1, dtype=xp.uint8)
+        assert int(xp.full(2, -128, dtype=xp.int8)[0]) == -128
+
+
+# --- 5. sizes no array can have: promo_ns's error, before JAX aborts the process -----------------
+
+_HUGE: dict[str, Callable[[Any], Any]] = {
+    "zeros": lambda xp: xp.zeros((10**10, 10**10)),
+    "ones": lambda xp: xp.ones((10**10, 10**10), dtype=xp.int8),
+    "empty": lambda xp: xp.empty(2**62),
+    "full": lambda xp: xp.full((10**10, 10**10), 1.0),
+    "arange": lambda xp: xp.arange(10**19),
+    "arange of floats": lambda xp: xp.arange(0.0, 1e19, 0.5),
+    "linspace": lambda xp: xp.linspace(0, 1, 10**19),
+    "eye": lambda xp: xp.eye(10**10),
+    "fft.fftfreq": lambda xp: xp.fft.fftfreq(10**19),
+    "broadcast_to": lambda xp: xp.broadcast_to(xp.ones(1), (10**10, 10**10)),
+    "meshgrid": lambda xp: xp.meshgrid(*[xp.arange(10**5)] * 4),
+    "zeros under jit": lambda xp: jax.jit(lambda: xp.zeros((10**10, 10**10)))(),
+}
+
+
+@pytest.mark.parametrize("make", list(_HUGE))
+def test_a_size_past_2_63_bytes_is_a_value_error_naming_it(make: str) -> None:
+    xp = promo_ns.namespace("jax")
+    with pytest.raises(ValueError, match=r"of shape \(.*\) \(\d+ elements of \w+\) is too big: \d+ bytes"):
+        _HUGE[make](xp)
+
+
+@pytest.mark.parametrize("make", ["zeros", "linspace", "arange", "eye"])
+def test_a_size_past_the_devices_memory_is_a_memory_error(make: str) -> None:
+    xp = promo_ns.namespace("jax")
+    n = 2**61 // 8  # 2**61 bytes of float64: within 2**63, past any device's memory
+    sized = {
+        "zeros": lambda: xp.zeros(n),
+        "linspace": lambda: xp.linspace(0, 1, n),
+        "arange": lambda: xp.arange(0.0, float(n)),
+        "eye": lambda: xp.eye(2**29),
+    }
+    with pytest.raises(MemoryError, match=r"needs \d+\.\d [EPT]iB, more than the .* device .* has"):
+        sized[make]()

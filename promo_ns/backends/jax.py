@@ -37,10 +37,10 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from promo_ns._dtypes import DTYPES, DType, bool_, complex128, float64, int64, uint64
+from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
 from promo_ns._ops import NATIVE
 from promo_ns.backends._base import DTypeMaps, Plan
-from promo_ns.backends._jax_checks import check_bounds, jax_key
+from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
@@ -64,10 +64,10 @@ def x64_enabled() -> bool:
 _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
 
 
-def _x64_error(dtype: DType) -> JaxX64Error:
+def _x64_error(dtype: DType, what: str = "the jax backend needs {dtype} here") -> JaxX64Error:
     narrow = _NARROW[dtype.name]
     return JaxX64Error(
-        f"the jax backend needs {dtype} here, which JAX has only with 64-bit types enabled "
+        f"{what.format(dtype=dtype)}, which JAX has only with 64-bit types enabled "
         f"(jax_enable_x64 is off, and JAX would silently make it {narrow}); promo_ns does not narrow "
         "a dtype the policy gives. Enable them before creating arrays: "
         "jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64=1, or a `with "
@@ -75,6 +75,18 @@ def _x64_error(dtype: DType) -> JaxX64Error:
         f"xp.astype(x, xp.{narrow})), or use a policy whose default dtypes are 32-bit: "
         "promo_ns.get_policy(name).derive(new_name, defaults={...})."
     )
+
+
+def _refuse_wide_data(op: str, obj: Any) -> None:
+    """A JaxX64Error for data of a 64-bit dtype (a NumPy array or scalar): JAX, x64 off, would narrow it."""
+    dtype = getattr(obj, "dtype", None)
+    try:
+        wide = None if dtype is None else canonical(dtype)
+    except TypeError:  # no dtype promo_ns knows: JAX's to take or refuse
+        return
+    if wide in WIDE:
+        kind = f"{type(obj).__module__}.{type(obj).__name__}"
+        raise _x64_error(wide, f"{op}() got {kind} data of dtype {{dtype}}")
 
 
 def _is_tracer(x: Any) -> bool:
@@ -193,8 +205,25 @@ class JaxBackend(DTypeMaps):
         return x if isinstance(x, jax.Array) else jnp.asarray(x)
 
     def asarray(self, obj: Any, **kwargs: Any) -> Any:
-        """``jax.numpy.asarray``; a JAX array or tracer of the asked dtype is returned as is."""
-        return jnp.asarray(obj, **kwargs)
+        """``jax.numpy.asarray``; a JAX array or tracer of the asked dtype is returned as is.
+
+        With ``jax_enable_x64`` off and no ``dtype`` asked for, data of a 64-bit
+        dtype (a NumPy array or scalar) and Python ints past int32 are refused:
+        JAX would silently make 32 bits of them (``2**40`` becomes ``0``,
+        ``1e300`` becomes ``inf``).  An explicit ``dtype`` is a cast, as NumPy's.
+
+        Raises
+        ------
+        JaxX64Error
+            The data needs a 64-bit dtype and ``jax_enable_x64`` is off.
+        """
+        if kwargs.get("dtype") is not None or isinstance(obj, jax.Array) or x64_enabled():
+            return jnp.asarray(obj, **kwargs)
+        _refuse_wide_data("asarray", obj)
+        try:
+            return jnp.asarray(obj, **kwargs)
+        except OverflowError as e:  # a Python int past int32, which JAX makes of Python ints
+            raise _x64_error(int64, f"asarray() got a Python int that needs {{dtype}} ({e})") from e
 
     def getitem(self, x: Any, key: Any) -> Any:
         """``x[key]``; a list of indices is an index array, as in NumPy (JAX refuses lists)."""
@@ -263,7 +292,26 @@ def _compat() -> ModuleType:
     module.permute_dims = _permute_dims  # type: ignore[attr-defined]
     module.expand_dims = _expand_dims  # type: ignore[attr-defined]
     module.searchsorted = _searchsorted  # type: ignore[attr-defined]
+    module.from_dlpack = _from_dlpack  # type: ignore[attr-defined]
+    module.__dict__.update(checked_creators(jnp))
+    fft = ModuleType("promo_ns.backends.jax.compat.fft", "jax.numpy.fft, checking the sizes it makes.")
+    fft.__dict__.update({k: v for k, v in vars(jnp.fft).items() if not k.startswith("_")})
+    fft.__dict__.update(checked_creators(jnp.fft))
+    module.fft = fft  # type: ignore[attr-defined]
     return module
+
+
+def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:
+    """``jax.numpy.from_dlpack``, refusing 64-bit data with ``jax_enable_x64`` off (JAX narrows it).
+
+    Raises
+    ------
+    JaxX64Error
+        ``x`` is of a 64-bit dtype and ``jax_enable_x64`` is off.
+    """
+    if not x64_enabled() and not isinstance(x, jax.Array):
+        _refuse_wide_data("from_dlpack", x)
+    return jnp.from_dlpack(x, **kwargs)
 
 
 def _permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
