@@ -36,10 +36,9 @@ from promo_ns._plan import (
     is_numpy_like,
     native,
     native_argument,
-    tree_flatten,
-    tree_unflatten,
     wrap_any,
 )
+from promo_ns._pytree import tree_flatten, tree_unflatten
 from promo_ns.backends import Backend, get_backend
 from promo_ns.policies import Policy, get_policy, is_registered
 

@@ -202,3 +202,140 @@ def test_a_size_past_the_devices_memory_is_a_memory_error(make: str) -> None:
     }
     with pytest.raises(MemoryError, match=r"needs \d+\.\d [EPT]iB, more than the .* device .* has"):
         sized[make]()
+
+
+# --- 3. the policy in force is part of what jax.jit caches on; throw-away policies are freed ------
+
+
+def test_jit_of_raw_arrays_follows_the_policy_block_it_is_called_in() -> None:
+    xp = promo_ns.namespace("jax", policy="pytorch")
+    traces = []
+
+    def divide_once(a: Any, b: Any) -> Any:
+        traces.append(1)
+        return promo_ns.unwrap(xp.asarray(a) / xp.asarray(b))
+
+    divide = jax.jit(divide_once)
+
+    a = jnp.asarray([1, 2], dtype=jnp.int32)
+    assert divide(a, a).dtype == jnp.float32  # pytorch: int32 / int32 is float32
+    with promo_ns.policy("numpy"):
+        assert divide(a, a).dtype == jnp.float64  # numpy: float64 (was: the first trace's float32)
+        with promo_ns.policy("pytorch"):
+            assert divide(a, a).dtype == jnp.float32
+        assert divide(a, a).dtype == jnp.float64
+    assert divide(a, a).dtype == jnp.float32
+    assert len(traces) == 3  # no block, numpy, pytorch: each traced once
+
+
+def test_a_policy_block_in_another_thread_does_not_change_this_ones_jit() -> None:
+    import threading
+
+    xp = promo_ns.namespace("jax", policy="pytorch")
+    divide = jax.jit(lambda a: promo_ns.unwrap(xp.asarray(a) / xp.asarray(a)))
+    a = jnp.asarray([1, 2], dtype=jnp.int32)
+    inside, leave = threading.Event(), threading.Event()
+    seen: list[Any] = []
+
+    def other() -> None:
+        with promo_ns.policy("numpy"):
+            seen.append(divide(a).dtype)
+            inside.set()
+            leave.wait(timeout=60)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    inside.wait(timeout=60)
+    try:
+        assert divide(a).dtype == jnp.float32
+    finally:
+        leave.set()
+        thread.join()
+    assert seen == [jnp.float64]
+
+
+def _freed_after(passes: Callable[[Any], None]) -> int:
+    """How many of 10 throw-away policies are still alive after ``passes`` used each once.
+
+    Each new policy compiles the jitted function again (0.2 s); a policy is freed or it is not,
+    so a few prove what 200 would.
+    """
+    import gc
+    import weakref
+
+    base = promo_ns.get_policy("numpy")
+    refs = []
+    for i in range(10):
+        policy = base.derive(f"throw-away-{i}")
+        passes(policy)
+        refs.append(weakref.ref(policy))
+        del policy
+    gc.collect()
+    return sum(r() is not None for r in refs)
+
+
+def test_policies_passed_through_jit_as_pytrees_are_freed() -> None:
+    double = jax.jit(lambda x: x * 2)
+
+    def passes(policy: Any) -> None:
+        x = promo_ns.namespace("jax", policy=policy).asarray([1.0, 2.0])
+        assert double(x).dtype is x.dtype
+
+    assert _freed_after(passes) == 0  # was: every one kept alive by jax.jit's cache
+
+
+def test_policy_blocks_around_jit_are_freed() -> None:
+    xp = promo_ns.namespace("jax", policy="pytorch")
+    half = jax.jit(lambda a: promo_ns.unwrap(xp.asarray(a) / 2))
+    a = jnp.asarray([1, 2], dtype=jnp.int32)
+
+    def passes(policy: Any) -> None:
+        with promo_ns.policy(policy):
+            assert half(a).dtype == jnp.float64
+
+    assert _freed_after(passes) == 0
+
+
+# --- 4. pytree leaves that are no arrays: no dtype claimed, JAX's node contract kept ----------------
+
+
+def test_tree_map_to_non_arrays_claims_no_dtype() -> None:
+    xp = promo_ns.namespace("jax", policy="numpy")
+    x = xp.asarray([1.0, 2.0])
+    shapes = jax.tree_util.tree_map(lambda leaf: leaf.shape, {"w": x})
+    assert jax.tree_util.tree_leaves(shapes) == [2]  # the tuple (2,) is a pytree of its own: leaf 2
+    node = shapes["w"]
+    assert "pytree leaf (2,)" in repr(node) and "bool" not in repr(node)
+    uses: list[Callable[[], object]] = [
+        lambda: node.dtype,
+        lambda: node.shape,
+        lambda: node + 1,
+        lambda: xp.sum(node),
+        lambda: float(node),
+    ]
+    for use in uses:
+        with pytest.raises(TypeError, match="pytree node holding"):
+            use()
+    # The structure stays JAX's: a tree made by tree_map maps along the one it came from.
+    rates = jax.tree_util.tree_map(lambda leaf: 0.5, {"w": x})
+    scaled = jax.tree_util.tree_map(lambda p, r: p * r, {"w": x}, rates)
+    np.testing.assert_array_equal(to_numpy(scaled["w"]), [0.5, 1.0])
+
+
+def test_custom_vjp_takes_promo_ns_arrays() -> None:
+    xp = promo_ns.namespace("jax", policy="numpy")  # custom_vjp unflattens object() sentinels into nodes
+
+    def plain(a: Any) -> Any:
+        return promo_ns.unwrap(xp.sum(a * a))
+
+    square_sum = jax.custom_vjp(plain)
+
+    def forward(a: Any) -> Any:
+        return square_sum(a), a
+
+    def backward(a: Any, g: Any) -> Any:
+        return (a * 2 * xp.asarray(g),)
+
+    square_sum.defvjp(forward, backward)
+    grad = jax.grad(square_sum)(xp.asarray([1.0, 2.0]))
+    np.testing.assert_array_equal(to_numpy(grad), [2.0, 4.0])

@@ -22,14 +22,22 @@ complex128 and x64 is off, :meth:`JaxBackend.native_dtype` raises
 :class:`JaxX64Error`, which says how to enable x64 or which dtype to pass.
 
 Building the adapter registers promo_ns's Array as a JAX pytree (its native
-array the leaf, its namespace the aux data), so ``jax.jit``, ``jax.vmap`` and
+array the leaf, its namespace and the policy in force the aux data, held
+weakly: see :mod:`promo_ns._pytree`), so ``jax.jit``, ``jax.vmap`` and
 ``jax.grad`` take and return promo_ns arrays; the policy decides while JAX
-traces, from the tracers' dtypes.
+traces, from the tracers' dtypes.  Importing it makes every
+``promo_ns.policy`` block part of ``jax.jit``'s cache key, so that functions of
+raw JAX arrays are traced again under a block's policy.
+
+Before JAX runs, the adapter checks what JAX would lose silently or abort on
+(:mod:`promo_ns.backends._jax_checks`): indices out of bounds in setitem,
+sizes past what a device holds, 64-bit data with ``jax_enable_x64`` off.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -37,11 +45,13 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from promo_ns._context import BLOCK_HOOKS
 from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
 from promo_ns._ops import NATIVE
+from promo_ns._pytree import IdentityKey
 from promo_ns.backends._base import DTypeMaps, Plan
 from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
-from promo_ns.policies import Role, get_policy
+from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
 
@@ -49,6 +59,36 @@ __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
 WIDE = frozenset((int64, uint64, float64, complex128))
 #: The kind each Python scalar role stands for.
 _ROLE_KIND = {Role.BOOL: "b", Role.INT: "i", Role.FLOAT: "f", Role.COMPLEX: "c"}
+
+
+#: Part of every ``jax.jit`` cache key: the policy of the innermost ``promo_ns.policy`` block
+#: (None outside blocks), held weakly.  JAX traces a function again when it changes, so a function
+#: of raw JAX arrays that calls promo_ns inside follows the block it is called in.
+_POLICY_IN_FORCE = jax.make_user_context(None)  # type: ignore[no-untyped-call]
+
+
+class _KeyedOnPolicy(contextlib.AbstractContextManager["_KeyedOnPolicy"]):
+    """Sets :data:`_POLICY_IN_FORCE` to a policy block's policy while the block runs, in its thread.
+
+    JAX's value is thread-local; a block ended in another thread (a generator
+    finished elsewhere) leaves that thread's value as it was.
+    """
+
+    def __init__(self, policy: Policy) -> None:
+        self._context = _POLICY_IN_FORCE(IdentityKey(policy))
+        self._thread = threading.get_ident()
+
+    def __enter__(self) -> _KeyedOnPolicy:
+        self._context.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if threading.get_ident() == self._thread:
+            self._context.__exit__(None, None, None)
+
+
+if _KeyedOnPolicy not in BLOCK_HOOKS:
+    BLOCK_HOOKS.append(_KeyedOnPolicy)
 
 
 class JaxX64Error(TypeError):
