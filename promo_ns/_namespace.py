@@ -8,6 +8,7 @@ and its results wrapped.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import threading
 import weakref
@@ -28,7 +29,7 @@ from promo_ns._functions import (
     searching,
     statistical,
 )
-from promo_ns._functions._common import bind
+from promo_ns._functions._common import bind, checking_axes
 from promo_ns._functions.info import Info
 from promo_ns._plan import (
     array_of,
@@ -158,7 +159,7 @@ class Namespace(ModuleType):
                 kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
             return wrap_any(self, fn(*args, **kwargs))
 
-        return delegated
+        return checking_axes(delegated, name, _signature(fn))
 
     def _extension(
         self, name: str, delegated: Sequence[str], own: Mapping[str, Callable[..., Any]]
@@ -166,6 +167,14 @@ class Namespace(ModuleType):
         ext = ModuleType(f"{self.__name__}.{name}")
         self._fill(ext, getattr(self._backend.compat, name), delegated, own)
         return ext
+
+
+def _signature(fn: Callable[..., Any]) -> inspect.Signature | None:
+    """``fn``'s signature, or None where it has none to read (a function written in C)."""
+    try:
+        return inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
 
 
 def namespace(

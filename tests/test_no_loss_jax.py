@@ -21,7 +21,7 @@ import jax.numpy as jnp  # noqa: E402
 import promo_ns  # noqa: E402
 from promo_ns._dtypes import int32  # noqa: E402
 from promo_ns.backends.jax import JaxX64Error  # noqa: E402
-from tests.backends import namespace, to_numpy  # noqa: E402
+from tests.backends import BACKENDS, namespace, to_numpy  # noqa: E402
 
 #: JAX, and NumPy as the reference it must agree with.
 JAX_AND_NUMPY = ["numpy", "jax"]
@@ -339,3 +339,49 @@ def test_custom_vjp_takes_promo_ns_arrays() -> None:
     square_sum.defvjp(forward, backward)
     grad = jax.grad(square_sum)(xp.asarray([1.0, 2.0]))
     np.testing.assert_array_equal(to_numpy(grad), [2.0, 4.0])
+
+
+# --- 6. an axis that is no int: promo_ns's TypeError naming the argument, on every backend ---------
+
+_AXIS_CALLS: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "sum": lambda xp, x, a: xp.sum(x, axis=a),
+    "prod": lambda xp, x, a: xp.prod(x, axis=a),
+    "mean": lambda xp, x, a: xp.mean(x, axis=a),
+    "max": lambda xp, x, a: xp.max(x, axis=a),
+    "argmax": lambda xp, x, a: xp.argmax(x, axis=a),
+    "all": lambda xp, x, a: xp.all(x, axis=a),
+    "count_nonzero": lambda xp, x, a: xp.count_nonzero(x, axis=a),
+    "cumulative_sum": lambda xp, x, a: xp.cumulative_sum(x, axis=a),
+    "sort": lambda xp, x, a: xp.sort(x, axis=a),
+    "flip": lambda xp, x, a: xp.flip(x, axis=a),
+    "squeeze": lambda xp, x, a: xp.squeeze(x[:1], a),
+    "expand_dims": lambda xp, x, a: xp.expand_dims(x, axis=a),
+    "moveaxis": lambda xp, x, a: xp.moveaxis(x, a, 0),
+    "concat": lambda xp, x, a: xp.concat([x, x], axis=a),
+    "take": lambda xp, x, a: xp.take(x, xp.asarray([0]), axis=a),
+    "diff": lambda xp, x, a: xp.diff(x, axis=a),
+    "vector_norm": lambda xp, x, a: xp.linalg.vector_norm(x, axis=a),
+    "fft.fft": lambda xp, x, a: xp.fft.fft(x, axis=a),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", list(_AXIS_CALLS))
+def test_an_axis_that_is_no_int_is_a_type_error_naming_it(backend: str, name: str) -> None:
+    xp = namespace(backend, "numpy")
+    x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    argument = "source" if name == "moveaxis" else "axis"
+    for bad in ("a", 1.5, True, (0, "a"), [0]):
+        with pytest.raises(TypeError, match=rf"{name.rpartition('.')[2]}\(\) takes {argument} as .*, not "):
+            _AXIS_CALLS[name](xp, x, bad)  # JAX: NameError for a str (was), NumPy: a float axis taken
+    for good in (0, np.int64(0)):  # ints, and NumPy ints (on every backend), still do
+        assert _AXIS_CALLS[name](xp, x, good) is not None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_tuple_axis_where_the_standard_takes_one_int_is_a_type_error(backend: str) -> None:
+    xp = namespace(backend, "numpy")
+    x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    with pytest.raises(TypeError, match=r"argmax\(\) takes axis as an int or None, not tuple \(0, 1\)"):
+        xp.argmax(x, axis=(0, 1))
+    assert xp.sum(x, axis=(0, 1)).shape == ()
