@@ -1,11 +1,11 @@
-"""What the JAX adapter checks before JAX runs: index keys, sizes of new arrays, data for 32-bit dtypes.
+"""What the JAX adapter checks before JAX runs: index keys, and the sizes and fill values of new arrays.
 
 JAX checks none of these the way NumPy does: it drops writes out of bounds,
-aborts the process on a shape whose size overflows, and rounds data to 32
-bits while ``jax_enable_x64`` is off.  Each check looks only at what is known
-before JAX runs (Python ints, NumPy data, concrete JAX arrays); a tracer's
-values are unknown until the compiled program runs, and JAX's own semantics
-apply there.
+aborts the process on a shape whose size overflows, and wraps a fill value
+its dtype cannot hold.  Each check looks only at what is known before JAX
+runs (Python ints, NumPy data, concrete JAX arrays, static shapes); a
+tracer's values are unknown until the compiled program runs, and JAX's own
+semantics apply there.
 """
 
 from __future__ import annotations
@@ -108,7 +108,10 @@ _SMALL = 2**30
 
 def _memory(device: Any) -> int | None:
     """The bytes ``device`` can hold: its memory limit (GPUs), the machine's memory (CPUs), or None."""
-    stats = device.memory_stats() if hasattr(device, "memory_stats") else None
+    try:
+        stats = device.memory_stats()
+    except (AttributeError, NotImplementedError, RuntimeError):  # a platform that keeps no statistics
+        stats = None
     if stats and stats.get("bytes_limit"):
         return int(stats["bytes_limit"])
     try:

@@ -104,10 +104,11 @@ def x64_enabled() -> bool:
 _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
 
 
-def _x64_error(dtype: DType, what: str = "the jax backend needs {dtype} here") -> JaxX64Error:
+def _x64_error(dtype: DType, what: str | None = None) -> JaxX64Error:
+    """The JaxX64Error for ``dtype``; ``what`` says what needed it (default: the jax backend)."""
     narrow = _NARROW[dtype.name]
     return JaxX64Error(
-        f"{what.format(dtype=dtype)}, which JAX has only with 64-bit types enabled "
+        f"{what or f'the jax backend needs {dtype} here'}, which JAX has only with 64-bit types enabled "
         f"(jax_enable_x64 is off, and JAX would silently make it {narrow}); promo_ns does not narrow "
         "a dtype the policy gives. Enable them before creating arrays: "
         "jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64=1, or a `with "
@@ -126,7 +127,7 @@ def _refuse_wide_data(op: str, obj: Any) -> None:
         return
     if wide in WIDE:
         kind = f"{type(obj).__module__}.{type(obj).__name__}"
-        raise _x64_error(wide, f"{op}() got {kind} data of dtype {{dtype}}")
+        raise _x64_error(wide, f"{op}() got {kind} data of dtype {wide}")
 
 
 def _is_tracer(x: Any) -> bool:
@@ -263,7 +264,7 @@ class JaxBackend(DTypeMaps):
         try:
             return jnp.asarray(obj, **kwargs)
         except OverflowError as e:  # a Python int past int32, which JAX makes of Python ints
-            raise _x64_error(int64, f"asarray() got a Python int that needs {{dtype}} ({e})") from e
+            raise _x64_error(int64, f"asarray() got a Python int that needs {int64} ({e})") from e
 
     def getitem(self, x: Any, key: Any) -> Any:
         """``x[key]``; a list of indices is an index array, as in NumPy (JAX refuses lists)."""
