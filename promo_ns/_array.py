@@ -19,6 +19,7 @@ from promo_ns._context import trace, tracer
 from promo_ns._dtypes import DType, uint64
 from promo_ns._plan import (
     INPLACE,
+    NO_ARRAY,
     NORMAL,
     PREPARE,
     REFLECTED,
@@ -153,6 +154,8 @@ class Array:
         return self._x.__array__(dtype)
 
     def __repr__(self) -> str:
+        if self._k == NO_ARRAY:  # a pytree node holding a leaf that is no array
+            return f"promo_ns.Array({self._x!r})"
         return f"promo_ns.Array({self._x!r}, dtype={self.dtype}, policy={self._ns.policy.name!r})"
 
     # -- indexing, iteration, copying --

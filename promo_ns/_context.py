@@ -14,8 +14,8 @@ in force after its block, and leaving a block never raises.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from contextvars import ContextVar, Token
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,7 @@ from promo_ns.policies import Policy, get_policy
 if TYPE_CHECKING:
     from promo_ns._trace import Trace
 
-__all__ = ["Scope", "active", "current", "policy", "trace", "tracer"]
+__all__ = ["BLOCK_HOOKS", "Scope", "active", "current", "policy", "trace", "tracer"]
 
 
 class Scope:
@@ -44,6 +44,9 @@ class Scope:
 
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("promo_ns_scope", default=None)
+#: Context managers each ``policy`` block runs inside, made from its policy: a library that caches
+#: traced code keys its cache on the policy this way (JAX's adapter adds one for ``jax.jit``).
+BLOCK_HOOKS: list[Callable[[Policy], AbstractContextManager[object]]] = []
 
 
 def current() -> Scope | None:
@@ -87,7 +90,10 @@ def policy(name: str | Policy) -> Iterator[Policy]:
     scope = Scope(chosen, outer.tracer if outer else None, outer)
     token = _SCOPE.set(scope)
     try:
-        yield chosen
+        with ExitStack() as hooks:
+            for hook in BLOCK_HOOKS:
+                hooks.enter_context(hook(chosen))
+            yield chosen
     finally:
         _leave(token, scope)
 

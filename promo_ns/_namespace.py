@@ -8,6 +8,7 @@ and its results wrapped.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import threading
 import weakref
@@ -28,7 +29,7 @@ from promo_ns._functions import (
     searching,
     statistical,
 )
-from promo_ns._functions._common import bind
+from promo_ns._functions._common import bind, checking_axes
 from promo_ns._functions.info import Info
 from promo_ns._plan import (
     array_of,
@@ -36,10 +37,9 @@ from promo_ns._plan import (
     is_numpy_like,
     native,
     native_argument,
-    tree_flatten,
-    tree_unflatten,
     wrap_any,
 )
+from promo_ns._pytree import tree_flatten, tree_unflatten
 from promo_ns.backends import Backend, get_backend
 from promo_ns.policies import Policy, get_policy, is_registered, keep_while_registered
 
@@ -166,7 +166,7 @@ class Namespace(ModuleType):
                 kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
             return wrap_any(self, fn(*args, **kwargs))
 
-        return delegated
+        return checking_axes(delegated, name, _signature(fn))
 
     def _extension(
         self, name: str, delegated: Sequence[str], own: Mapping[str, Callable[..., Any]]
@@ -174,6 +174,14 @@ class Namespace(ModuleType):
         ext = ModuleType(f"{self.__name__}.{name}")
         self._fill(ext, getattr(self._backend.compat, name), delegated, own)
         return ext
+
+
+def _signature(fn: Callable[..., Any]) -> inspect.Signature | None:
+    """``fn``'s signature, or None where it has none to read (a function written in C)."""
+    try:
+        return inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
 
 
 def namespace(

@@ -29,7 +29,6 @@ from promo_ns._dtypes import (
     INT_RANGE,
     DType,
     bool_,
-    canonical,
     float32,
     real_float,
     uint8,
@@ -57,6 +56,7 @@ from promo_ns.policies import Policy, Role
 __all__ = [
     "INPLACE",
     "NORMAL",
+    "NO_ARRAY",
     "PREPARE",
     "REFLECTED",
     "Space",
@@ -82,8 +82,6 @@ __all__ = [
     "prepared_done",
     "promoted",
     "promoted_operand",
-    "tree_flatten",
-    "tree_unflatten",
     "unknown_device",
     "wrap",
     "wrap_any",
@@ -117,6 +115,8 @@ _NA = 2 * _N  #: array codes are below this, Python scalar codes from it
 _SCALAR_CODE: dict[type, int] = {bool: 2 * _N, int: 2 * _N + 1, float: 2 * _N + 2, complex: 2 * _N + 3}
 _SCALAR_TYPES = tuple(_SCALAR_CODE)
 _NK = 2 * _N + 4
+#: The code of a pytree node holding a leaf that is no array: no dtype (:func:`dtype_of_code` raises).
+NO_ARRAY = _NA
 #: code -> the engine's (dtype, role) key.
 _KEYS: tuple[tuple[DType | None, Role], ...] = tuple(
     (d, role) for d in DTYPES for role in (Role.ND, Role.ZERO_D)
@@ -132,8 +132,14 @@ def key(c: int) -> tuple[DType | None, Role]:
 
 
 def dtype_of_code(c: int) -> DType:
-    """The dtype of array operand code ``c``."""
-    return DTYPES[c >> 1]
+    """The dtype of array operand code ``c``; a TypeError for :data:`NO_ARRAY`'s."""
+    try:
+        return DTYPES[c >> 1]
+    except IndexError:
+        raise TypeError(
+            "this promo_ns Array is a pytree node holding a leaf that is no array (a tree function such "
+            "as jax.tree.map put it there): it has no dtype; read the leaves with jax.tree.leaves(tree)"
+        ) from None
 
 
 def code_of(dtype: DType, zero_d: bool) -> int:
@@ -462,35 +468,6 @@ def wrap_any(ns: Space, x: Any) -> Any:
     if isinstance(x, list):
         return [wrap_any(ns, v) for v in x]
     return x
-
-
-def tree_flatten(a: Any) -> tuple[tuple[Any], tuple[Space, Policy]]:
-    """Array ``a`` as a node of a tree library (JAX's pytrees): one child, its native array.
-
-    The aux data are its namespace and the policy in force, so that a function
-    traced under one policy (``jax.jit``) is traced again under another.
-    """
-    ns = a._ns
-    return (a._x,), (ns, ns.policy_now())
-
-
-def tree_unflatten(aux: tuple[Space, Policy], children: Sequence[Any]) -> Any:
-    """The array of namespace ``aux[0]`` around ``children[0]``, zero-copy (see :func:`tree_flatten`).
-
-    The operand code is read from the child's dtype and shape (``jax.vmap``
-    makes 0-d arrays of 1-d ones); a child without a canonical dtype (a
-    placeholder the tree library passes through) gets a bool one.
-    """
-    ns = aux[0]
-    (x,) = children
-    a = _new(ns.Array)
-    a._x = x
-    a._ns = ns
-    try:
-        a._k = code_of(canonical(x.dtype), len(x.shape) == 0)
-    except (AttributeError, TypeError):
-        a._k = 0
-    return a
 
 
 def native(ns: Space, x: Any) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -12,7 +13,7 @@ from promo_ns._dtypes import DType, bfloat16, float16, float32, float64, int64, 
 from promo_ns._plan import Space, finish, is_numpy_like, native_argument, one_array, wrap_any
 from promo_ns.backends import Backend
 
-__all__ = ["SIGNATURES", "WIDER", "bind", "decided", "owner_function", "sequence_of"]
+__all__ = ["SIGNATURES", "WIDER", "bind", "checking_axes", "decided", "owner_function", "sequence_of"]
 
 #: The standard's signatures of functions built by factories (which take ``**kwargs``).
 SIGNATURES: dict[str, Callable[..., None]] = {}
@@ -30,7 +31,110 @@ def bind(fn: Callable[..., Any], ns: Space) -> Callable[..., Any]:
         sig = inspect.signature(fn)
         sig = sig.replace(parameters=list(sig.parameters.values())[1:])
     bound.__signature__ = sig  # type: ignore[attr-defined]
-    return bound
+    return checking_axes(bound, fn.__name__, sig)
+
+
+#: Parameters naming axes: an int, a tuple of ints, or None (``axes``: a sequence of ints, or None).
+_AXIS_PARAMETERS = ("axis", "source", "destination", "axes")
+#: Functions whose ``axis`` is one int (or None) in the standard, not a tuple.
+_ONE_AXIS = frozenset(
+    (
+        "argmax", "argmin", "argsort", "sort", "concat", "stack", "unstack", "cumulative_sum",
+        "cumulative_prod", "take", "take_along_axis", "repeat", "diff", "vecdot", "cross",
+        "fft", "ifft", "rfft", "irfft", "hfft", "ihfft",
+    )
+)  # fmt: skip
+
+
+def checking_axes(fn: Callable[..., Any], name: str, sig: inspect.Signature | None) -> Callable[..., Any]:
+    """``fn`` checking the type of its axis arguments first, if it has any; else ``fn`` itself.
+
+    An axis that is no int (a str, a float, a bool, a list, a tuple holding
+    one of those) is promo_ns's TypeError naming the argument, on every
+    backend: the libraries' own errors range from NumPy's "'str' object cannot
+    be interpreted as an integer" to JAX's NameError for an unbound axis name
+    (a str axis is a named axis there) and wrong results (a float axis).
+    """
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    parameters = list(sig.parameters.values()) if sig is not None else []
+    places = {
+        p.name: i if p.kind in positional else None
+        for i, p in enumerate(parameters)
+        if p.name in _AXIS_PARAMETERS
+    }
+    if sig is None:  # a function written in C (torch's): the standard's places
+        places = _STANDARD_PLACES.get(name, {"axis": None})
+    if not places or name == "tensordot":  # tensordot's axes: an int or two sequences
+        return fn
+    one = name in _ONE_AXIS
+
+    if places == {"axis": None}:  # the common case: one keyword-only axis
+
+        @functools.wraps(fn)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if kwargs:
+                axis = kwargs.get("axis")
+                if axis is not None and axis.__class__ is not int:
+                    kwargs["axis"] = _checked_axes(name, "axis", axis, one)
+            return fn(*args, **kwargs)
+
+        return checked
+
+    @functools.wraps(fn)
+    def checked_all(*args: Any, **kwargs: Any) -> Any:
+        for parameter, i in places.items():
+            if i is None or i >= len(args):
+                value = kwargs.get(parameter)
+                if value is not None and value.__class__ is not int:
+                    kwargs[parameter] = _checked_axes(name, parameter, value, one)
+            elif (value := args[i]) is not None and value.__class__ is not int:
+                args = (*args[:i], _checked_axes(name, parameter, value, one), *args[i + 1 :])
+        return fn(*args, **kwargs)
+
+    return checked_all
+
+
+#: The positional axis arguments of the standard's functions that have any.
+_STANDARD_PLACES: dict[str, dict[str, int | None]] = {
+    "moveaxis": {"source": 1, "destination": 2},
+    "squeeze": {"axis": 1},
+    "expand_dims": {"axis": 1},
+    "permute_dims": {"axes": 1},
+}
+
+
+def _is_axis(value: Any) -> bool:
+    return value.__class__ is not bool and hasattr(value, "__index__")
+
+
+def _checked_axes(name: str, parameter: str, value: Any, one: bool) -> Any:
+    """``value`` of ``name``'s ``parameter`` as Python ints (also from NumPy's), checked.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not what ``parameter`` takes.
+    """
+    many = (tuple, list) if parameter == "axes" else tuple
+    if value.__class__ is tuple and not one and all(a.__class__ is int for a in value):
+        return value  # the common case, first
+    if _is_axis(value):
+        try:
+            return operator.index(value)
+        except (TypeError, ValueError):  # an array of several elements, or lazy: the function's to refuse
+            return value
+    if not one and isinstance(value, many) and all(map(_is_axis, value)):
+        return type(value)(map(operator.index, value))
+    if one:
+        takes = "an int or None"
+    elif parameter in ("source", "destination"):
+        takes = "an int or a tuple of ints"
+    elif parameter == "axes":
+        takes = "a tuple of ints or None"
+    else:
+        takes = "an int, a tuple of ints or None"
+    hint = f" (a tuple, not a list: {parameter}={tuple(value)!r})" if isinstance(value, list) else ""
+    raise TypeError(f"{name}() takes {parameter} as {takes}, not {type(value).__name__} {value!r}{hint}")
 
 
 def sequence_of(ns: Space, arrays: list[Any]) -> tuple[Any, ...] | list[Any]:

@@ -22,14 +22,22 @@ complex128 and x64 is off, :meth:`JaxBackend.native_dtype` raises
 :class:`JaxX64Error`, which says how to enable x64 or which dtype to pass.
 
 Building the adapter registers promo_ns's Array as a JAX pytree (its native
-array the leaf, its namespace the aux data), so ``jax.jit``, ``jax.vmap`` and
+array the leaf, its namespace and the policy in force the aux data, held
+weakly: see :mod:`promo_ns._pytree`), so ``jax.jit``, ``jax.vmap`` and
 ``jax.grad`` take and return promo_ns arrays; the policy decides while JAX
-traces, from the tracers' dtypes.
+traces, from the tracers' dtypes.  Importing it makes every
+``promo_ns.policy`` block part of ``jax.jit``'s cache key, so that functions of
+raw JAX arrays are traced again under a block's policy.
+
+Before JAX runs, the adapter checks what JAX would lose silently or abort on
+(:mod:`promo_ns.backends._jax_checks`): indices out of bounds in setitem,
+sizes past what a device holds, 64-bit data with ``jax_enable_x64`` off.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -37,10 +45,13 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from promo_ns._dtypes import DTYPES, DType, bool_, complex128, float64, int64, uint64
+from promo_ns._context import BLOCK_HOOKS
+from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
 from promo_ns._ops import NATIVE
+from promo_ns._pytree import IdentityKey
 from promo_ns.backends._base import DTypeMaps, Plan
-from promo_ns.policies import Role, get_policy
+from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
+from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
 
@@ -48,6 +59,36 @@ __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
 WIDE = frozenset((int64, uint64, float64, complex128))
 #: The kind each Python scalar role stands for.
 _ROLE_KIND = {Role.BOOL: "b", Role.INT: "i", Role.FLOAT: "f", Role.COMPLEX: "c"}
+
+
+#: Part of every ``jax.jit`` cache key: the policy of the innermost ``promo_ns.policy`` block
+#: (None outside blocks), held weakly.  JAX traces a function again when it changes, so a function
+#: of raw JAX arrays that calls promo_ns inside follows the block it is called in.
+_POLICY_IN_FORCE = jax.make_user_context(None)  # type: ignore[no-untyped-call]
+
+
+class _KeyedOnPolicy(contextlib.AbstractContextManager["_KeyedOnPolicy"]):
+    """Sets :data:`_POLICY_IN_FORCE` to a policy block's policy while the block runs, in its thread.
+
+    JAX's value is thread-local; a block ended in another thread (a generator
+    finished elsewhere) leaves that thread's value as it was.
+    """
+
+    def __init__(self, policy: Policy) -> None:
+        self._context = _POLICY_IN_FORCE(IdentityKey(policy))
+        self._thread = threading.get_ident()
+
+    def __enter__(self) -> _KeyedOnPolicy:
+        self._context.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if threading.get_ident() == self._thread:
+            self._context.__exit__(None, None, None)
+
+
+if _KeyedOnPolicy not in BLOCK_HOOKS:
+    BLOCK_HOOKS.append(_KeyedOnPolicy)
 
 
 class JaxX64Error(TypeError):
@@ -63,10 +104,11 @@ def x64_enabled() -> bool:
 _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
 
 
-def _x64_error(dtype: DType) -> JaxX64Error:
+def _x64_error(dtype: DType, what: str | None = None) -> JaxX64Error:
+    """The JaxX64Error for ``dtype``; ``what`` says what needed it (default: the jax backend)."""
     narrow = _NARROW[dtype.name]
     return JaxX64Error(
-        f"the jax backend needs {dtype} here, which JAX has only with 64-bit types enabled "
+        f"{what or f'the jax backend needs {dtype} here'}, which JAX has only with 64-bit types enabled "
         f"(jax_enable_x64 is off, and JAX would silently make it {narrow}); promo_ns does not narrow "
         "a dtype the policy gives. Enable them before creating arrays: "
         "jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64=1, or a `with "
@@ -74,6 +116,18 @@ def _x64_error(dtype: DType) -> JaxX64Error:
         f"xp.astype(x, xp.{narrow})), or use a policy whose default dtypes are 32-bit: "
         "promo_ns.get_policy(name).derive(new_name, defaults={...})."
     )
+
+
+def _refuse_wide_data(op: str, obj: Any) -> None:
+    """A JaxX64Error for data of a 64-bit dtype (a NumPy array or scalar): JAX, x64 off, would narrow it."""
+    dtype = getattr(obj, "dtype", None)
+    try:
+        wide = None if dtype is None else canonical(dtype)
+    except TypeError:  # no dtype promo_ns knows: JAX's to take or refuse
+        return
+    if wide in WIDE:
+        kind = f"{type(obj).__module__}.{type(obj).__name__}"
+        raise _x64_error(wide, f"{op}() got {kind} data of dtype {wide}")
 
 
 def _is_tracer(x: Any) -> bool:
@@ -192,27 +246,48 @@ class JaxBackend(DTypeMaps):
         return x if isinstance(x, jax.Array) else jnp.asarray(x)
 
     def asarray(self, obj: Any, **kwargs: Any) -> Any:
-        """``jax.numpy.asarray``; a JAX array or tracer of the asked dtype is returned as is."""
-        return jnp.asarray(obj, **kwargs)
+        """``jax.numpy.asarray``; a JAX array or tracer of the asked dtype is returned as is.
+
+        With ``jax_enable_x64`` off and no ``dtype`` asked for, data of a 64-bit
+        dtype (a NumPy array or scalar) and Python ints past int32 are refused:
+        JAX would silently make 32 bits of them (``2**40`` becomes ``0``,
+        ``1e300`` becomes ``inf``).  An explicit ``dtype`` is a cast, as NumPy's.
+
+        Raises
+        ------
+        JaxX64Error
+            The data needs a 64-bit dtype and ``jax_enable_x64`` is off.
+        """
+        if kwargs.get("dtype") is not None or isinstance(obj, jax.Array) or x64_enabled():
+            return jnp.asarray(obj, **kwargs)
+        _refuse_wide_data("asarray", obj)
+        try:
+            return jnp.asarray(obj, **kwargs)
+        except OverflowError as e:  # a Python int past int32, which JAX makes of Python ints
+            raise _x64_error(int64, f"asarray() got a Python int that needs {int64} ({e})") from e
 
     def getitem(self, x: Any, key: Any) -> Any:
-        """``x[key]``."""
-        return x[key]
+        """``x[key]``; a list of indices is an index array, as in NumPy (JAX refuses lists)."""
+        return x[jax_key(key)]
 
     def setitem(self, x: Any, key: Any, value: Any) -> Any:
         """``x`` with ``x[key] = value`` applied: the new array (``x.at[key].set(value)``).
 
         ``value`` is cast to ``x``'s dtype first (the dtype of ``x`` never
         changes); ``x`` itself is not changed.  Integer indices known before
-        JAX runs (Python ints, index arrays that are no tracers) are checked
-        against ``x``'s shape: JAX would drop the writes out of bounds silently.
+        JAX runs (Python and NumPy ints, lists, NumPy arrays, JAX arrays that
+        are no tracers, also those a jitted function closes over) are checked
+        against ``x``'s shape: JAX would drop the writes out of bounds
+        silently.  A traced index's values are unknown while JAX traces: out of
+        bounds, JAX drops its writes.
 
         Raises
         ------
         IndexError
-            An index is out of bounds.
+            A concrete index is out of bounds; nothing is written.
         """
-        _check_bounds(x, key)
+        key = jax_key(key)
+        check_bounds(x, key)
         dtype = self.dtype(x)
         value = self.astype(value, dtype) if isinstance(value, jax.Array) else self.scalar(value, dtype, x)
         return x.at[key].set(value)
@@ -258,37 +333,26 @@ def _compat() -> ModuleType:
     module.permute_dims = _permute_dims  # type: ignore[attr-defined]
     module.expand_dims = _expand_dims  # type: ignore[attr-defined]
     module.searchsorted = _searchsorted  # type: ignore[attr-defined]
+    module.from_dlpack = _from_dlpack  # type: ignore[attr-defined]
+    module.__dict__.update(checked_creators(jnp))
+    fft = ModuleType("promo_ns.backends.jax.compat.fft", "jax.numpy.fft, checking the sizes it makes.")
+    fft.__dict__.update({k: v for k, v in vars(jnp.fft).items() if not k.startswith("_")})
+    fft.__dict__.update(checked_creators(jnp.fft))
+    module.fft = fft  # type: ignore[attr-defined]
     return module
 
 
-def _consumed(k: Any) -> int:
-    """How many axes of the indexed array key component ``k`` stands for."""
-    if k is None:
-        return 0
-    if isinstance(k, jax.Array) and k.dtype == bool:
-        return int(k.ndim)
-    return 1
+def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:
+    """``jax.numpy.from_dlpack``, refusing 64-bit data with ``jax_enable_x64`` off (JAX narrows it).
 
-
-def _check_bounds(x: Any, key: Any) -> None:
-    """Raise IndexError for an integer index in ``key`` out of ``x``'s bounds (concrete indices only)."""
-    keys = key if isinstance(key, tuple) else (key,)
-    axis = 0
-    for k in keys:
-        if k is Ellipsis:
-            axis += x.ndim - sum(_consumed(c) for c in keys if c is not Ellipsis)
-            continue
-        is_int = isinstance(k, int) and not isinstance(k, bool)
-        is_index_array = isinstance(k, jax.Array) and not _is_tracer(k) and k.dtype.kind in "iu"
-        if (is_int or is_index_array) and axis < x.ndim:
-            n = int(x.shape[axis])
-            outside = (k >= n) | (k < -n)
-            if bool(outside if is_int else jnp.any(outside)):
-                bad = k if is_int else int(k[outside][0])
-                raise IndexError(
-                    f"index {bad} is out of bounds for axis {axis} with size {n}; nothing was written"
-                )
-        axis += _consumed(k)
+    Raises
+    ------
+    JaxX64Error
+        ``x`` is of a 64-bit dtype and ``jax_enable_x64`` is off.
+    """
+    if not x64_enabled() and not isinstance(x, jax.Array):
+        _refuse_wide_data("from_dlpack", x)
+    return jnp.from_dlpack(x, **kwargs)
 
 
 def _permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:

@@ -1,0 +1,251 @@
+"""What the JAX adapter checks before JAX runs: index keys, and the sizes and fill values of new arrays.
+
+JAX checks none of these the way NumPy does: it drops writes out of bounds,
+aborts the process on a shape whose size overflows, and wraps a fill value
+its dtype cannot hold.  Each check looks only at what is known before JAX
+runs (Python ints, NumPy data, concrete JAX arrays, static shapes); a
+tracer's values are unknown until the compiled program runs, and JAX's own
+semantics apply there.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import operator
+import os
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import numpy as np
+
+__all__ = ["check_bounds", "check_size", "checked_creators", "jax_key"]
+
+
+# --- index keys ------------------------------------------------------------------------------
+
+
+def jax_key(key: Any) -> Any:
+    """Index ``key`` as JAX takes it: lists as NumPy index arrays, NumPy bools as Python bools.
+
+    JAX refuses a list of indices (NumPy takes it as an index array) and
+    fails on a NumPy bool scalar (NumPy takes it as Python's bool).
+    """
+    if isinstance(key, tuple):
+        return tuple(_jax_part(k) for k in key)
+    return _jax_part(key)
+
+
+def _jax_part(k: Any) -> Any:
+    if isinstance(k, list):
+        return np.asarray(k) if k else np.asarray(k, dtype=np.intp)
+    if isinstance(k, np.bool_):
+        return bool(k)
+    return k
+
+
+def _consumed(k: Any) -> int:
+    """How many axes of the indexed array key component ``k`` stands for."""
+    if k is None or isinstance(k, bool):
+        return 0
+    dtype = getattr(k, "dtype", None)
+    if dtype is not None and dtype.kind == "b":
+        return int(k.ndim)
+    return 1
+
+
+def _first_outside(k: Any, n: int) -> int | None:
+    """The first integer in index ``k`` outside ``[-n, n)``; None if none is or ``k``'s values are unknown."""
+    if isinstance(k, bool | jax.core.Tracer):
+        return None
+    if isinstance(k, int | np.integer):
+        return int(k) if not -n <= k < n else None
+    kind = getattr(getattr(k, "dtype", None), "kind", None)
+    if kind not in ("i", "u") or k.size == 0:
+        return None
+    if isinstance(k, jax.Array):
+        # Also a concrete array closed over by a jitted function: its bounds are computed eagerly.
+        with jax.ensure_compile_time_eval():
+            if bool(k.max() < n) and (kind == "u" or bool(k.min() >= -n)):
+                return None
+        k = np.asarray(k)
+    outside = (k >= n) if kind == "u" else (k < -n) | (k >= n)
+    return int(k[outside].flat[0]) if outside.any() else None
+
+
+def check_bounds(x: Any, key: Any) -> None:
+    """Raise IndexError for a concrete integer index in ``key`` out of ``x``'s bounds.
+
+    Indices that are tracers are JAX's to handle (``x.at[key].set`` drops the
+    writes out of bounds): their values are unknown until the program runs.
+
+    Raises
+    ------
+    IndexError
+        An index is out of bounds: its value, the axis and the axis's size.
+    """
+    keys = key if isinstance(key, tuple) else (key,)
+    axis = 0
+    for k in keys:
+        if k is Ellipsis:
+            axis += x.ndim - sum(_consumed(c) for c in keys if c is not Ellipsis)
+            continue
+        if axis < x.ndim and (bad := _first_outside(k, int(x.shape[axis]))) is not None:
+            raise IndexError(
+                f"index {bad} is out of bounds for axis {axis} with size {x.shape[axis]}; nothing was written"
+            )
+        axis += _consumed(k)
+
+
+# --- sizes of new arrays ------------------------------------------------------------------------
+
+#: The most bytes (and elements) an array can have: XLA aborts the process past it.
+_MOST = 2**63 - 1
+#: Arrays below this many bytes are made without asking the device how much memory it has.
+_SMALL = 2**30
+
+
+def _memory(device: Any) -> int | None:
+    """The bytes ``device`` can hold: its memory limit (GPUs), the machine's memory (CPUs), or None."""
+    try:
+        stats = device.memory_stats()
+    except (AttributeError, NotImplementedError, RuntimeError):  # a platform that keeps no statistics
+        stats = None
+    if stats and stats.get("bytes_limit"):
+        return int(stats["bytes_limit"])
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # no sysconf (Windows): left to JAX
+        return None
+
+
+def _words(n: int) -> str:
+    """``n`` bytes in words, e.g. ``"7.3 TiB"``."""
+    size = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if size < 1024 or unit == "EiB":
+            return f"{n} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+def check_size(name: str, shape: tuple[int, ...], dtype: Any, device: Any) -> None:
+    """Refuse to make an array of ``shape`` that no device can hold, before JAX tries (and aborts).
+
+    Raises
+    ------
+    ValueError
+        The array's size or bytes pass ``2**63 - 1``, past which XLA aborts
+        the process (NumPy's "array is too big").
+    MemoryError
+        Its bytes pass the device's memory (a GPU's limit, a CPU's RAM).
+    """
+    count = math.prod(shape)
+    itemsize = np.dtype(dtype).itemsize if dtype is not None else 8
+    nbytes = count * itemsize
+    if nbytes < _SMALL:
+        return
+    what = f"{name}() of shape {shape} ({count} elements of {np.dtype(dtype) if dtype else 'float'})"
+    if count > _MOST or nbytes > _MOST:
+        raise ValueError(
+            f"{what} is too big: {nbytes} bytes, past the most an array can have (2**63 - 1 bytes), "
+            "where JAX would abort the process; ask for a smaller shape"
+        )
+    device = device if device is not None and hasattr(device, "platform") else jax.devices()[0]
+    memory = _memory(device)
+    if memory is not None and nbytes > memory:
+        raise MemoryError(
+            f"{what} needs {_words(nbytes)}, more than the {_words(memory)} device {device} has; "
+            "ask for a smaller shape or a smaller dtype"
+        )
+
+
+def out_of_memory(name: str, error: Exception) -> MemoryError | None:
+    """promo_ns's MemoryError for JAX's RESOURCE_EXHAUSTED (an allocation that failed), else None."""
+    if "RESOURCE_EXHAUSTED" not in str(error):
+        return None
+    return MemoryError(f"{name}(): the device ran out of memory ({str(error).splitlines()[0]})")
+
+
+def arange_count(start: Any, stop: Any = None, step: Any = 1) -> int:
+    """The number of values ``arange(start, stop, step)`` makes (NumPy's ``ceil((stop - start) / step)``)."""
+    if stop is None:
+        start, stop = 0, start
+    if all(isinstance(v, int) for v in (start, stop, step)):
+        return max(0, -(operator.index(start - stop) // operator.index(step)))
+    return max(0, math.ceil((float(stop) - float(start)) / float(step)))
+
+
+def _shape(shape: Any, *_: Any, **__: Any) -> tuple[int, ...]:
+    return tuple(map(operator.index, shape)) if isinstance(shape, tuple | list) else (operator.index(shape),)
+
+
+def _eye(n_rows: Any, n_cols: Any = None, /, *_: Any, **__: Any) -> tuple[int, ...]:
+    return (operator.index(n_rows), operator.index(n_rows if n_cols is None else n_cols))
+
+
+def _meshgrid(*arrays: Any, **_: Any) -> tuple[int, ...]:
+    return tuple(math.prod(a.shape) for a in arrays)  # the shape of each of its outputs
+
+
+#: The shape each creating function of ``jax.numpy`` makes, from its arguments.
+_SHAPES: dict[str, Callable[..., tuple[int, ...]]] = {
+    **dict.fromkeys(("zeros", "ones", "empty", "full"), _shape),
+    "broadcast_to": lambda x, /, shape, **_: _shape(shape),
+    "eye": _eye,
+    "arange": lambda *args, **_: (arange_count(*args),),
+    "linspace": lambda start, stop, num, *_, **__: (operator.index(num),),
+    "meshgrid": _meshgrid,
+    "fft.fftfreq": lambda n, *_, **__: (operator.index(n),),
+    "fft.rfftfreq": lambda n, *_, **__: (operator.index(n) // 2 + 1,),
+}
+
+
+def _checked(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` that checks the size of what it makes first (and a Python int ``full`` fills with)."""
+    shape_of = _SHAPES[name]
+
+    @functools.wraps(fn)
+    def make(*args: Any, **kwargs: Any) -> Any:
+        try:
+            shape = shape_of(*args, **kwargs)
+        except (TypeError, ValueError, OverflowError, ZeroDivisionError):
+            shape = None  # arguments JAX refuses itself (promo_ns words its refusal)
+        dtype = kwargs.get("dtype")
+        if shape is not None:
+            like = args[0] if name in ("broadcast_to", "meshgrid") and args else None
+            check_size(name, shape, getattr(like, "dtype", dtype), kwargs.get("device"))
+        if name == "full" and len(args) > 1:
+            _check_fill(args[1], dtype)
+        try:
+            return fn(*args, **kwargs)
+        except jax.errors.JaxRuntimeError as e:
+            error = out_of_memory(name, e)
+            if error is None:
+                raise
+            raise error from e
+
+    return make
+
+
+def _check_fill(value: Any, dtype: Any) -> None:
+    """NumPy's OverflowError for a Python int fill value out of an integer dtype's range (JAX wraps it)."""
+    if value.__class__ is not int or dtype is None or np.dtype(dtype).kind not in "iu":
+        return
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise OverflowError(
+            f"full() got fill_value {value}, out of bounds for {np.dtype(dtype)} [{info.min}, {info.max}]; "
+            "pass a value that fits, or a wider dtype"
+        )
+
+
+def checked_creators(module: Any) -> dict[str, Callable[..., Any]]:
+    """``module``'s (``jax.numpy``'s or ``jax.numpy.fft``'s) creating functions, checking sizes first."""
+    prefix = "fft." if module.__name__.endswith(".fft") else ""
+    return {
+        name[len(prefix) :]: _checked(name, getattr(module, name[len(prefix) :]))
+        for name in _SHAPES
+        if name.startswith(prefix) and (prefix or not name.startswith("fft."))
+    }
