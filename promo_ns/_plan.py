@@ -819,7 +819,7 @@ def kernel(ns: Space, op: str, fn: Callable[..., Any], *args: Any, **kwargs: Any
         return fn(*args, **kwargs)
     except Exception as e:
         arrays = [a for arg in args for a in (arg if isinstance(arg, (list, tuple)) else (arg,))]
-        error = _kernel_error(ns, op, e, [a for a in arrays if hasattr(a, "shape")])
+        error = _kernel_error(ns, op, e, [a for a in arrays if isinstance(a, ns._backend.array_type)])
         if error is None:
             raise
         raise error from e
