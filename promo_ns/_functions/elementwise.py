@@ -37,8 +37,8 @@ assert all(name in FUNCTION_FAMILY for name in _DECIDED)
 def clip(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
     """``x`` limited to ``[min, max]``; bounds combine with ``x`` under the active policy's ``clip`` rules."""
     native_x = array_of(ns, x, "clip")
-    if min is None and max is None:
-        return wrap(ns._backend.compat.clip(native_x), ns)
+    if min is None and max is None:  # a copy of x (Dask's clip of bool has no kernel: it calls positive)
+        return wrap(ns._backend.compat.asarray(native_x, copy=True), ns)
     dtype, (a, lo, hi) = promoted(ns, "clip", [x, min, max], optional=True)
     return wrap_result(ns, "clip", kernel(ns, "clip", ns._backend.compat.clip, a, lo, hi), dtype)
 
