@@ -331,14 +331,9 @@ def names_op(case: Case, error: BaseException) -> bool:
     """Whether promo_ns's message names the op (its function or the standard's name)."""
     if type(error).__name__ == "JaxX64Error":  # names the dtype JAX lacks and the switch, not the op
         return True
-    text = str(error)
+    text = str(error).lower()
     short = case.op.rpartition(".")[2]
-    return (
-        short in text
-        or (case.op in DUNDER and DUNDER[case.op] in text)
-        or "setitem" in text
-        or "index" in text
-    )
+    return any(word in text for word in (short, DUNDER.get(case.op, short), "setitem", "index"))
 
 
 def same(ref: Outcome, got: Outcome, *, values: bool) -> bool:
