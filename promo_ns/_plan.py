@@ -776,7 +776,10 @@ def _other_operand(ns: Any, x: Any, op: str) -> Any:
 #: Words of torch's RuntimeErrors and JAX's TypeErrors about shapes (NumPy raises ValueError for those).
 _SHAPE_WORDS = ("shape", "size", "dim", "broadcast", "with a sequence")
 #: How NumPy (and CuPy) say a ufunc has no loop for the dtypes.
-_NO_LOOP_WORDS = ("No loop matching", "did not contain a loop", "not supported for the input types")
+_NO_LOOP_WORDS = (
+    *("No loop matching", "did not contain a loop", "not supported for the input types"),
+    "have no ordering",  # JAX's clip of complex numbers
+)
 
 
 def _kernel_error(ns: Space, op: str, error: Exception, arrays: Sequence[Any]) -> Exception | None:
@@ -797,7 +800,7 @@ def _kernel_error(ns: Space, op: str, error: Exception, arrays: Sequence[Any]) -
         shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
         return ValueError(f"{op}() got arrays of shapes that do not fit together ({shapes}): {error}")
     if isinstance(error, NotImplementedError) or (
-        type(error) is TypeError and any(word in str(error) for word in _NO_LOOP_WORDS)
+        type(error) in (TypeError, ValueError) and any(word in text for word in _NO_LOOP_WORDS)
     ):
         dtypes = ", ".join(str(ns._backend.dtype(a)) for a in arrays) or "these operands"
         return TypeError(

@@ -50,11 +50,18 @@ def expected(backend: str, case: Case, ref: Outcome, got: Outcome) -> str | None
         return (
             "meta holds no values: what fails by value (an index, a divisor, an exponent) cannot fail there"
         )
+    if any(_no_kernel(o.error) for o in (ref, got)) and (ref.error is None or got.error is None):
+        return "a kernel one backend lacks (torch's and JAX's complex ordering, NumPy's complex atan2)"
     if case.op == "astype" and ref.error is None and _float_beyond_int(case):
         return "the standard leaves a float cast to an int dtype it does not fit unspecified (JAX saturates)"
     if backend == "jax-x32" and type(got.error).__name__ == "JaxX64Error":
         return "JAX without 64-bit types refuses a 64-bit dtype with JaxX64Error"
     return None
+
+
+def _no_kernel(error: BaseException | None) -> bool:
+    """Whether ``error`` is promo_ns's TypeError for a kernel its backend lacks."""
+    return type(error) is TypeError and " has no '" in str(error) and "kernel" in str(error)
 
 
 def _float_beyond_int(case: Case) -> bool:

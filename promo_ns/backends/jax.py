@@ -152,6 +152,7 @@ class JaxBackend(DTypeMaps):
             (None, d, c) for d in DTYPES for c in DTYPES if d is not c
         )
         self._fn: dict[str, Callable[..., Any]] = {op: getattr(jnp, op) for op in NATIVE}
+        self._fn["floor_divide"] = _floor_divide
 
     def register_wrapper(
         self, wrapper: type, flatten: Callable[[Any], Any], unflatten: Callable[[Any, Any], Any]
@@ -289,8 +290,35 @@ class JaxBackend(DTypeMaps):
         key = jax_key(key)
         check_bounds(x, key)
         dtype = self.dtype(x)
-        value = self.astype(value, dtype) if isinstance(value, jax.Array) else self.scalar(value, dtype, x)
+        if isinstance(value, jax.Array):
+            selected = jax.eval_shape(lambda: x[key]).shape
+            if not _broadcasts_to(value.shape, selected):  # JAX broadcasts further, into an empty one too
+                raise ValueError(
+                    f"cannot assign a value of shape {value.shape} to the selection of shape "
+                    f"{selected}; the value must broadcast to it"
+                )
+            value = self.astype(value, dtype)
+        else:
+            value = self.scalar(value, dtype, x)
         return x.at[key].set(value)
+
+
+def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """Whether an array of ``shape`` broadcasts to ``target`` (NumPy's rule for an assigned value)."""
+    if len(shape) > len(target):
+        return all(n == 1 for n in shape[: len(shape) - len(target)]) and _broadcasts_to(
+            shape[len(shape) - len(target) :], target
+        )
+    return all(n in (1, m) for n, m in zip(shape[::-1], target[::-1], strict=False))
+
+
+def _floor_divide(x: Any, y: Any) -> Any:
+    """``jnp.floor_divide``, with NumPy's 0 where an integer divisor is 0 (XLA gives -1, -2 or 255)."""
+    out = jnp.floor_divide(x, y)
+    if out.dtype.kind not in "iu":
+        return out
+    divisor = jnp.asarray(y)
+    return jnp.where(divisor == jnp.zeros((), divisor.dtype), jnp.zeros((), out.dtype), out)
 
 
 class _Info:
