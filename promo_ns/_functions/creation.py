@@ -156,6 +156,9 @@ def asarray(
             if dtype is None and _floats_with_big_ints(obj):  # NumPy makes an object array
                 return asarray(ns, obj, dtype=_data_dtype(ns, obj), device=device, copy=copy, **options)
         raise
+    unsigned_data = dtype is not None and dtype.kind == "u" and isinstance(obj, (list, tuple, int))
+    if unsigned_data and (error := _int_out_of_range(ns, obj, dtype)) is not None:
+        raise error  # torch wraps a negative int into an unsigned dtype
     if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
         want = ns.policy_now().defaults[_KIND_NAME[have.kind]]
         if have.kind in "uf" and (error := _int_out_of_range(ns, obj, dtype)) is not None:
@@ -190,8 +193,8 @@ def _int_out_of_range(ns: Space, obj: Any, dtype: DType | None) -> OverflowError
     bad = next((v for v in _leaves(obj) if v.__class__ is int and not lo <= v <= hi), None)
     if bad is None:
         return None
-    fits_uint64 = 0 <= bad <= INT_RANGE[uint64][1] and target is not uint64
-    fix = "pass dtype=xp.uint64" if fits_uint64 else "pass a floating dtype, e.g. dtype=xp.float64"
+    holder = next((d for d in (int64, uint64) if INT_RANGE[d][0] <= bad <= INT_RANGE[d][1]), None)
+    fix = f"pass dtype=xp.{holder}" if holder is not None else "pass a floating dtype, e.g. dtype=xp.float64"
     whose = "the policy's default integer dtype " if dtype is None else ""
     return OverflowError(
         f"asarray() got the Python int {_short(bad)}, out of range of {whose}{target} ({lo}..{hi}); "
