@@ -43,9 +43,9 @@ def test_asarray_takes_big_ints_where_the_dtype_holds_them(backend: str) -> None
     assert xp.asarray([2**70], dtype=xp.float64).dtype == xp.float64
     with pytest.raises(OverflowError, match="out of range of uint8"):
         xp.asarray([1, 300], dtype=xp.uint8)
-    for data in (-1, [1, -1], [[-255]]):  # torch wrapped these
+    for negative in (-1, [1, -1], [[-255]]):  # torch wrapped these
         with pytest.raises(OverflowError, match=r"out of range of uint8 .*dtype=xp.int64"):
-            xp.asarray(data, dtype=xp.uint8)
+            xp.asarray(negative, dtype=xp.uint8)
     with pytest.raises(OverflowError, match="out of range of uint64"):
         xp.asarray([2**64], dtype=xp.uint64)
 
