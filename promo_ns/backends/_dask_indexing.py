@@ -113,6 +113,10 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     if any(_is_index_array(k) for k in keys):
         _check_value_shape(x, keys, value)
     key = _checked(x, key, writing=True)
+    basic = all(isinstance(k, (int, numpy.integer, slice)) or k is None or k is Ellipsis for k in keys)
+    if basic and 0 in _selection_shape(tuple(x.shape), keys):  # nothing to write; Dask refuses to broadcast
+        _check_value_shape(x, keys, value)
+        return x.copy()
     keys = key if isinstance(key, tuple) else (key,)
     new = x.copy()  # a new Dask array object on the same graph: Dask's setitem rewrites the object
     points = _leading(keys)
