@@ -318,7 +318,13 @@ def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -
         value = checked_int(ns.policy_now(), op, ints, value, index)
         if value.__class__ is float:  # +-inf: compared exactly beyond the dtype
             plan = plan._replace(compute=float32, direct=False, kernel=None)
-    converted = fit(value, plan.compute)
+    try:
+        converted = fit(value, plan.compute)
+    except (ValueError, OverflowError):  # int() of a NaN or an infinity
+        raise ValueError(
+            f"{op}(): the Python float {value} has no value in {plan.compute}, the dtype the policy "
+            f"computes {op!r} in; pass a finite number, or cast the array to a floating dtype first."
+        ) from None
     if plan.kernel is not None and converted.__class__ is not value.__class__:
         plan = plan._replace(direct=False, kernel=None)
     return (x, converted, plan) if index else (converted, y, plan)
