@@ -70,7 +70,7 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             f"setitem: the value is on {value.device} and the array on {x.device}; move the value "
             "with value.to_device(x.device) first"
         )
-    if any(stride == 0 and n > 1 for stride, n in zip(x.stride(), x.shape, strict=True)):
+    if not x.is_contiguous() and any(s == 0 and n > 1 for s, n in zip(x.stride(), x.shape, strict=True)):
         raise shared_memory_error("setitem", x)  # torch would write each shared element at once
     if value.__class__ is int and value > _INT64_MAX and x.dtype == torch.uint64:
         value = torch.scalar_tensor(value, dtype=x.dtype, device=x.device)
@@ -110,13 +110,11 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
 def _native_key(x: Tensor, key: Any, *, write: bool) -> Any:
     """``key`` with every part as torch indexes with it as NumPy would, checked against ``x``.
 
-    ``write``: every part is checked, index tensors on their device too (torch
-    checks them while it writes); else plain keys (ints, slices, None, ...),
-    which torch checks before it reads, are returned as they are.
+    Plain keys (ints, slices, None, ...), which torch checks before it reads or
+    writes, are returned as they are.  ``write``: index tensors are checked on
+    their device too (torch checks them while it writes).
     """
-    if not write and (
-        key.__class__ in _PLAIN or (key.__class__ is tuple and all(k.__class__ in _PLAIN for k in key))
-    ):
+    if key.__class__ in _PLAIN or (key.__class__ is tuple and all(k.__class__ in _PLAIN for k in key)):
         return key
     parts = [_part(x, k) for k in (key if key.__class__ is tuple else (key,))]
     if sum(1 for k in parts if k is Ellipsis) > 1:
@@ -135,7 +133,9 @@ def _native_key(x: Tensor, key: Any, *, write: bool) -> Any:
 
 
 def _part(x: Tensor, k: Any) -> Any:
-    """Key part ``k`` as a Python index, a NumPy integer or bool array (checked later), or a tensor.
+    """Key part ``k`` as a Python index or list of ints, a NumPy integer or bool array, or a tensor.
+
+    Lists, arrays and tensors are checked against the array later (:func:`_checked`).
 
     Raises
     ------
@@ -156,6 +156,8 @@ def _part(x: Tensor, k: Any) -> Any:
             raise _not_an_index(f"a {str(k.dtype).removeprefix('torch.')} array")
         return k
     if isinstance(k, list):
+        if k and all(v.__class__ is int for v in k):
+            return k  # integer indices, checked as they are
         try:
             k = numpy.asarray(k)
         except (ValueError, TypeError) as e:  # ragged lists, arrays of another device
@@ -207,6 +209,11 @@ def _checked(x: Tensor, k: Any, axis: int, *, write: bool) -> Any:
         if not -n <= k < n:
             raise _out_of_bounds(k, axis, n)
         return k
+    if k.__class__ is list:
+        n = int(x.shape[axis])
+        if min(k) < -n or max(k) >= n:
+            raise _out_of_bounds(next(i for i in k if not -n <= i < n), axis, n)
+        return torch.tensor(k, dtype=torch.int64, device=x.device)
     if not isinstance(k, (Tensor, numpy.ndarray)):
         return k
     if k.dtype in (torch.bool, numpy.bool_):

@@ -44,15 +44,27 @@ Tensor = torch.Tensor
 def nonzero_divisor(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """Integer ``fn(x, y)`` (``floor_divide`` or ``remainder``) giving 0 where ``y`` is 0, as NumPy does.
 
-    ``x`` and ``y`` are tensors or Python scalars, as ``fn`` takes them.  A zero
-    divisor is replaced by 1 before ``fn`` runs and the result set to 0 there
-    after: ``fn`` never sees a zero, so it cannot raise after writing part of
-    its result, and no value is read back to the host.
+    ``x`` and ``y`` are tensors or Python scalars, as ``fn`` takes them; the
+    result is a new tensor.  torch's CPU raises on a zero divisor (after
+    writing part of the result, which is dropped): there ``fn`` runs as it is
+    and only a zero divisor computes again.  Other devices give no error (CUDA
+    a garbage quotient), so there a zero divisor is replaced by 1 before
+    ``fn`` runs and the result set to 0 there after, with no value read back
+    to the host; ``meta`` has no values to divide.
     """
 
     def divide(x: Any, y: Any) -> Any:
         if not isinstance(y, Tensor):
             return fn(x, 1).zero_() if y == 0 else fn(x, y)
+        kind = y.device.type
+        if kind == "meta":
+            return fn(x, y)
+        if kind == "cpu":
+            try:
+                return fn(x, y)
+            except RuntimeError as e:
+                if "ZeroDivisionError" not in str(e):
+                    raise
         zero = y == 0
         return torch.where(zero, 0, fn(x, torch.where(zero, 1, y)))
 
