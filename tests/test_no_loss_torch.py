@@ -61,7 +61,12 @@ def _unchanged(x: Any, before: tuple[tuple[int, ...], Any]) -> None:
 @pytest.mark.parametrize("backend", ["numpy", *TORCH])
 @pytest.mark.parametrize(
     ("dtype", "other", "shape"),
-    [("int8", "uint16", (4, 1)), ("int64", "int64", (3, 4)), ("float32", "float32", (2, 4))],
+    [
+        ("int8", "uint16", (4, 1)),
+        ("int64", "int64", (3, 4)),
+        ("float32", "float32", (2, 4)),
+        ("uint64", "uint64", (4, 1)),  # emulated on the CPU
+    ],
 )
 def test_inplace_broadcast_that_would_reshape_x_raises_and_leaves_x(
     backend: str, dtype: str, other: str, shape: tuple[int, ...]

@@ -6,8 +6,9 @@ is computed here with torch kernels on the operands' device, with no element
 leaving it:
 
 - integer ``//`` and ``%`` by zero: torch's CPU raises ``ZeroDivisionError``
-  after writing part of an ``out=``; NumPy gives 0 (and a RuntimeWarning).
-  :func:`nonzero_divisor` divides by 1 where the divisor is 0 and puts 0 there;
+  after writing part of an ``out=``, CUDA gives garbage; NumPy gives 0 (and a
+  RuntimeWarning).  :func:`nonzero_divisor` divides by 1 where the divisor is
+  0 and puts 0 there;
 - complex ordering: torch has no complex ``lt``/``maximum``...; NumPy orders
   complex numbers by real part, then imaginary part (:data:`COMPLEX_ORDER`);
 - a complex number to the power 0: NumPy gives 1, torch NaN for ``0 ** 0``

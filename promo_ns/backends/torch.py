@@ -224,7 +224,7 @@ class TorchBackend(DTypeMaps):
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
         if (op, plan.compute) in self._temporary or plan.compute in _WIDE_UNSIGNED:
-            _store(x, self.binary(op, x, y, plan))
+            _store(op, x, self.binary(op, x, y, plan))
             return
         a, b = self._operands(op, x, y, plan)
         try:
@@ -234,7 +234,7 @@ class TorchBackend(DTypeMaps):
                 raise index.shared_memory_error(f"in-place {op!r}", x) from e
             if not any(words in str(e) for words in _REFUSED_OUT):
                 raise
-            _store(x, self.binary(op, x, y, plan))
+            _store(op, x, self.binary(op, x, y, plan))
 
     def _check_fits(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """Raise NumPy's ValueError unless ``x op y`` has ``x``'s shape; the kernel's dtype errors first.
@@ -354,6 +354,7 @@ def _rounded(value: float, dtype: DType, torch_dtype: torch.dtype) -> float:
 
 
 def _plain(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``fn`` as it is (an op with no zero divisor to mind)."""
     return fn
 
 
@@ -373,14 +374,14 @@ def _float_power(fn: Callable[[Any, Any], Any], dtype: torch.dtype, x: Any, y: f
     return fn(x, numerics.in_range(y, dtype))
 
 
-def _store(x: Any, out: Any) -> None:
-    """Write result ``out`` into ``x`` (its real part into a real ``x``, as a cast takes it)."""
+def _store(op: str, x: Any, out: Any) -> None:
+    """Write the result ``out`` of ``x op= y`` into ``x`` (its real part into a real ``x``, as a cast)."""
     try:
         x.copy_(numerics.cast(out, x.dtype))
     except RuntimeError as e:
         if index.SELF_OVERLAP not in str(e):
             raise
-        raise index.shared_memory_error("in-place op", x) from e
+        raise index.shared_memory_error(f"in-place {op!r}", x) from e
 
 
 def _scalar_second(fn: Callable[[Any, Any], Any], scalar: Any, tensor: Any) -> Any:
