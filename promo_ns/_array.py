@@ -176,7 +176,8 @@ class Array:
         return (wrap, (self._x, self._ns))
 
     def __copy__(self) -> Array:
-        return _wrap(copy.copy(self._x), self._ns)
+        # An independent copy on every backend, as NumPy's ndarray.__copy__ (torch's shares memory).
+        return _wrap(self._ns._backend.asarray(self._x, copy=True), self._ns)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Array:
         return _wrap(copy.deepcopy(self._x, memo), self._ns)

@@ -24,6 +24,8 @@ from promo_ns._dtypes import (
     uint64,
 )
 from promo_ns._ops import NATIVE
+from promo_ns.backends import _torch_index as index
+from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, Plan
 from promo_ns.policies import Role, get_policy
@@ -51,6 +53,21 @@ _SCALAR_SECOND = _SCALAR_FIRST | {
 _COMMUTATIVE = frozenset(("add", "multiply"))
 #: float dtypes torch computes in float32 ("opmath") with a Python scalar kept at its own precision.
 _REDUCED = frozenset((float16, bfloat16))
+
+#: integer ops whose zero divisor NumPy answers with 0 and torch with an error.
+_DIVISION = frozenset(("floor_divide", "remainder"))
+#: (op, compute dtype) torch has no kernel for on any device, nor NumPy: refused up front (torch's
+#: ``meta`` raises RuntimeErrors for these where the CPU has no kernel).
+_NO_KERNEL = frozenset(
+    {("subtract", bool_), ("logaddexp", bool_)} | {("floor_divide", d) for d in DTYPES if d.kind in "bc"}
+)
+#: torch's words for an ``out=`` it refuses before writing: of a lower kind than the result, or
+#: sharing memory with an input (``x[1:] += x[:-1]``); computed into a temporary instead.
+_REFUSED_OUT = (
+    "can't be cast to the desired output type",
+    "can't be cast because it is not safe",  # meta's words
+    "and the written-to tensor refer to a single memory location",
+)
 
 #: Unsigned dtypes torch can store and cast on the CPU but has few kernels for: computed
 #: exactly through the signed dtype of the same size (see :mod:`._torch_unsigned`).
@@ -88,7 +105,15 @@ class TorchBackend(DTypeMaps):
                 for c in _WIDE_UNSIGNED
             }
         )
-        self._fn = {op: getattr(torch, names[1]) for op, names in NATIVE.items()}
+        self._fn: dict[str, Callable[..., Any]] = {op: getattr(torch, n[1]) for op, n in NATIVE.items()}
+        #: (op, compute dtype) of ``x op= y`` computed into a temporary: they compute in steps, or
+        #: can fail after writing part of an ``out=`` (see :meth:`inplace`).
+        self._temporary = frozenset(
+            {(op, d) for op in (*_DIVISION, "pow") for d in DTYPES if d.kind in "biu"}
+            | {("pow", d) for d in DTYPES if d.kind == "c"}
+            | {(op, d) for op in numerics.COMPLEX_ORDER for d in DTYPES if d.kind == "c"}
+            | _NO_KERNEL
+        )
         #: (device type, op, compute dtype) where torch has no kernel off the CPU (found on first use).
         self._missing: set[tuple[str, str, DType]] = set()
 
@@ -103,15 +128,17 @@ class TorchBackend(DTypeMaps):
         if op == "subtract":  # torch refuses bools in subtraction, Python bools too
             x, y = (int(v) if v.__class__ is bool else v for v in (x, y))
         if plan.compute in _REDUCED and not plan.direct:  # torch's mul/div would keep a float unrounded
-            x, y = (_rounded(v, plan.compute) if v.__class__ is float else v for v in (x, y))
+            x, y = (_rounded(v, plan.compute, c) if v.__class__ is float else v for v in (x, y))
+        elif op == "pow" and plan.compute in _REDUCED and y.__class__ is float:
+            y = numerics.in_range(y, c)
         if not isinstance(x, torch.Tensor):
             if op in _SCALAR_FIRST:
                 return (x, y) if plan.direct else (x, y.to(c))
-            return torch.scalar_tensor(x, dtype=c, device=y.device), y.to(c)
+            return numerics.scalar_tensor(x, c, y.device), y.to(c)
         if not isinstance(y, torch.Tensor):
             if op in _SCALAR_SECOND:
                 return (x, y) if plan.direct else (x.to(c), y)
-            return x.to(c), torch.scalar_tensor(y, dtype=c, device=x.device)
+            return x.to(c), numerics.scalar_tensor(y, c, x.device)
         return (x, y) if plan.direct else (x.to(c), y.to(c))
 
     def kernel(
@@ -123,45 +150,117 @@ class TorchBackend(DTypeMaps):
         Python scalar before a tensor in ``add`` and ``multiply`` goes second,
         as in ``Tensor.__radd__``/``__rmul__`` (``mul`` computes a float16
         tensor with a second, scalar operand in float32, the scalar unrounded).
+        Where torch's outcome is not NumPy's, the function gives NumPy's (see
+        :meth:`_as_numpy`).
         """
         if (isinstance(x, Role) and op not in _SCALAR_FIRST) or (
             isinstance(y, Role) and op not in _SCALAR_SECOND
         ):
             return None
-        if op == "subtract" and Role.BOOL in (x, y):
+        if (op == "subtract" and Role.BOOL in (x, y)) or (op, compute) in _NO_KERNEL:
             return None
         fn = self._fn.get(op)
-        if fn is not None and isinstance(x, Role) and op in _COMMUTATIVE:
+        if fn is None:
+            return None
+        if isinstance(x, Role) and op in _COMMUTATIVE:
             return partial(_scalar_second, fn)
+        if op == "pow" and y is Role.FLOAT and compute in _REDUCED:
+            return partial(_float_power, fn, self.native_dtype(compute))
+        return self._as_numpy(op, compute, fn)
+
+    def _as_numpy(self, op: str, compute: DType, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+        """``fn`` computing ``op`` in ``compute``, giving NumPy's outcome where torch's is not.
+
+        Integer ``//`` and ``%`` by zero give 0, integer powers refuse negative
+        exponents, complex orderings order as NumPy does and complex ``x ** 0``
+        is 1 (see :mod:`._torch_numerics`).
+        """
+        kind = compute.kind
+        if kind == "c" and op in numerics.COMPLEX_ORDER:
+            return numerics.complex_order(op, self.native_dtype(compute))
+        if op == "pow" and kind in "ic":
+            return numerics.unit_power(fn) if kind == "c" else partial(_integer_power, fn)
+        if op in _DIVISION and kind in "iu":
+            return numerics.nonzero_divisor(fn)
         return fn
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
-        """``op(x, y)`` computed in ``plan.compute``.
+        """``op(x, y)`` computed in ``plan.compute``, with NumPy's outcome where torch's differs.
 
-        uint16/32/64 compute dtypes: see :meth:`_unsigned`.
+        uint16/32/64 compute dtypes: see :meth:`_unsigned`; the rest: see :meth:`_as_numpy`.
+
+        Raises
+        ------
+        TypeError
+            A bool subtraction or ``logaddexp``, a bool or complex floor
+            division: torch (on every device), as NumPy, has no kernel for them.
         """
-        if op == "pow" and plan.compute is bool_:  # no kernel: 0 and 1 to powers of 0 and 1 in uint8
+        compute = plan.compute
+        if compute is bool_ and op == "pow":  # no kernel: 0 and 1 to powers of 0 and 1 in uint8
             return self.binary(op, x, y, plan._replace(compute=uint8)).to(torch.bool)
-        if plan.compute in _WIDE_UNSIGNED:
+        if (op, compute) in _NO_KERNEL:
+            logical = "use xp.logical_xor(x1, x2), or " if op == "subtract" else ""
+            raise TypeError(
+                f"torch has no {op!r} kernel for {compute} (NumPy has none either), the dtype the policy "
+                f"computes this {op!r} in; {logical}cast the operands to another dtype first."
+            )
+        if compute in _WIDE_UNSIGNED:
             out = self._unsigned(op, x, y, plan)
             if out is not None:
                 return out
         x, y = self._operands(op, x, y, plan)
-        out = self._fn[op](x, y)
+        out = self._as_numpy(op, compute, self._fn[op])(x, y)
         return out if plan.rounded is None else out.to(self.native_dtype(plan.rounded))
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
-        """``x op= y`` computed in ``plan.compute``; torch casts the result into ``x``'s dtype."""
-        if op == "pow" and plan.compute is bool_:
-            x.copy_(self.binary(op, x, y, plan))
+        """``x op= y`` computed in ``plan.compute`` and stored into ``x``; ``x`` is untouched if it raises.
+
+        A ``y`` that broadcasts ``x`` to another shape raises first.  Where the
+        op cannot fail once started, torch computes straight into ``x``
+        (``out=x``, casting into its dtype); ops that can (or that compute in
+        steps: integer division, powers, uint16/32/64, complex orderings)
+        compute into a temporary, written into ``x`` once it succeeded.
+        """
+        if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
+            self._check_fits(op, x, y, plan)
+        if (op, plan.compute) in self._temporary or plan.compute in _WIDE_UNSIGNED:
+            _store(op, x, self.binary(op, x, y, plan))
             return
-        if plan.compute in _WIDE_UNSIGNED:
-            out = self._unsigned(op, x, y, plan)
-            if out is not None:
-                x.copy_(out)
-                return
         a, b = self._operands(op, x, y, plan)
-        self._fn[op](a, b, out=x)
+        try:
+            self._fn[op](a, b, out=x)
+        except RuntimeError as e:  # refused before writing: an out= of a lower kind, or sharing memory with y
+            if index.SELF_OVERLAP in str(e):
+                raise index.shared_memory_error(f"in-place {op!r}", x) from e
+            if not any(words in str(e) for words in _REFUSED_OUT):
+                raise
+            _store(op, x, self.binary(op, x, y, plan))
+
+    def _check_fits(self, op: str, x: Any, y: Any, plan: Plan) -> None:
+        """Raise NumPy's ValueError unless ``x op y`` has ``x``'s shape; the kernel's dtype errors first.
+
+        NumPy resolves the loop before it broadcasts: a ``y`` that does not fit
+        raises the TypeError of a missing kernel first, found here on one
+        element of each operand's dtype.
+        """
+        try:
+            shape: tuple[int, ...] | None = numpy.broadcast_shapes(tuple(x.shape), tuple(y.shape))
+        except ValueError:
+            shape = None
+        if shape == tuple(x.shape):
+            return
+        x1, y1 = (torch.zeros((1,) * min(v.ndim, 1), dtype=v.dtype, device=v.device) for v in (x, y))
+        self.binary(op, x1, y1, plan)
+        if shape is None:
+            raise ValueError(
+                f"in-place {op!r}: operands could not be broadcast together with shapes {tuple(x.shape)} "
+                f"and {tuple(y.shape)}"
+            )
+        raise ValueError(
+            f"in-place {op!r}: non-broadcastable output operand with shape {tuple(x.shape)} doesn't match "
+            f"the broadcast shape {shape} (with an operand of shape {tuple(y.shape)}); x op= y keeps x's "
+            f"shape: write x = xp.{op}(x, y) for the broadcast result."
+        )
 
     def _unsigned(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` in uint16/32/64 where torch has no kernel, exactly; None where it has one.
@@ -184,15 +283,16 @@ class TorchBackend(DTypeMaps):
             raise unsigned.no_exact_method(
                 op, plan.compute, device, f"its result is not a {plan.compute} of the operands' values"
             )
+        dtype = self.native_dtype(plan.compute)
+        divide = numerics.nonzero_divisor if op in _DIVISION else _plain
         if kind != "cpu" and (kind, op, plan.compute) not in self._missing:
             try:
-                a, b = self._operands(op, x, y, plan)
-                return self._fn[op](a, b)
+                return divide(self._fn[op])(*self._operands(op, x, y, plan))
             except NotImplementedError:
                 self._missing.add((kind, op, plan.compute))
             except (RuntimeError, ValueError):  # a Python int past int64: computed below
                 pass
-        return unsigned.binary(op, x, y, self.native_dtype(plan.compute))
+        return divide(partial(_emulated, op, dtype))(x, y)
 
     def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
         """``compat.<name>(x, dtype=...)``; uint16/32/64 where torch has no kernel accumulate in int64.
@@ -217,8 +317,8 @@ class TorchBackend(DTypeMaps):
         return x.to(self.native_dtype(dtype))
 
     def scalar(self, value: Any, dtype: DType, like: Any) -> Any:
-        """A 0-d tensor of ``value`` as ``dtype`` on ``like``'s device."""
-        return torch.scalar_tensor(value, dtype=self.native_dtype(dtype), device=like.device)
+        """A 0-d tensor of ``value`` as ``dtype`` on ``like``'s device (a float past its range: infinite)."""
+        return numerics.scalar_tensor(value, self.native_dtype(dtype), like.device)
 
     def same_device(self, x: Any, y: Any) -> bool:
         """Whether two tensors live on the same device."""
@@ -242,163 +342,55 @@ class TorchBackend(DTypeMaps):
         return compat.asarray(obj, **kwargs)
 
     def getitem(self, x: Any, key: Any) -> Any:
-        """``x[key]``; slices with negative steps through ``flip`` (torch has no negative strides)."""
-        reversed_dims, key = _positive_steps(x, key)
-        return (unsigned.flip(x, reversed_dims) if reversed_dims else x)[key]
+        """``x[key]``, the key read as NumPy reads it (see :mod:`._torch_index`)."""
+        return index.getitem(x, key)
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
-        """``x[key] = value``, leaving ``x`` untouched if it raises.
-
-        Integer index tensors on the CPU are bounds-checked before writing (torch
-        writes the elements before a bad index, then raises).  Negative-step
-        slices write through the positive-step slice of the same elements, the
-        value reversed along those axes.  uint16/32/64 write through their signed
-        bits where torch has no kernel (``index_put`` on the CPU).
-        """
-        if value.__class__ is int and value > _INT64_MAX and x.dtype == torch.uint64:
-            value = torch.scalar_tensor(value, dtype=x.dtype, device=x.device)
-        keys = key if isinstance(key, tuple) else (key,)
-        for k in keys:
-            index = isinstance(k, torch.Tensor) and not (k.dtype.is_floating_point or k.dtype == torch.bool)
-            if index and k.device.type == "cpu":  # a bool mask selects: no bounds to check
-                _check_bounds(x, keys, k)
-        reversed_dims, positive = _positive_steps(x, key)
-        if not reversed_dims:
-            try:
-                _assign(x, key, value)
-            except RuntimeError as e:  # torch's shape errors, raised before writing
-                shape = tuple(value.shape) if isinstance(value, torch.Tensor) else ()
-                raise ValueError(
-                    f"cannot assign a value of shape {shape} to the selection of shape "
-                    f"{tuple(x[key].shape)}: {e}"
-                ) from e
-            return
-        target = unsigned.flip(x, reversed_dims)[positive]  # a copy: only its shape is used
-        result_dims = _result_dims(x.ndim, keys, reversed_dims)
-        if isinstance(value, torch.Tensor):
-            value = unsigned.flip(value.broadcast_to(target.shape), result_dims)
-        _assign(x, _flip_key(x, key), value)
+        """``x[key] = value``, every key part checked first: ``x`` is left untouched if it raises."""
+        index.setitem(x, key, value)
 
 
-_INT64_MAX = 2**63 - 1
-
-
-def _rounded(value: float, dtype: DType) -> float:
+def _rounded(value: float, dtype: DType, torch_dtype: torch.dtype) -> float:
     """Python float ``value`` rounded to ``dtype`` as NumPy rounds it, the reference of rounding it first.
 
     NumPy rounds to float16 once, torch through float32; both round to
-    bfloat16 through float32.
+    bfloat16 through float32.  A value beyond the range is rounded first
+    (``torch_dtype``: ``dtype``'s), which NumPy would warn of.
     """
-    return float(numpy.asarray(value, dtype=native(dtype, numpy)))
+    return float(numpy.asarray(numerics.in_range(value, torch_dtype), dtype=native(dtype, numpy)))
+
+
+def _plain(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``fn`` as it is (an op with no zero divisor to mind)."""
+    return fn
+
+
+def _emulated(op: str, dtype: torch.dtype, x: Any, y: Any) -> Any:
+    """``op(x, y)`` computed exactly in unsigned ``dtype`` with signed kernels."""
+    return unsigned.binary(op, x, y, dtype)
+
+
+def _integer_power(fn: Callable[[Any, Any], Any], x: Any, y: Any) -> Any:
+    """``fn(x, y)``, an integer power, refusing a negative exponent as NumPy does."""
+    numerics.check_exponent(y)
+    return fn(x, y)
+
+
+def _float_power(fn: Callable[[Any, Any], Any], dtype: torch.dtype, x: Any, y: float) -> Any:
+    """``fn(x, y)``, a Python float exponent beyond float ``dtype``'s range rounded as a cast rounds it."""
+    return fn(x, numerics.in_range(y, dtype))
+
+
+def _store(op: str, x: Any, out: Any) -> None:
+    """Write the result ``out`` of ``x op= y`` into ``x`` (its real part into a real ``x``, as a cast)."""
+    try:
+        x.copy_(numerics.cast(out, x.dtype))
+    except RuntimeError as e:
+        if index.SELF_OVERLAP not in str(e):
+            raise
+        raise index.shared_memory_error(f"in-place {op!r}", x) from e
 
 
 def _scalar_second(fn: Callable[[Any, Any], Any], scalar: Any, tensor: Any) -> Any:
     """``fn(tensor, scalar)``: a reflected ``scalar op tensor`` as torch's operator computes it."""
     return fn(tensor, scalar)
-
-
-def _assign(x: Any, key: Any, value: Any) -> None:
-    """``x[key] = value``; uint16/32/64 through their signed bits where torch has no kernel."""
-    try:
-        x[key] = value
-    except NotImplementedError:
-        if x.dtype not in unsigned.SIGNED:
-            raise
-        x.view(unsigned.SIGNED[x.dtype])[key] = unsigned.setitem_value(x, value)
-
-
-def _expanded(ndim: int, keys: tuple[Any, ...]) -> list[Any]:
-    """``keys`` with the Ellipsis written out as full slices (one per axis it stands for)."""
-    consumed = sum(1 for k in keys if k is not None and k is not Ellipsis and not _is_bool_tensor(k)) + sum(
-        k.ndim for k in keys if _is_bool_tensor(k)
-    )
-    out: list[Any] = []
-    for k in keys:
-        if k is Ellipsis:
-            out += [slice(None)] * (ndim - consumed)
-        else:
-            out.append(k)
-    return out
-
-
-def _is_bool_tensor(k: Any) -> bool:
-    return isinstance(k, torch.Tensor) and k.dtype == torch.bool
-
-
-def _negative_slices(x: Any, key: Any) -> list[tuple[int, int, slice]]:
-    """``(position in the expanded key, axis of x, slice)`` of every slice with a negative step."""
-    keys = key if isinstance(key, tuple) else (key,)
-    if not any(isinstance(k, slice) and k.step is not None and k.step < 0 for k in keys):
-        return []
-    out = []
-    axis = 0
-    for i, k in enumerate(_expanded(x.ndim, keys)):
-        if k is None:
-            continue
-        if isinstance(k, slice) and k.step is not None and k.step < 0:
-            out.append((i, axis, k))
-        axis += k.ndim if _is_bool_tensor(k) else 1
-    return out
-
-
-def _positive_steps(x: Any, key: Any) -> tuple[tuple[int, ...], Any]:
-    """The axes to flip and the key that selects, on the flipped array, what ``key`` selects on ``x``."""
-    found = _negative_slices(x, key)
-    if not found:
-        return (), key
-    keys = _expanded(x.ndim, key if isinstance(key, tuple) else (key,))
-    for i, axis, k in found:
-        n = int(x.shape[axis])
-        start, stop, step = k.indices(n)
-        count = len(range(start, stop, step))
-        first = n - 1 - start
-        keys[i] = slice(first, first + count * -step, -step) if count else slice(0, 0)
-    return tuple(axis for _, axis, _ in found), tuple(keys)
-
-
-def _flip_key(x: Any, key: Any) -> tuple[Any, ...]:
-    """The key with positive steps selecting on ``x`` itself the elements a negative-step ``key`` selects."""
-    keys = _expanded(x.ndim, key if isinstance(key, tuple) else (key,))
-    for i, axis, k in _negative_slices(x, key):
-        start, stop, step = k.indices(int(x.shape[axis]))
-        picked = range(start, stop, step)
-        keys[i] = slice(picked[-1], picked[0] + 1, -step) if picked else slice(0, 0)
-    return tuple(keys)
-
-
-def _result_dims(ndim: int, keys: tuple[Any, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
-    """The dimensions of ``x[keys]`` that the given axes of ``x`` (sliced, not indexed) become."""
-    if any(isinstance(k, torch.Tensor) for k in keys):
-        raise IndexError(
-            "promo_ns cannot assign through a negative-step slice combined with an index array on torch; "
-            "write the slice with a positive step, or index with an array alone"
-        )
-    out, axis, dim = [], 0, 0
-    for k in _expanded(ndim, keys):
-        if k is None:
-            dim += 1
-            continue
-        if isinstance(k, slice):
-            if axis in axes:
-                out.append(dim)
-            dim += 1
-        axis += 1
-    return tuple(out)
-
-
-def _check_bounds(x: Any, keys: tuple[Any, ...], index: Any) -> None:
-    """Raise IndexError, naming the index and the axis, for an integer index tensor out of ``x``'s bounds."""
-    axis = 0
-    for k in _expanded(x.ndim, keys):
-        if k is index:
-            break
-        if k is not None:
-            axis += k.ndim if _is_bool_tensor(k) else 1
-    if axis >= x.ndim or index.numel() == 0:
-        return
-    n = int(x.shape[axis])
-    bad = index[(index >= n) | (index < -n)]
-    if bad.numel():
-        raise IndexError(
-            f"index {int(bad[0])} is out of bounds for axis {axis} with size {n}; nothing was written"
-        )

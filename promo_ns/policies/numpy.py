@@ -23,7 +23,8 @@ policy's refusals (NumPy raises them before any loop runs).  Setitem casts any
 value into the array (a 0-d array of any dtype, a Python float into an
 integer array), but a Python complex into a real array raises (``float()``
 of it does).  Integer division by zero (0 and a warning in NumPy, an error
-in torch) is each backend's kernel's.
+in torch) is the backend's numerics, not the policy's; promo_ns's torch backend
+gives NumPy's 0.
 
 One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
 families): the float functions turn bool/int8/uint8 into float16, int16/uint16

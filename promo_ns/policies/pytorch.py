@@ -39,7 +39,8 @@ too, ``where`` does not.  An integer tensor to a negative int power is refused
 the int as a C ``long long`` (``-2**63 .. 2**63-1``, "Overflow when unpacking
 long long") and checks it as ``where`` does.  All of these are the policy's
 refusals.  The integer division by zero torch raises (``int8 // 256``,
-"ZeroDivisionError") is its kernel's, for tensors too: the backend's numerics.
+"ZeroDivisionError") is its kernel's, for tensors too: the backend's numerics
+(promo_ns's torch backend gives NumPy's 0).
 
 Setitem casts any value into the tensor (a Python scalar, a 0-d tensor of
 any dtype), except a Python complex into a real dtype ("value cannot be
