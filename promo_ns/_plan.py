@@ -778,7 +778,7 @@ _SHAPE_WORDS = ("shape", "size", "dim", "broadcast", "with a sequence")
 #: How NumPy (and CuPy) say a ufunc has no loop for the dtypes.
 _NO_LOOP_WORDS = (
     *("No loop matching", "did not contain a loop", "not supported for the input types"),
-    *("have no ordering", "not well defined for complex"),  # JAX's clip and hypot of complex numbers
+    *("have no ordering", "not well defined for complex", "does not accept dtype"),  # JAX's
 )
 
 
