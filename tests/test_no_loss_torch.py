@@ -255,7 +255,7 @@ def test_bool_subtraction_is_a_type_error_naming_the_op(backend: str, policy: st
 def test_a_nan_as_an_integer_computation_scalar_is_a_promo_ns_error(backend: str) -> None:
     # paddle computes uint16 ** float in uint16: int(nan) raised a bare "cannot convert float NaN".
     xp = namespace(backend, "paddle")
-    with pytest.raises(ValueError, match=r"pow.*nan"):
+    with pytest.raises(ValueError, match=r"(?i)pow.*nan"):
         xp.asarray([1, 2], dtype=xp.uint16) ** float("nan")
 
 

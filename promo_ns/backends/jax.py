@@ -153,6 +153,7 @@ class JaxBackend(DTypeMaps):
         )
         self._fn: dict[str, Callable[..., Any]] = {op: getattr(jnp, op) for op in NATIVE}
         self._fn["floor_divide"] = _floor_divide
+        self._fn["pow"] = _pow
 
     def register_wrapper(
         self, wrapper: type, flatten: Callable[[Any], Any], unflatten: Callable[[Any, Any], Any]
@@ -218,6 +219,11 @@ class JaxBackend(DTypeMaps):
         ``x`` itself is not changed: JAX arrays are immutable.
         """
         out = self.binary(op, x, y, plan)
+        if out.shape != x.shape:
+            raise ValueError(
+                f"{op}(): non-broadcastable output operand with shape {x.shape} doesn't match the "
+                f"broadcast shape {out.shape}; an in-place op never changes x's shape"
+            )
         return out if self.dtype(out) is self.dtype(x) else self.astype(out, self.dtype(x))
 
     def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
@@ -310,6 +316,25 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
             shape[len(shape) - len(target) :], target
         )
     return all(n in (1, m) for n, m in zip(shape[::-1], target[::-1], strict=False))
+
+
+def _pow(x: Any, y: Any) -> Any:
+    """``jnp.power``, refusing a negative exponent of an integer power as NumPy does (XLA gives 0 or 1).
+
+    A traced exponent's values are unknown while JAX traces: JAX's values then.
+
+    Raises
+    ------
+    ValueError
+        An integer power with a concrete negative exponent.
+    """
+    out = jnp.power(x, y)
+    if out.dtype.kind in "iu" and not _is_tracer(y) and bool(jnp.any(jnp.asarray(y) < 0)):
+        raise ValueError(
+            "pow(): integers to negative integer powers are not allowed (NumPy's rule, which every "
+            "backend follows); cast the base to a floating dtype first, e.g. xp.astype(x, xp.float64) ** y."
+        )
+    return out
 
 
 def _floor_divide(x: Any, y: Any) -> Any:
