@@ -14,54 +14,15 @@ holds it and says so, and has no dtype, where before it claimed bool.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from typing import Any
 
+from promo_ns._memo import IdentityKey
 from promo_ns._plan import NO_ARRAY, Space, code_of
 
-__all__ = ["IdentityKey", "Leaf", "tree_flatten", "tree_unflatten"]
+__all__ = ["Leaf", "tree_flatten", "tree_unflatten"]
 
 _new = object.__new__
-
-
-class IdentityKey:
-    """A hashable key standing for some objects by identity, without keeping them alive.
-
-    Two keys are equal when they stand for the very same objects and those
-    are alive; a key whose objects were freed equals no other key, so a cache
-    entry under it is never found again (even where a new object reuses an id).
-    """
-
-    __slots__ = ("__weakref__", "_hash", "_refs")
-
-    def __init__(self, *objects: Any) -> None:
-        self._refs = tuple(map(weakref.ref, objects))
-        self._hash = hash(tuple(map(id, objects)))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not IdentityKey:
-            return NotImplemented
-        if other is self:
-            return True
-        mine, theirs = self._refs, other._refs
-        if len(mine) != len(theirs):
-            return False
-        for a, b in zip(mine, theirs, strict=True):
-            o = a()
-            if o is None or o is not b():
-                return False
-        return True
-
-    def get(self, i: int) -> Any:
-        """The ``i``-th object, or None if it was freed."""
-        return self._refs[i]()
-
-    def __repr__(self) -> str:
-        return f"IdentityKey({', '.join(repr(r()) for r in self._refs)})"
 
 
 class Leaf:

@@ -37,6 +37,8 @@ DUNDER = {
 }  # fmt: skip
 #: Comparisons have no reflected or in-place form of their own.
 _COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
+#: Every binary op that has an in-place operator, and that operator.
+INPLACE = {op: f"__i{name}__" for op, name in DUNDER.items() if op not in _COMPARISONS}
 
 #: promo_ns's own exception classes: what a user may see.
 ALLOWED = (TypeError, ValueError, IndexError, OverflowError, ZeroDivisionError, BufferError)
@@ -375,6 +377,7 @@ def _close(a: Any, b: Any) -> bool:
 __all__ = [
     "ALLOWED",
     "DUNDER",
+    "INPLACE",
     "Case",
     "Outcome",
     "binary_cases",

@@ -29,23 +29,8 @@ import promo_ns  # noqa: E402
 from promo_ns._ops import NATIVE  # noqa: E402
 from promo_ns.backends.dask import previous  # noqa: E402
 from tests.backends import POLICIES, close, to_numpy  # noqa: E402
+from tests.generated import INPLACE  # noqa: E402
 from tests.test_dask import no_compute  # noqa: E402
-
-#: Every binary op that has an in-place operator, and that operator.
-INPLACE = {
-    "add": "__iadd__",
-    "subtract": "__isub__",
-    "multiply": "__imul__",
-    "divide": "__itruediv__",
-    "floor_divide": "__ifloordiv__",
-    "remainder": "__imod__",
-    "pow": "__ipow__",
-    "bitwise_and": "__iand__",
-    "bitwise_or": "__ior__",
-    "bitwise_xor": "__ixor__",
-    "bitwise_left_shift": "__ilshift__",
-    "bitwise_right_shift": "__irshift__",
-}
 
 
 def lazy(xp: Any, values: Any) -> Any:

@@ -24,22 +24,9 @@ import promo_ns
 from promo_ns._dtypes import DTYPES, DType
 from promo_ns._ops import NATIVE
 from tests.backends import POLICIES, VALUE_BACKENDS, has_values, namespace, to_numpy
+from tests.generated import INPLACE
 
 TORCH = ["torch", "torch:meta"]
-_INPLACE = {
-    "add": "__iadd__",
-    "subtract": "__isub__",
-    "multiply": "__imul__",
-    "divide": "__itruediv__",
-    "floor_divide": "__ifloordiv__",
-    "remainder": "__imod__",
-    "pow": "__ipow__",
-    "bitwise_and": "__iand__",
-    "bitwise_or": "__ior__",
-    "bitwise_xor": "__ixor__",
-    "bitwise_left_shift": "__ilshift__",
-    "bitwise_right_shift": "__irshift__",
-}
 
 
 def _snapshot(x: Any) -> tuple[tuple[int, ...], Any]:
@@ -127,10 +114,10 @@ def test_integer_division_by_zero_gives_numpy_zero_plain_and_in_place(
             getattr(np, op)(7, np.where(divisor == 0, 1, divisor)) * (divisor != 0),
         )
         x = xp.asarray(n, dtype=d)
-        getattr(x, _INPLACE[op])(xp.asarray(divisor, dtype=d))
+        getattr(x, INPLACE[op])(xp.asarray(divisor, dtype=d))
         np.testing.assert_array_equal(to_numpy(x), want)
         x = xp.asarray(n, dtype=d)
-        getattr(x, _INPLACE[op])(0)
+        getattr(x, INPLACE[op])(0)
         np.testing.assert_array_equal(to_numpy(x), 0 * n)
 
 
@@ -494,7 +481,7 @@ def _outcome(op: str, xp: Any, case: tuple[Any, ...]) -> tuple[Any, ...]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if form == "inplace":
-                out = getattr(x, _INPLACE[op])(y)
+                out = getattr(x, INPLACE[op])(y)
             else:
                 out = getattr(xp, op)(*((x, y) if form == "fn" else (y, x)))
     except Exception as e:
@@ -554,7 +541,7 @@ _CASE = st.tuples(
 def test_every_binary_op_gives_numpy_outcome_on_torch(op: str, policy: str, case: tuple[Any, ...]) -> None:
     # Before: about 9,900 raw torch errors (ZeroDivisionError, "maximum not implemented for complex
     # tensors", "value cannot be converted to type float without overflow", ...) in a sweep of 590,000.
-    if case[0] == "inplace" and op not in _INPLACE:
+    if case[0] == "inplace" and op not in INPLACE:
         return
     for backend in TORCH:
         _check(op, backend, policy, case)

@@ -47,8 +47,8 @@ import jax.numpy as jnp
 
 from promo_ns._context import BLOCK_HOOKS
 from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
+from promo_ns._memo import IdentityKey
 from promo_ns._ops import NATIVE
-from promo_ns._pytree import IdentityKey
 from promo_ns.backends._base import DTypeMaps, Plan
 from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
 from promo_ns.policies import Policy, Role, get_policy
