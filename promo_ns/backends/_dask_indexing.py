@@ -110,7 +110,7 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     """
     key = _normalized(key)
     keys = key if isinstance(key, tuple) else (key,)
-    if any(_is_index_array(k) for k in keys):
+    if any(_is_index_array(k) and getattr(k, "ndim", 1) > 0 for k in keys):  # a 0-d one is an int
         _check_value_shape(x, keys, value)
     key = _checked(x, key, writing=True)
     basic = all(isinstance(k, (int, numpy.integer, slice)) or k is None or k is Ellipsis for k in keys)

@@ -329,7 +329,13 @@ def _pow(x: Any, y: Any) -> Any:
         An integer power with a concrete negative exponent.
     """
     out = jnp.power(x, y)
-    if out.dtype.kind in "iu" and not _is_tracer(y) and bool(jnp.any(jnp.asarray(y) < 0)):
+    exponent = y if _is_tracer(y) else jnp.asarray(y)
+    if (
+        out.dtype.kind in "iu"
+        and not _is_tracer(y)
+        and exponent.dtype.kind == "i"
+        and bool(jnp.any(exponent < jnp.zeros((), exponent.dtype)))
+    ):
         raise ValueError(
             "pow(): integers to negative integer powers are not allowed (NumPy's rule, which every "
             "backend follows); cast the base to a floating dtype first, e.g. xp.astype(x, xp.float64) ** y."
