@@ -113,8 +113,7 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     if any(_is_index_array(k) and getattr(k, "ndim", 1) > 0 for k in keys):  # a 0-d one is an int
         _check_value_shape(x, keys, value)
     key = _checked(x, key, writing=True)
-    basic = all(isinstance(k, (int, numpy.integer, slice)) or k is None or k is Ellipsis for k in keys)
-    if basic and 0 in _selection_shape(tuple(x.shape), keys):  # nothing to write; Dask refuses to broadcast
+    if 0 in _selection_shape(tuple(x.shape), keys):  # nothing to write; Dask refuses to broadcast into it
         _check_value_shape(x, keys, value)
         return x.copy()
     keys = key if isinstance(key, tuple) else (key,)
