@@ -113,7 +113,8 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     if any(_is_index_array(k) and getattr(k, "ndim", 1) > 0 for k in keys):  # a 0-d one is an int
         _check_value_shape(x, keys, value)
     key = _checked(x, key, writing=True)
-    if 0 in _selection_shape(tuple(x.shape), keys):  # nothing to write; Dask refuses to broadcast into it
+    masks = any(numpy.dtype(getattr(k, "dtype", object)).kind == "b" for k in keys)  # checked by Dask
+    if not masks and 0 in _selection_shape(tuple(x.shape), keys):  # nothing to write; Dask won't broadcast
         _check_value_shape(x, keys, value)
         return x.copy()
     keys = key if isinstance(key, tuple) else (key,)
