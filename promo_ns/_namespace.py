@@ -154,6 +154,18 @@ class Namespace(ModuleType):
 
             return from_any
 
+        if name in elementwise.DELEGATED:  # the standard's f(x, /): NumPy's ufuncs write into a second array
+
+            @functools.wraps(fn)
+            def one_array(x: Any, /, *extra: Any, **kwargs: Any) -> Any:
+                if extra:
+                    raise TypeError(f"{name}() takes 1 positional argument but {1 + len(extra)} were given")
+                if kwargs:
+                    raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
+                return wrap_any(self, fn(array_of(self, x, name)))
+
+            return one_array
+
         arrays = _ARRAY_ARGUMENTS.get(name, 1)
 
         @functools.wraps(fn)

@@ -161,3 +161,19 @@ def test_setitem_of_a_python_float_into_an_integer_array_is_never_wrapped(backen
             if not has_values(xp) and not isinstance(want, type):
                 want = 0
             assert got == want, f"{policy} {dtype}[0] = {value!r}: promo_ns {got}, framework {want}"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_delegated_one_array_functions_take_no_second_array(backend: str) -> None:
+    # was: on NumPy xp.isnan(x, y) (conj, signbit, logical_not, ...) wrote its result into y
+    from promo_ns._functions.elementwise import DELEGATED
+
+    xp = namespace(backend)
+    x, y = xp.asarray([1, 2]), xp.asarray([7, 7])
+    for name in DELEGATED:
+        with pytest.raises(TypeError, match=rf"^{name}\(\) takes 1 positional argument but 2"):
+            getattr(xp, name)(x, y)
+        with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'out'"):
+            getattr(xp, name)(x, out=y)
+    if has_values(xp):
+        assert to_numpy(y).tolist() == [7, 7]
