@@ -34,12 +34,11 @@ Dask and JAX::
     python -m conformance.array_api_tests --backend jax --module native
 
 The suite reads values with ``bool()``, ``int()`` and ``float()``, which
-promo_ns's lazy Dask arrays refuse (as the standard says lazy arrays do). On
-``--backend dask`` the runner therefore imports ``promo_ns.dask`` in the
-suite's process after :func:`promo_ns.backends.dask.compute_conversions` has
-made those conversions compute the graph, as Dask's own arrays (and so
-``array_api_compat.dask.array``) do; nothing else changes, and only the
-suite's process is affected. On ``--backend jax`` the suite runs with
+compute the graph of promo_ns's lazy Dask arrays, as Dask's own arrays (and so
+``array_api_compat.dask.array``) do. On ``--backend dask`` the runner imports
+``promo_ns.dask`` in the suite's process after
+:func:`promo_ns.backends.dask.compute_conversions` ``(True)``, so that a
+setting turned off elsewhere does not apply there. On ``--backend jax`` the suite runs with
 ``JAX_ENABLE_X64=1`` (promo_ns's default integers are int64, and JAX has no
 64-bit dtypes without it). array-api-compat has no JAX module: ``jax.numpy``
 is an Array API namespace itself, and ``--module native`` runs the suite on

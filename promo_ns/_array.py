@@ -8,6 +8,7 @@ native array.
 from __future__ import annotations
 
 import copy
+import sys
 from collections.abc import Iterator
 from contextlib import nullcontext
 from math import isnan
@@ -24,6 +25,7 @@ from promo_ns._plan import (
     PREPARE,
     REFLECTED,
     Space,
+    defers_to,
     dtype_of_code,
     kernel,
     operator,
@@ -128,6 +130,18 @@ class Array:
     def __complex__(self) -> complex:
         return complex(_eager(self, "complex"))
 
+    def __format__(self, format_spec: str, /) -> str:
+        # A 0-d array formats as its Python scalar (f"{x:.2f}"), as NumPy's and torch's do.
+        if not format_spec:
+            return str(self)
+        if self._x.ndim != 0:
+            raise TypeError(
+                f"format spec {format_spec!r} given for a {self.ndim}-d array; only a 0-d array formats "
+                "as a number: format its elements one by one, e.g. f'{x[0]:.2f}'"
+            )
+        convert = {"b": bool, "f": float, "c": complex}.get(self.dtype.kind, int)
+        return format(convert(self), format_spec)
+
     def __index__(self) -> int:
         x = _eager(self, "__index__")
         return int(x.item() if self.dtype is uint64 and hasattr(x, "item") else x.__index__())
@@ -203,56 +217,60 @@ class Array:
         return _wrap(self._ns._backend.compat.bitwise_invert(self._x), self._ns)
 
     # -- binary operators: one path (see _operator) --
-    __add__ = operator("add", NORMAL)
+    __add__ = operator("add", NORMAL, defer=True)
     __radd__ = operator("add", REFLECTED)
-    __iadd__ = operator("add", INPLACE)
-    __sub__ = operator("subtract", NORMAL)
+    __iadd__ = operator("add", INPLACE, defer=True)
+    __sub__ = operator("subtract", NORMAL, defer=True)
     __rsub__ = operator("subtract", REFLECTED)
-    __isub__ = operator("subtract", INPLACE)
-    __mul__ = operator("multiply", NORMAL)
+    __isub__ = operator("subtract", INPLACE, defer=True)
+    __mul__ = operator("multiply", NORMAL, defer=True)
     __rmul__ = operator("multiply", REFLECTED)
-    __imul__ = operator("multiply", INPLACE)
-    __truediv__ = operator("divide", NORMAL)
+    __imul__ = operator("multiply", INPLACE, defer=True)
+    __truediv__ = operator("divide", NORMAL, defer=True)
     __rtruediv__ = operator("divide", REFLECTED)
-    __itruediv__ = operator("divide", INPLACE)
-    __floordiv__ = operator("floor_divide", NORMAL)
+    __itruediv__ = operator("divide", INPLACE, defer=True)
+    __floordiv__ = operator("floor_divide", NORMAL, defer=True)
     __rfloordiv__ = operator("floor_divide", REFLECTED)
-    __ifloordiv__ = operator("floor_divide", INPLACE)
-    __mod__ = operator("remainder", NORMAL)
+    __ifloordiv__ = operator("floor_divide", INPLACE, defer=True)
+    __mod__ = operator("remainder", NORMAL, defer=True)
     __rmod__ = operator("remainder", REFLECTED)
-    __imod__ = operator("remainder", INPLACE)
-    __pow__ = operator("pow", NORMAL)
+    __imod__ = operator("remainder", INPLACE, defer=True)
+    __pow__ = operator("pow", NORMAL, defer=True)
     __rpow__ = operator("pow", REFLECTED)
-    __ipow__ = operator("pow", INPLACE)
-    __and__ = operator("bitwise_and", NORMAL)
+    __ipow__ = operator("pow", INPLACE, defer=True)
+    __and__ = operator("bitwise_and", NORMAL, defer=True)
     __rand__ = operator("bitwise_and", REFLECTED)
-    __iand__ = operator("bitwise_and", INPLACE)
-    __or__ = operator("bitwise_or", NORMAL)
+    __iand__ = operator("bitwise_and", INPLACE, defer=True)
+    __or__ = operator("bitwise_or", NORMAL, defer=True)
     __ror__ = operator("bitwise_or", REFLECTED)
-    __ior__ = operator("bitwise_or", INPLACE)
-    __xor__ = operator("bitwise_xor", NORMAL)
+    __ior__ = operator("bitwise_or", INPLACE, defer=True)
+    __xor__ = operator("bitwise_xor", NORMAL, defer=True)
     __rxor__ = operator("bitwise_xor", REFLECTED)
-    __ixor__ = operator("bitwise_xor", INPLACE)
-    __lshift__ = operator("bitwise_left_shift", NORMAL)
+    __ixor__ = operator("bitwise_xor", INPLACE, defer=True)
+    __lshift__ = operator("bitwise_left_shift", NORMAL, defer=True)
     __rlshift__ = operator("bitwise_left_shift", REFLECTED)
-    __ilshift__ = operator("bitwise_left_shift", INPLACE)
-    __rshift__ = operator("bitwise_right_shift", NORMAL)
+    __ilshift__ = operator("bitwise_left_shift", INPLACE, defer=True)
+    __rshift__ = operator("bitwise_right_shift", NORMAL, defer=True)
     __rrshift__ = operator("bitwise_right_shift", REFLECTED)
-    __irshift__ = operator("bitwise_right_shift", INPLACE)
-    __eq__ = operator("equal", NORMAL)
-    __ne__ = operator("not_equal", NORMAL)
-    __lt__ = operator("less", NORMAL)
-    __le__ = operator("less_equal", NORMAL)
-    __gt__ = operator("greater", NORMAL)
-    __ge__ = operator("greater_equal", NORMAL)
+    __irshift__ = operator("bitwise_right_shift", INPLACE, defer=True)
+    __eq__ = operator("equal", NORMAL, defer=True)
+    __ne__ = operator("not_equal", NORMAL, defer=True)
+    __lt__ = operator("less", NORMAL, defer=True)
+    __le__ = operator("less_equal", NORMAL, defer=True)
+    __gt__ = operator("greater", NORMAL, defer=True)
+    __ge__ = operator("greater_equal", NORMAL, defer=True)
 
     def __matmul__(self, other: Any, /) -> Any:
+        if other.__class__ is not self.__class__ and defers_to(other, "__rmatmul__"):
+            return NotImplemented
         return self._ns.matmul(self, other)
 
     def __rmatmul__(self, other: Any, /) -> Any:
         return self._ns.matmul(other, self)
 
     def __imatmul__(self, other: Any, /) -> Any:
+        if other.__class__ is not self.__class__ and defers_to(other, "__rmatmul__"):
+            return NotImplemented
         operator("matmul", PREPARE)(self, other)  # refused as x1 @= x2, before the product is computed
         t = tracer()
         # The product's casts go to the trace only once the in-place op has run (threads may share it).
@@ -279,22 +297,39 @@ def _wrap(x: Any, ns: Space) -> Array:
 
 
 def _eager(a: Array, convert: str) -> Any:
-    """The native array of ``a`` for ``convert`` to a Python scalar; a ValueError if it is lazy.
+    """The native array of ``a`` for ``convert`` to a Python scalar; a ValueError where that is refused.
+
+    A lazy array (Dask) computes its graph here, as Dask's own arrays do,
+    unless its conversions were turned off; and it refuses when
+    ``array_api_compat.is_lazy_array`` asks, which learns that an array of a
+    type it does not know is lazy from ``bool()`` raising.
 
     Raises
     ------
     ValueError
-        ``a``'s backend is lazy (Dask): the conversion would compute the
-        graph, and the standard says lazy arrays raise here instead.
+        The conversion would compute a lazy array's graph where that is refused.
     """
     backend = a._ns._backend
-    if backend.lazy:
+    if backend.lazy and (backend.refuses_conversions or _asked_whether_lazy()):
         raise ValueError(
             f"{convert}() of a lazy {backend.name} array would compute its graph; lazy arrays refuse "
             "it, as the Array API standard says. Compute explicitly where you mean to, e.g. "
             f"{convert}(promo_ns.unwrap(x).compute()), or keep the value an array (xp.where, xp.any)."
         )
     return a._x
+
+
+#: The code of ``array_api_compat.is_lazy_array``, which calls ``bool()`` to ask.
+_IS_LAZY_ARRAY = getattr(array_api_compat.is_lazy_array, "__code__", None)
+
+
+def _asked_whether_lazy() -> bool:
+    """Whether the conversion under way is ``array_api_compat.is_lazy_array`` asking (two frames up)."""
+    try:
+        frame = sys._getframe(3)  # _asked_whether_lazy <- _eager <- __bool__ <- the caller
+    except ValueError:  # called from no Python frame at all
+        return False
+    return frame.f_code is _IS_LAZY_ARRAY
 
 
 def dlpack_exporter(a: Array, method: str) -> Any:

@@ -73,6 +73,13 @@ class Namespace(ModuleType):
         self.policy = policy
         self._device = device
         self._plans: dict[Any, Any] = {}  #: the plan layer's cache: binary plans, one-array plans
+        info = Info(self)
+
+        def __array_namespace_info__() -> Info:  # noqa: N807 - the standard's name
+            """Devices and default dtypes of this namespace (one object: clients compare it)."""
+            return info
+
+        self.__array_namespace_info__ = __array_namespace_info__
         self.Array = Array
         for d in DTYPES:
             setattr(self, d.name, d)
@@ -109,10 +116,6 @@ class Namespace(ModuleType):
     def policy_now(self) -> Policy:
         """The policy in force: the innermost ``promo_ns.policy(...)`` block's, else the namespace's."""
         return active(self.policy)
-
-    def __array_namespace_info__(self) -> Info:
-        """Devices and default dtypes of this namespace."""
-        return Info(self)
 
     def _fill(
         self,

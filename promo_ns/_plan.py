@@ -337,7 +337,7 @@ _new = object.__new__
 
 
 @cache
-def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:  # noqa: PLR0915 - the hot path, inlined
+def operator(op: str, mode: int, *, defer: bool = False) -> Callable[[Any, Any], Any]:  # noqa: PLR0915
     """The binary path: ``a op b`` (or ``b op a``, ``a op= b``) under the active policy.
 
     Every binary operator and function is one of these.  One list index in the
@@ -345,10 +345,14 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:  # noqa: PLR0915 
     cell calls the backend's native function on the operands as they are.  In
     ``PREPARE`` mode it checks ``a op= b`` and returns ``(plan, x, y)``; the
     caller reports the op to a trace with :func:`prepared_done` once it has run.
-    Inside a ``trace`` block an op is recorded once it has succeeded.
+    Inside a ``trace`` block an op is recorded once it has succeeded.  With
+    ``defer`` (Python's forward and in-place operators) an operand of a type
+    promo_ns does not know that implements the reflected operator gets
+    ``NotImplemented`` (see :func:`defers_to`).
     """
     reflected = mode == REFLECTED
     inplace = mode >= INPLACE
+    other_side = reflected_name(op) if defer else ""
 
     def binary(self: Any, other: Any, /) -> Any:  # noqa: PLR0915
         ns = self._ns
@@ -363,6 +367,8 @@ def operator(op: str, mode: int) -> Callable[[Any, Any], Any]:  # noqa: PLR0915 
         else:
             kb = _SCALAR_CODE.get(other.__class__)
             if kb is None:
+                if other_side and defers_to(other, other_side):
+                    return NotImplemented
                 return binary(self, _other_operand(ns, other, op))
             y = other
         if reflected:
@@ -758,6 +764,38 @@ def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
 def is_numpy_like(x: Any) -> bool:
     """Whether ``x`` is a NumPy or CuPy array or scalar (a NumPy scalar is a 0-d array to promo_ns)."""
     return type(x).__module__ in ("numpy", "cupy") and hasattr(x, "dtype") and hasattr(x, "ndim")
+
+
+#: The reflected Python operator of each binary op (a comparison's is its mirror image).
+_REFLECTED_NAMES = {
+    "add": "__radd__", "subtract": "__rsub__", "multiply": "__rmul__", "divide": "__rtruediv__",
+    "floor_divide": "__rfloordiv__", "remainder": "__rmod__", "pow": "__rpow__",
+    "bitwise_and": "__rand__", "bitwise_or": "__ror__", "bitwise_xor": "__rxor__",
+    "bitwise_left_shift": "__rlshift__", "bitwise_right_shift": "__rrshift__", "matmul": "__rmatmul__",
+    "equal": "__eq__", "not_equal": "__ne__", "less": "__gt__", "less_equal": "__ge__",
+    "greater": "__lt__", "greater_equal": "__le__",
+}  # fmt: skip
+
+
+def reflected_name(op: str) -> str:
+    """The name of the Python operator another operand implements to take ``op`` reflected."""
+    return _REFLECTED_NAMES[op]
+
+
+def defers_to(other: Any, name: str) -> bool:
+    """Whether a Python operator leaves ``other`` to its own reflected operator ``name``.
+
+    True for a type promo_ns does not know (neither a Python scalar, nor a
+    backend's array or scalar) that implements ``name`` itself: xarray's
+    DataArray, marray's MaskedArray.  Their reflected operator then runs; for
+    anything else promo_ns raises its own TypeError, naming what to do.
+    """
+    from promo_ns.backends import backend_of
+
+    cls = other.__class__
+    if cls.__module__ == "builtins" or is_numpy_like(other) or backend_of(other) is not None:
+        return False
+    return getattr(cls, name, None) is not getattr(object, name, None)
 
 
 def _other_operand(ns: Any, x: Any, op: str) -> Any:

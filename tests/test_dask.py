@@ -150,40 +150,40 @@ def test_unknown_sizes_are_none() -> None:
     assert to_numpy(picked).tolist() == [3.0, 4.0, 5.0]
 
 
-def test_python_scalars_of_lazy_arrays_raise_and_explicit_conversion_computes() -> None:
+def test_python_scalars_of_lazy_arrays_compute_and_they_still_answer_lazy() -> None:
+    # As Dask's own arrays and array-api-compat's Dask: scikit-learn's `if xp.any(...):` works.
+    xp = promo_ns.namespace("dask", policy="pytorch")
+    a = xp.asarray([2.5, 0.0, 3.0])
+    with Computes() as c:
+        assert (float(a[0]), bool(a[1]), int(a[2]), complex(a[0])) == (2.5, False, 3, 2.5 + 0j)
+        assert xp.asarray([5, 6])[xp.asarray(1, dtype=xp.int64)].__index__() == 6
+    assert c.count == 5
+    with no_compute():
+        # Clients pick their lazy code paths by it (SciPy's ttest_1samp); it asks bool(), which refuses.
+        assert array_api_compat.is_lazy_array(a)
+        repr(a)
+    assert (a * 2).dtype is xp.float32
+
+
+def test_compute_conversions_false_makes_python_scalars_refuse_until_turned_on() -> None:
+    from promo_ns.backends.dask import compute_conversions
+
     xp = promo_ns.namespace("dask")
     a = xp.asarray([2.0, 3.0])
     one = a[0]
-    with no_compute():
-        for convert in (bool, int, float, complex, lambda x: x.__index__()):
-            with pytest.raises(ValueError, match="lazy dask array"):
-                convert(one)
-        assert array_api_compat.is_lazy_array(a)  # it asks bool(), which raises: no compute
-        repr(a)
-    with Computes() as c:
-        assert np.asarray(a).tolist() == [2.0, 3.0]  # what the user asks for explicitly
-    assert c.count == 1
-    assert float(promo_ns.unwrap(one).compute()) == 2.0
-
-
-def test_compute_conversions_lets_python_scalars_compute_until_turned_off() -> None:
-    # The switch the array-api-tests runner turns on in the suite's process (and nothing else does).
-    from promo_ns.backends.dask import compute_conversions
-
-    xp = promo_ns.namespace("dask", policy="pytorch")
-    a = xp.asarray([2.5, 0.0, 3.0])
-    assert compute_conversions(True) is False
+    assert compute_conversions(False) is True
     try:
+        with no_compute():
+            for convert in (bool, int, float, complex, lambda x: x.__index__(), lambda x: f"{x:.1f}"):
+                with pytest.raises(ValueError, match="lazy dask array"):
+                    convert(one)
+            assert array_api_compat.is_lazy_array(a)
         with Computes() as c:
-            assert (float(a[0]), bool(a[1]), int(a[2]), complex(a[0])) == (2.5, False, 3, 2.5 + 0j)
-            assert xp.asarray([5, 6])[xp.asarray(1, dtype=xp.int64)].__index__() == 6
-        assert c.count == 5
-        assert not array_api_compat.is_lazy_array(a)
-        assert (a * 2).dtype is xp.float32  # nothing else changes
+            assert np.asarray(a).tolist() == [2.0, 3.0]  # what the user asks for explicitly
+        assert c.count == 1
     finally:
-        assert compute_conversions(False) is True
-    with pytest.raises(ValueError, match="lazy dask array"):
-        float(a[0])
+        assert compute_conversions(True) is False
+    assert float(one) == 2.0
 
 
 # --- in place, setitem, indexing ----------------------------------------------------------
@@ -284,15 +284,15 @@ def test_a_0_d_mask_and_array_slice_bounds() -> None:
     assert to_numpy(taken).shape == (1, 2, 3) and to_numpy(none).shape == (0, 2, 3)
     assert to_numpy(xp.asarray(4.0)[xp.asarray(True)]).tolist() == [4.0]
     stop = xp.asarray(2)
-    with pytest.raises(ValueError, match="lazy dask array"):
-        x[0, 0:stop]  # a slice bound is its __index__, which a lazy array refuses
+    assert to_numpy(x[0, 0:stop]).tolist() == [0.0, 1.0]  # a slice bound is its __index__: computed
+    x[0, 0:stop] = -1.0
+    assert to_numpy(x)[0].tolist() == [-1.0, -1.0, 2.0]
     from promo_ns.backends.dask import compute_conversions
 
-    before = compute_conversions(True)
+    before = compute_conversions(False)
     try:
-        assert to_numpy(x[0, 0:stop]).tolist() == [0.0, 1.0]
-        x[0, 0:stop] = -1.0
-        assert to_numpy(x)[0].tolist() == [-1.0, -1.0, 2.0]
+        with pytest.raises(ValueError, match="lazy dask array"):
+            x[0, 0:stop]  # refused where conversions are turned off
     finally:
         compute_conversions(before)
 

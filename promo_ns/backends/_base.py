@@ -76,10 +76,16 @@ class Backend(Protocol):
 
     @property
     def lazy(self) -> bool:
-        """Whether the library's arrays are lazy graphs (Dask): Python scalars of them are refused.
+        """Whether the library's arrays are lazy graphs (Dask), which compute only when asked."""
+        ...
 
-        ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)`` and ``x.__index__()``
-        would compute the graph; the standard says lazy arrays raise a ValueError instead.
+    @property
+    def refuses_conversions(self) -> bool:
+        """Whether ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)`` and ``x.__index__()`` raise.
+
+        True only for a lazy library whose conversions were turned off
+        (:func:`promo_ns.backends.dask.compute_conversions`): the standard lets
+        lazy arrays raise a ValueError there instead of computing the graph.
         """
         ...
 
@@ -162,6 +168,8 @@ class DTypeMaps:
     module: ModuleType
     #: Arrays are eager unless an adapter says otherwise (see :attr:`Backend.lazy`).
     lazy: bool = False
+    #: Python scalars of arrays compute (see :attr:`Backend.refuses_conversions`).
+    refuses_conversions: bool = False
 
     def __init__(self) -> None:
         self._native: dict[DType, Any] = {}

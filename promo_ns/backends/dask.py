@@ -21,12 +21,11 @@ only a computation gives comes when the graph is computed, naming the op
 (see ``docs/scaling.md``, "What can only fail at compute time").
 
 Dask arrays are lazy: converting one to a Python scalar (``bool``, ``int``,
-``float``, ``complex``, ``__index__``) would compute its graph, and the
-standard says lazy arrays should raise a ValueError there instead; the
-wrapper does so where its backend's ``lazy`` is true.  A test harness that
-reads values through Python scalars (the array-api-tests suite) turns that
-off for its process with :func:`compute_conversions`; library code computes
-explicitly instead.
+``float``, ``complex``, ``__index__``) computes its graph, as Dask's own
+arrays and array-api-compat's Dask do, and the arrays still answer as lazy to
+``array_api_compat.is_lazy_array`` (clients pick their lazy code paths that
+way).  :func:`compute_conversions` ``(False)`` makes those conversions raise
+a ValueError instead, as the standard allows lazy arrays to.
 """
 
 from __future__ import annotations
@@ -132,9 +131,9 @@ class DaskBackend(NumpyLike):
     NumPy-like adapter's code.
     """
 
-    #: Arrays are lazy: Python scalars of them would compute the graph, so the wrapper refuses
-    #: (unless :func:`compute_conversions` turned that off).
+    #: Arrays are lazy graphs: Python scalars of them compute (see :func:`compute_conversions`).
     lazy = True
+    refuses_conversions = False
 
     def __init__(self) -> None:
         super().__init__("dask", "dask.array", array_type="Array")
@@ -280,21 +279,20 @@ def previous(x: Any) -> Any:
 
 
 def compute_conversions(enabled: bool = True) -> bool:
-    """Let Python scalars of promo_ns's Dask arrays compute their graph, in this whole process.
+    """Whether Python scalars of promo_ns's Dask arrays compute their graph, in this whole process.
 
-    With it on, ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)`` and
+    On (the default), ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)`` and
     ``x.__index__()`` of a promo_ns Dask array compute ``x``'s graph and
-    convert the value, as Dask's own arrays do, where by default they raise
-    ValueError as the standard says lazy arrays do (and
-    ``array_api_compat.is_lazy_array`` then answers False).  It is meant for
-    test harnesses that read values that way, such as the array-api-tests
-    suite (``python -m conformance.array_api_tests --backend dask`` turns it
-    on in the suite's process); nothing else about the arrays changes.
+    convert the value, as Dask's own arrays and array-api-compat's Dask do
+    (scikit-learn's ``if xp.any(...):`` works).  Off, they raise a ValueError,
+    as the standard allows lazy arrays to, so that code computing a graph once
+    per ``if`` is found.  Either way ``array_api_compat.is_lazy_array`` answers
+    True, and nothing else about the arrays changes.
 
     Parameters
     ----------
     enabled
-        True to let conversions compute, False to refuse them again (the default state).
+        True to let conversions compute (the default state), False to refuse them.
 
     Returns
     -------
@@ -306,13 +304,16 @@ def compute_conversions(enabled: bool = True) -> bool:
     >>> import promo_ns
     >>> from promo_ns.backends import dask
     >>> xp = promo_ns.namespace("dask")
-    >>> before = dask.compute_conversions(True)
     >>> float(xp.asarray([2.5])[0])
     2.5
+    >>> before = dask.compute_conversions(False)
+    >>> float(xp.asarray([2.5])[0])
+    Traceback (most recent call last):
+    ValueError: float() of a lazy dask array would compute its graph; ...
     >>> _ = dask.compute_conversions(before)
     """
-    before = not DaskBackend.lazy
-    DaskBackend.lazy = not enabled
+    before = not DaskBackend.refuses_conversions
+    DaskBackend.refuses_conversions = not enabled
     return before
 
 
