@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -33,7 +34,7 @@ Foreign: type[Any] = type(
 )
 
 
-_FORWARD = {
+_FORWARD: dict[str, Callable[[Any, Any], Any]] = {
     "add": operator.add, "subtract": operator.sub, "multiply": operator.mul, "divide": operator.truediv,
     "floor_divide": operator.floordiv, "remainder": operator.mod, "pow": operator.pow,
     "bitwise_and": operator.and_, "bitwise_or": operator.or_, "bitwise_xor": operator.xor,
@@ -41,7 +42,7 @@ _FORWARD = {
     "equal": operator.eq, "not_equal": operator.ne, "less": operator.lt, "less_equal": operator.le,
     "greater": operator.gt, "greater_equal": operator.ge,
 }  # fmt: skip
-_INPLACE = {
+_INPLACE: dict[str, Callable[[Any, Any], Any]] = {
     "add": operator.iadd, "subtract": operator.isub, "multiply": operator.imul, "divide": operator.itruediv,
     "floor_divide": operator.ifloordiv, "remainder": operator.imod, "pow": operator.ipow,
     "bitwise_and": operator.iand, "bitwise_or": operator.ior, "bitwise_xor": operator.ixor,
