@@ -587,3 +587,35 @@ def test_int_and_index_of_a_lazy_uint64_compute_where_conversions_compute() -> N
         assert x.__index__() == 2**63 + 1
     finally:
         compute_conversions(previous)
+
+
+def test_a_mask_takes_a_value_whose_size_only_a_compute_knows() -> None:
+    # SciPy's variation and tmean(limits=...), array-api-extra's at[mask]: x[m] = x[m] * 2.
+    xp = promo_ns.namespace("dask")
+    x = xp.asarray(np.arange(6.0).reshape(2, 3))
+    before = promo_ns.unwrap(x)
+    with no_compute():
+        m = x > 1
+        x[m] = x[m] * 2
+        x[x > 100] = xp.asarray([1.0, 2.0])[:0]  # an empty selection, an empty value
+    assert to_numpy(x).tolist() == [[0.0, 1.0, 4.0], [6.0, 8.0, 10.0]]
+    assert before.compute().tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]  # the old graph is kept
+    x[x > 5] = xp.asarray([1.0, 2.0])  # 4 places, 2 values: NumPy's error, once computed
+    with pytest.raises(ValueError, match=r"x\[mask\] = value .* failed when its graph was computed"):
+        to_numpy(x)
+
+
+@pytest.mark.parametrize("taken", [True, False])
+def test_a_0d_mask_takes_an_array_value(taken: bool) -> None:
+    xp = promo_ns.namespace("dask")
+    y, w = xp.asarray(4.0), xp.asarray([1.0, 2.0])
+    y[xp.asarray(taken)] = xp.asarray([7.0])
+    w[xp.asarray(taken)] = xp.asarray([[3.0, 4.0]])
+    assert to_numpy(y).tolist() == (7.0 if taken else 4.0)
+    assert to_numpy(w).tolist() == ([3.0, 4.0] if taken else [1.0, 2.0])
+
+
+def test_creation_takes_a_list_shape() -> None:
+    xp = promo_ns.namespace("dask")
+    assert [f([3]).shape for f in (xp.empty, xp.zeros, xp.ones)] == [(3,)] * 3
+    assert xp.full([2, 1], 1.5).shape == (2, 1)

@@ -92,7 +92,7 @@ def _bad_arguments(name: str, args: tuple[Any, ...]) -> Exception | None:
     """promo_ns's error for creation function ``name``'s positional arguments; None if they are fine."""
     for arg, value in zip(_ARGUMENTS.get(name, ()), args, strict=False):
         if arg == "shape":
-            sizes = value if isinstance(value, tuple) else (value,)
+            sizes = value if isinstance(value, (tuple, list)) else (value,)  # a list, as NumPy takes
             if not all(map(_is_size, sizes)):
                 return TypeError(
                     f"{name}() takes a shape: an int or a tuple of ints, not {type(value).__name__} "

@@ -20,6 +20,7 @@ from functools import partial
 from math import isnan, prod
 from typing import Any
 
+import dask
 import dask.array as dask_array
 import numpy
 from dask.array.core import broadcast_shapes
@@ -110,6 +111,9 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     """
     key = _normalized(key)
     keys = key if isinstance(key, tuple) else (key,)
+    mask = keys[0] if len(keys) == 1 and isinstance(keys[0], dask_array.Array) else None
+    if mask is not None and mask.dtype == bool and (mask.ndim == 0 or getattr(value, "ndim", 0) > 0):
+        return _masked_write(x, mask, value)
     if any(_is_index_array(k) and getattr(k, "ndim", 1) > 0 for k in keys):  # a 0-d one is an int
         _check_value_shape(x, keys, value)
     key = _checked(x, key, writing=True)
@@ -139,6 +143,35 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
         value = dask_array.squeeze(value, axis=tuple(dropped)) if dropped else value
     new[tuple(positive)] = value
     return new
+
+
+def _masked_write(x: Any, mask: Any, value: Any) -> Any:
+    """``x`` with ``x[mask] = value`` written as NumPy does, for what Dask's own setitem cannot take.
+
+    A 0-d mask selects all of ``x`` (or nothing): ``value`` broadcasts to
+    ``(1, *x.shape)``.  A mask of ``x``'s shape with an array value (whose size
+    may be known only once computed, ``x[m] = x[m] * 2``) writes the value's
+    elements into the selected places in order, in one task over the whole
+    array; a value of the wrong size raises when the graph is computed.
+    """
+    if mask.ndim == 0:
+        selected = dask_array.broadcast_to(dask_array.asarray(value, dtype=x.dtype), (1, *x.shape))[0]
+        return dask_array.where(mask, selected, x)
+    if tuple(mask.shape) != tuple(x.shape) and not any(map(isnan, (*mask.shape, *x.shape))):
+        raise IndexError(f"boolean index shape {mask.shape} must match the indexed array's {x.shape}")
+    written = dask.delayed(_write_where, pure=True)(x, mask, value)
+    out = dask_array.from_delayed(written, shape=x.shape, dtype=x.dtype, meta=x._meta)
+    return out if any(map(isnan, x.shape)) else out.rechunk(x.chunks)
+
+
+def _write_where(x: Any, mask: Any, value: Any) -> Any:
+    """One task of :func:`_masked_write`: NumPy's ``x[mask] = value`` on a copy of ``x``."""
+    out = numpy.array(x, copy=True)
+    try:
+        out[mask] = value
+    except ValueError as e:
+        raise ValueError(failed_when_computed("x[mask] = value", e, updated=True)) from e
+    return out
 
 
 def _positive_steps(x: Any, keys: list[Any]) -> tuple[list[Any], list[int], list[int]]:
