@@ -206,12 +206,36 @@ def _fold(grid: Grid, dtypes: Iterable[DType], grid_name: str) -> Stage[DType | 
     return result
 
 
+def _reduce(policy: Policy, grid: Grid, dtypes: Sequence[DType], grid_name: str) -> Stage[DType | None]:
+    """``dtypes`` reduced to one as the policy's ``nary`` says (``None`` when there are none).
+
+    Two distinct dtypes take their grid cell; three or more fold left to right
+    (``"pairwise"``), or each promotes with the main dtype, the latest of them in
+    ``nary_order``, and those results fold (``"main-dtype"``, NumPy's).
+    """
+    distinct = list(dict.fromkeys(dtypes))
+    if policy.nary == "pairwise" or len(distinct) < 3:
+        return (yield from _fold(grid, dtypes, grid_name))
+    main = max(distinct, key=policy.nary_order.index)
+    yield f"{main} is the main dtype of {', '.join(map(str, distinct))}: each other promotes with it"
+    with_main: list[DType] = []
+    for d in distinct:
+        if d is not main:
+            found = yield from _fold(grid, (main, d), grid_name)
+            assert found is not None  # two dtypes fold to one, or refuse
+            with_main.append(found)
+    return (yield from _fold(grid, with_main, grid_name))
+
+
 def _promote_weak(policy: Policy, keys: Sequence[Key], family: Family | None) -> Stage[DType]:
     """Arrays promote through the array grid; each Python scalar then adapts through the scalar grid."""
     grid, grid_name = _array_grid(policy, family)
-    result = yield from _fold(grid, [d for d, _ in keys if d is not None], grid_name)
+    result = yield from _reduce(policy, grid, [d for d, _ in keys if d is not None], grid_name)
     if result is None:
-        raise _RefusalError("scalars", _NO_ARRAY)
+        if family is None or not family.scalars_alone:
+            raise _RefusalError("scalars", _NO_ARRAY)
+        result = yield from _scalars_alone(policy, grid, keys)
+        keys = ()
     for d, role in keys:
         if d is None:
             found = policy.scalars.get((result, role))
@@ -221,6 +245,18 @@ def _promote_weak(policy: Policy, keys: Sequence[Key], family: Family | None) ->
                 )
             yield f"the scalar grid gives {found} for {result} with a {role}"
             result = found
+    return result
+
+
+def _scalars_alone(policy: Policy, grid: Grid, keys: Sequence[Key]) -> Stage[DType]:
+    """Python scalars without an array: each as the policy's ``scalar_dtypes`` (refused without one)."""
+    typed = [policy.scalar_dtypes.get(r) for _, r in keys]
+    if None in typed:
+        raise _RefusalError("scalars", _NO_ARRAY)
+    counted = ", ".join(f"a {r} counts as {d}" for (_, r), d in zip(keys, typed, strict=True))
+    yield f"no operand is an array: {counted}"
+    result = yield from _reduce(policy, grid, [d for d in typed if d is not None], "array")
+    assert result is not None  # keys holds at least one operand
     return result
 
 
@@ -255,9 +291,10 @@ def _promote_priority(policy: Policy, keys: Sequence[Key], family: Family | None
     scalars = [(r, policy.scalar_dtypes[r]) for d, r in keys if d is None]
     for r, d in scalars:
         yield f"a {r} counts as {d}"
-    nd = yield from _fold(grid, [d for d, r in keys if r is Role.ND and d is not None], grid_name)
-    mid = yield from _fold(zero_d, [d for d, r in keys if r is not Role.ND and d is not None], "0-d")
-    low = yield from _fold(zero_d, [d for _, d in scalars], "0-d")
+    arrays = [(d, r) for d, r in keys if d is not None]
+    nd = yield from _reduce(policy, grid, [d for d, r in arrays if r is Role.ND], grid_name)
+    mid = yield from _reduce(policy, zero_d, [d for d, r in arrays if r is not Role.ND], "0-d")
+    low = yield from _reduce(policy, zero_d, [d for _, d in scalars], "0-d")
     if nd is None and mid is None:
         raise _RefusalError("scalars", _NO_ARRAY)
     cross = policy.cross if policy.cross is not None else policy.arrays

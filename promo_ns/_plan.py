@@ -762,8 +762,14 @@ def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
 
 
 def is_numpy_like(x: Any) -> bool:
-    """Whether ``x`` is a NumPy or CuPy array or scalar (a NumPy scalar is a 0-d array to promo_ns)."""
-    return type(x).__module__ in ("numpy", "cupy") and hasattr(x, "dtype") and hasattr(x, "ndim")
+    """Whether ``x`` is a NumPy or CuPy array or scalar (a NumPy scalar is a 0-d array to promo_ns).
+
+    ml_dtypes' scalars (``ml_dtypes.bfloat16(1)``) are NumPy scalars too.
+    """
+    return type(x).__module__ in _NUMPY_MODULES and hasattr(x, "dtype") and hasattr(x, "ndim")
+
+
+_NUMPY_MODULES = ("numpy", "cupy", "ml_dtypes")
 
 
 #: The reflected Python operator of each binary op (a comparison's is its mirror image).

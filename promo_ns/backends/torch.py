@@ -336,6 +336,10 @@ class TorchBackend(DTypeMaps):
         """
         if type(obj).__module__ == "numpy" and any(s < 0 for s in getattr(obj, "strides", ())):
             obj = numpy.ascontiguousarray(obj)
+        if type(obj).__module__ in ("numpy", "ml_dtypes") and str(getattr(obj, "dtype", "")) == "bfloat16":
+            # torch reads no ml_dtypes bfloat16: the same bits, through uint16
+            bits = numpy.ascontiguousarray(obj).view(numpy.uint16)
+            obj = torch.from_numpy(bits).view(torch.bfloat16)
         device = kwargs.get("device")
         if device is not None and torch.device(device).type == "meta" and isinstance(obj, (list, tuple, int)):
             return compat.asarray(obj, **{**kwargs, "device": "cpu"}).to(device)

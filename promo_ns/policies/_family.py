@@ -47,6 +47,11 @@ class Family:
     strong
         0-d arrays and Python scalars (as the policy's ``scalar_dtypes``)
         promote exactly like n-d arrays.
+    scalars_alone
+        For ``roles="weak-scalars"``: Python scalars without an array take the
+        policy's ``scalar_dtypes`` and promote as arrays (NumPy's
+        ``result_type(1, 1.5)`` and ``where(c, 1, 1.5)`` are float64); else
+        they are refused.
     result_kinds
         Kinds the (mapped) result may have; ``None``: ``kinds``.  (TF's true
         division takes bool operands but has no bool result.)
@@ -133,6 +138,7 @@ class Family:
     result_map: Mapping[DType, DType] = field(default_factory=dict)
     same_dtype: bool = False
     strong: bool = False
+    scalars_alone: bool = False
     result_kinds: str | None = None
     arrays: Grid | None = None
     scalars: ScalarGrid = field(default_factory=dict)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields, replace
 from importlib import import_module
 from typing import Any, Literal
 
-from promo_ns._dtypes import DType
+from promo_ns._dtypes import DTYPES, DType
 from promo_ns._ops import FAMILY
 from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind, did_you_mean
 from promo_ns.policies._family import FAMILIES, Family, IntRule
@@ -98,6 +98,25 @@ class Policy:
         Array-with-Python-scalar grid, for ``roles="weak-scalars"``.
     scalar_dtypes
         The dtype each Python scalar kind stands for, for ``roles="priority"``.
+        Under ``roles="weak-scalars"``, the dtype Python scalars take where no
+        operand is an array, in families with ``scalars_alone`` (NumPy's
+        ``result_type(1, 1.5)`` is float64).
+    nary
+        How three or more dtypes reduce to one (``result_type``, ``concat``,
+        ``clip``, ...; two dtypes always take their grid cell):
+
+        ``"pairwise"``
+            A left fold through the grid: ``((a, b), c)``.
+        ``"main-dtype"``
+            NumPy's ``PyArray_PromoteDTypeSequence``: the dtype latest in
+            ``nary_order`` is the main one, every other dtype promotes with
+            it through the grid, and those results fold.  ``int8, uint8,
+            float16`` is float16 (float16 with each), where the fold gives
+            float32 (int16 with float16).
+    nary_order
+        For ``nary="main-dtype"``: every canonical dtype once, from the one
+        that knows the fewest others to the one that knows the most (NumPy's
+        type numbers, float16 after complex128 and ml_dtypes' bfloat16 last).
     zero_d
         For ``roles="priority"``: the grid between two 0-d arrays (defaults to ``arrays``).
     cross
@@ -188,6 +207,8 @@ class Policy:
     op_families: Mapping[str, str] = field(default_factory=dict)
     scalars: ScalarGrid = field(default_factory=dict)
     scalar_dtypes: Mapping[Role, DType] = field(default_factory=dict)
+    nary: Literal["pairwise", "main-dtype"] = "pairwise"
+    nary_order: tuple[DType, ...] = ()
     zero_d: Grid | None = None
     cross: Grid | None = None
     cross_when: Literal["higher", "different"] = "higher"
@@ -407,10 +428,30 @@ def _validate(record: Policy, owner: str) -> None:
             )
         if rule == "reciprocal_then_multiply" and form != "s / x":
             raise ValueError(f"{owner}: float_scalars[{form!r}] is {rule!r}, a rule of 's / x' only")
+    _check_nary(record, owner)
     rules = record.nested_rules
     if rules is not None and rules not in _BUILTIN and rules not in _REGISTERED:
         raise ValueError(
             f"{owner}: nested_rules names no registered policy: {rules!r}{did_you_mean(rules, policies())}"
+        )
+
+
+def _check_nary(record: Policy, owner: str) -> None:
+    """``nary_order`` holds every canonical dtype once for ``nary="main-dtype"``, and nothing otherwise."""
+    order = record.nary_order
+    if record.nary == "pairwise":
+        if order:
+            raise ValueError(
+                f"{owner}: nary_order is used by nary='main-dtype' only; with nary='pairwise' leave it empty"
+            )
+        return
+    missing = [str(d) for d in DTYPES if d not in order]
+    if missing or len(order) != len(DTYPES):
+        repeated = sorted({str(d) for d in order if order.count(d) > 1})
+        raise ValueError(
+            f"{owner}: nary='main-dtype' needs nary_order to name every canonical dtype once, from the "
+            f"one that knows the fewest others to the one that knows the most; "
+            + (f"it lacks {', '.join(missing)}" if missing else f"it repeats {', '.join(repeated)}")
         )
 
 

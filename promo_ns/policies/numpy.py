@@ -3,6 +3,13 @@
 Arrays, 0-d arrays and NumPy scalars are all strong; Python scalars are weak:
 a Python scalar of the array's kind (or a lower one) keeps the array's dtype,
 and a Python int out of that dtype's range raises ``OverflowError``.
+Three or more dtypes promote as NumPy's ``PyArray_PromoteDTypeSequence`` does
+(``nary="main-dtype"``): the dtype with the highest type number is the main one
+and every other promotes with it, so ``result_type(int8, uint8, float16)`` is
+float16 (and ``concat``, ``stack`` and ``clip`` of them), not the pairwise
+float32.  ``result_type`` converts no value (``result_type(int8, 2**70)`` is
+int8), and Python scalars alone take the default dtype of their kind
+(``result_type(1, 1.5)`` and ``where(c, 1, 1.5)`` are float64).
 ``int / int`` gives float64; the float-only functions (``arctan2``, ``hypot``,
 ...) first turn each integer input into the smallest float that holds it; bool
 ``**``, ``//``, ``%`` and shifts compute in int8.
@@ -44,18 +51,21 @@ from promo_ns._dtypes import (
     DTYPES,
     bfloat16,
     bool_,
+    complex64,
     complex128,
     float16,
     float32,
     float64,
     int8,
     int16,
+    int32,
     int64,
     uint8,
     uint16,
+    uint32,
     uint64,
 )
-from promo_ns.policies._model import Family, IntRule, Policy, function_grid, grid, scalar_grid
+from promo_ns.policies._model import Family, IntRule, Policy, Role, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -95,6 +105,14 @@ SCALARS = scalar_grid("""
   c64     c64     c64     c64     c64
  c128    c128    c128    c128    c128
 """)
+
+#: NumPy's type numbers (``np.dtype(t).num``): the main dtype of an n-ary promotion is the
+#: latest here (``PyArray_PromoteDTypeSequence``); float16 comes after complex128, and
+#: ml_dtypes' bfloat16, a user dtype, after every built-in one.
+_TYPE_NUMBERS = (
+    *(bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64),
+    *(float32, float64, complex64, complex128, float16, bfloat16),
+)
 
 #: A Python int must fit the dtype (NEP 50), and be no negative exponent of an integer power.
 _EXPONENT: dict[str, IntRule] = {"b": "non-negative", "i": "non-negative", "u": "non-negative"}
@@ -163,6 +181,10 @@ POLICY = Policy(
     arrays=ARRAYS,
     roles="weak-scalars",
     scalars=SCALARS,
+    # Python scalars alone (result_type(1, 1.5), where(c, 1, 1.5)): the default dtype of their kind.
+    scalar_dtypes={Role.BOOL: bool_, Role.INT: int64, Role.FLOAT: float64, Role.COMPLEX: complex128},
+    nary="main-dtype",
+    nary_order=_TYPE_NUMBERS,
     op_families={"subtract": "subtraction"},
     families={
         "arithmetic": Family(),
@@ -178,8 +200,9 @@ POLICY = Policy(
         "bitwise": Family(kinds="biu"),
         "shift": Family(kinds="biu", result_map={bool_: int8}),
         "float_only": Family(kinds="biuf", operand_map=_SMALLEST_FLOAT, int_values={}),
-        "common": Family(),
-        "where": Family(int_values={}, int_range=_C_LONG),
+        # result_type converts no value: np.result_type(int8, 2**70) is int8.
+        "common": Family(int_values={}, scalars_alone=True),
+        "where": Family(int_values={}, int_range=_C_LONG, scalars_alone=True),
         # ml_dtypes has no bfloat16 clip loop: NumPy clips bfloat16 in float32.
         "clip": Family(result_map={bfloat16: float32}, int_values=_CLIP),
         "setitem": Family(cast="any", int_values={"i": "fit", "u": "fit"}),
@@ -201,9 +224,14 @@ POLICY = Policy(
         "OverflowError naming the int and the dtype to ask for (dtype=xp.uint64, or a float dtype), "
         "on every backend: a value-based dtype is what NEP 50 removed from the rest of NumPy.",
         "ml_dtypes registers no bfloat16 promotion with int16+/uint16+ or float16 for np.result_type "
-        "(so np.where refuses them) while its ufunc loops accept them: the numpy policy uses the "
-        "ufuncs' answer everywhere. ml_dtypes also casts complex to bfloat16 under 'same_kind'; the "
-        "numpy policy keeps NumPy's rule and refuses bf16 += complex.",
+        "(so np.where, np.concatenate and np.stack refuse them, and result_type refuses a Python int "
+        "beside bfloat16 and another dtype), and result_type takes a Python float or complex with "
+        "bfloat16 as float64 or complex128, while its ufunc loops accept them all (float32, complex64): "
+        "the numpy policy uses the ufuncs' answer everywhere. ml_dtypes also casts complex to bfloat16 "
+        "under 'same_kind'; the numpy policy keeps NumPy's rule and refuses bf16 += complex.",
+        "result_type of Python ints alone: NumPy discovers one lone int's dtype from its value, as "
+        "np.asarray does (2**63 is uint64, 2**64 object); the numpy policy gives int64, the default "
+        "int, as NumPy does for two or more (np.result_type(-1, 2**63) is int64).",
         "ml_dtypes' bfloat16 converts no Python int beyond int64 (TypeError: expected number, got int; "
         "np.where none beyond uint64); the numpy policy converts it as NumPy does for float16: rounded, "
         "infinite beyond the range.",
