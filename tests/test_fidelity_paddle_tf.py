@@ -136,3 +136,67 @@ def test_paddle_linalg_products(backend: str) -> None:
     assert xp.searchsorted(i32, xp.asarray([0.5, 1.5], dtype=xp.float32)).dtype == xp.int64
     with pytest.raises(PromotionError):
         xp.searchsorted(i32, _ones(xp, "int8"))
+
+
+# --- tf-safe -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_safe_not_equal_does_not_promote_where_equal_does(backend: str) -> None:
+    # TF 2.21 safe mode: int8 == int16 is bool (tf.equal promotes); int8 != int16 raises
+    # (tf.not_equal: "cannot compute NotEqual as input #1 was expected to be a int8 tensor").
+    xp = namespace(backend, "tf-safe")
+    a, b = _ones(xp, "int8"), _ones(xp, "int16")
+    assert (a == b).dtype == xp.bool
+    with pytest.raises(PromotionError):
+        a != b  # noqa: B015
+    with pytest.raises(PromotionError):
+        xp.not_equal(a, _ones(xp, "int16", ()))
+    assert (a != 1).dtype == xp.bool
+    with pytest.raises(PromotionError):  # TF cannot convert 1.5 to an int8 tensor
+        a != 1.5  # noqa: B015
+    with pytest.raises(PromotionError):  # nor 1 to a bool tensor
+        _ones(xp, "bool") != 1  # noqa: B015
+    assert (_ones(xp, "float32") != 1.5).dtype == xp.bool
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_safe_bitwise_operators_take_bool(backend: str) -> None:
+    # x & y of two bool tensors is tf.logical_and in TF; bool & int8 and bool & 1 are refused.
+    xp = namespace(backend, "tf-safe")
+    b = xp.asarray([True, False])
+    assert (b & b).dtype == xp.bool
+    assert xp.bitwise_xor(b, True).dtype == xp.bool
+    assert (b | xp.asarray(False)).dtype == xp.bool
+    with pytest.raises(PromotionError):
+        b & _ones(xp, "int8")
+    with pytest.raises(PromotionError):
+        b & 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_safe_result_type_is_what_plus_gives(backend: str) -> None:
+    # tf.experimental.numpy.result_type(int8, int16) is int16, as int8 + int16 is; what +
+    # refuses (int8 with uint8, int32 with float32) it refuses.
+    xp = namespace(backend, "tf-safe")
+    assert xp.result_type(xp.int8, xp.int16) == xp.int16
+    assert xp.result_type(_ones(xp, "int8"), _ones(xp, "int16", ()), xp.float32) == xp.float32
+    assert xp.result_type(_ones(xp, "float16"), 1) == xp.float16
+    for a, b in (("int8", "uint8"), ("int32", "float32")):
+        with pytest.raises(PromotionError):
+            xp.result_type(getattr(xp, a), getattr(xp, b))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_safe_concat_stack_cross_do_not_promote(backend: str) -> None:
+    # tf.concat, tf.stack and tf.linalg.cross need one dtype (tnp.concatenate promotes by NumPy's rules).
+    xp = namespace(backend, "tf-safe")
+    a, b = _ones(xp, "int8", (3,)), _ones(xp, "int16", (3,))
+    with pytest.raises(PromotionError):
+        xp.concat([a, b])
+    with pytest.raises(PromotionError):
+        xp.stack([a, b])
+    with pytest.raises(PromotionError):
+        xp.linalg.cross(a, b)
+    assert xp.linalg.cross(b, b).dtype == xp.int16
+    assert xp.tensordot(a, b, axes=1).dtype == xp.int16  # tf.tensordot runs matmul's safe mode

@@ -285,10 +285,6 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
         )
         for dtype in ("bfloat16", "float32")
     },
-    ("tf-safe", "int_scalars", "/cases/x != s/bool/"): (
-        "TF's != converts a Python int to the tensor's dtype and cannot make a bool of it (== promotes "
-        "it); tf-safe compares as for =="
-    ),
     **{
         ("tf-safe", "setitem", f"/{dtype}/py:bool"): (
             "TF's Variable.assign cannot convert a Python bool to some dtypes (int8, uint8, bfloat16, "
