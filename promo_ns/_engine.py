@@ -261,21 +261,33 @@ def _scalars_alone(policy: Policy, grid: Grid, keys: Sequence[Key]) -> Stage[DTy
 
 
 def _combine(
-    cross: Grid, high: tuple[str, DType | None], lower: tuple[str, DType | None], when: str
+    cross: Grid,
+    high: tuple[str, DType | None],
+    lower: tuple[str, DType | None],
+    when: str,
+    isolated: frozenset[DType] = frozenset(),
 ) -> Stage[DType | None]:
-    """A higher priority class's dtype, with a lower class's counted against it as ``when`` says."""
+    """A higher priority class's dtype, with a lower class's counted against it as ``when`` says.
+
+    A lower class's dtype that differs from the higher one's counts whatever
+    ``when`` says where one of the two is ``isolated``.
+    """
     (hn, h), (ln, low) = high, lower
     if h is None or low is None:
         return h or low
-    if when != "always" and (low.category == h.category or (low.category < h.category and when == "higher")):
+    lone = next((d for d in (h, low) if d in isolated), None) if low is not h else None
+    if lone is None and (
+        when != "always" and (low.category == h.category or (low.category < h.category and when == "higher"))
+    ):
         relation = "the same category as" if low.category == h.category else "a lower category than"
         yield f"the {_CLASS[ln]} ({low}) are of {relation} the {_CLASS[hn]} ({h}): they do not count"
         return h
-    reason = (
-        "this op counts them whatever their category"
-        if when == "always"
-        else f"their category is {'higher' if low.category > h.category else 'different'}"
-    )
+    if lone is not None:
+        reason = f"{lone} meets no other dtype"
+    elif when == "always":
+        reason = "this op counts them whatever their category"
+    else:
+        reason = f"their category is {'higher' if low.category > h.category else 'different'}"
     counted = f"the {_CLASS[ln]} ({low}) count against the {_CLASS[hn]} ({h}), as {reason}"
     found = cross.get((h, low))
     if found is None:
@@ -305,6 +317,7 @@ def _promote_priority(policy: Policy, keys: Sequence[Key], family: Family | None
         ("nd", nd),
         ("mid" if mid is not None else "low", below),
         zero_d_when if mid is not None else policy.cross_when,
+        policy.isolated if mid is not None else frozenset(),
     )
     assert result is not None  # nd or mid is an array's dtype
     return result
@@ -565,6 +578,8 @@ def int_limits(policy: Policy, family_name: str, keys: tuple[Key | None, ...], i
     rules = rules if rules is not None else family.int_values
     rule = (rules if rules is not None else _DEFAULT_RULES[policy.int_values]).get(kind, "wrap")
     ranges = family.int_range if family.int_range is not None else policy.int_range
+    if len(keys) == 2 and index == 0 and family.int_range_left is not None:
+        ranges = family.int_range_left
     dtype = arrays[0] if family.cast is not None or not isinstance(promoted, DType) else promoted
     fits = None if rule == "wrap" else _value_range(dtype, rule)
     integer = isinstance(decided, DType) and decided.kind in "biu"

@@ -24,9 +24,13 @@ How the cells are run
   function form gives a different result it is stored under
   ``"function_scalar_forms"``.  Ops without an operator form get the scalar
   passed to the function (``copysign`` and ``where`` accept one).
-* ``iadd`` is ``Tensor.add_``: ``paddle.Tensor`` has no ``__iadd__``, so
-  ``a += b`` only rebinds ``a`` to ``a + b`` (the ``add`` operator row).
-  ``add_`` takes no Python scalar.
+* ``iadd`` is ``a += b``, the spelling the paddle policy follows:
+  ``paddle.Tensor`` has no ``__iadd__``, so it rebinds ``a`` to ``a + b`` (a
+  0-d ``b`` gives way to an n-d ``a`` of its category).  ``Tensor.add_``
+  differs (it treats a 0-d ``b`` as n-d, takes no Python scalar, and changes
+  ``a``'s dtype in place to the promoted one); its cells where it differs are
+  stored under ``"inplace_method_disagreements"``.  A result of another dtype
+  than ``a``'s is refused by promo_ns's in-place contract (``_fidelity.in_place_contract``).
 * ``where(cond, x1, x2)`` uses a bool ``cond`` of shape ``(2,)``.
 * Decided but no CPU kernel: when the eager call fails only because the op's
   own kernel is not registered for the dtype Paddle dispatched to, that
@@ -94,13 +98,15 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "copysign": paddle.copysign,
     "nextafter": paddle.nextafter,
     "logaddexp": paddle.logaddexp,
-    "iadd": paddle.Tensor.add_,
+    "iadd": operator.iadd,
     "matmul": paddle.matmul,
     "sum": paddle.sum,
     "prod": paddle.prod,
     "cumulative_sum": paddle.cumsum,
     "add_out_of_range": paddle.add,
 }
+#: The other in-place spelling, whose disagreements with ``a += b`` are recorded.
+INPLACE_METHODS: dict[str, Callable[[Any, Any], Any]] = {"iadd": paddle.Tensor.add_}
 #: Op name -> Python operator, used for every cell with a Python scalar.
 OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
     "add": operator.add,
@@ -150,10 +156,8 @@ _REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     # ``&`` and ``<<`` raise this for float (and complex) Python scalars.
     (re.compile(r"unsupported operand type\(s\) for"), "refused"),
-    (
-        re.compile(r"Invalid enum data type for type promote"),
-        "unsupported: dtype not in the promotion table",
-    ),
+    # A dtype outside Paddle's promotion table (uint16/32/64) with any other: a refusal too.
+    (re.compile(r"Invalid enum data type for type promote"), "refused"),
     (_KERNEL_KEY, "unsupported: no CPU kernel"),
     (
         re.compile(r"CallScalarFunction\" is not implemented"),
@@ -343,6 +347,23 @@ def compare_forms(
     return found
 
 
+def compare_inplace(base: dict[str, dict[str, str]]) -> dict[str, dict[str, dict[str, str]]]:
+    """Cells where ``Tensor.add_`` differs from ``a += b`` (``base``), both unsupported ones skipped."""
+    method = PaddleFramework()
+    found: dict[str, dict[str, dict[str, str]]] = {}
+    for op, fn in INPLACE_METHODS.items():
+        saved = FUNCTIONS[op]
+        FUNCTIONS[op] = fn
+        try:
+            for key, value in base[op].items():
+                seen = _cells.observe(method, op, key)
+                if seen != value and not (seen.startswith("unsupported") and value.startswith("unsupported")):
+                    found.setdefault(op, {})[key] = {"a += b": value, "Tensor.add_": seen}
+        finally:
+            FUNCTIONS[op] = saved
+    return found
+
+
 def probe_functions() -> dict[str, dict[str, str]]:
     """Observe every one-array function cell."""
     return _cells.probe_functions(PaddleFramework())
@@ -368,6 +389,7 @@ def main() -> None:
         "no_kernel": no_kernel,
         "operator_disagreements": compare_forms(ops, PaddleFramework(array_form="operator"), False),
         "function_scalar_forms": compare_forms(ops, PaddleFramework(scalar_form="function"), True),
+        "inplace_method_disagreements": compare_inplace(ops),
     }
     path = _cells.reference("paddle")
     _cells.write(PaddleFramework(), path, "python -m conformance.frameworks.paddle", extra)

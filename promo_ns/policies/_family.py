@@ -147,6 +147,7 @@ class Family:
     int_values: Mapping[str, IntRule] | None = None
     int_right: Mapping[str, IntRule] | None = None
     int_range: Mapping[str, tuple[int, int]] | None = None
+    int_range_left: Mapping[str, tuple[int, int]] | None = None
     float_values: Literal["truncated", "within"] = "truncated"
 
     def __post_init__(self) -> None:
@@ -154,7 +155,7 @@ class Family:
         check_fields(self, "Family")
         for name in ("kinds", "scalar_kinds", "result_kinds"):
             check_kinds(getattr(self, name), f"Family: {name}")
-        for name in ("int_values", "int_right", "int_range"):
+        for name in ("int_values", "int_right", "int_range", "int_range_left"):
             check_per_kind(getattr(self, name), f"Family: {name}")
 
 

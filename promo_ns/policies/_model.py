@@ -125,6 +125,12 @@ class Policy:
     cross_when
         For ``roles="priority"``: a lower class counts when its category is
         ``"higher"`` (PyTorch) or merely ``"different"`` (Paddle).
+    isolated
+        For ``roles="priority"``: dtypes that meet no other dtype.  An n-d
+        array and a 0-d array of another dtype, one of them of these, are
+        refused even where the 0-d array would give way (Paddle's promotion
+        table has no uint16/32/64 and raises for them before it looks at the
+        operands' roles); Python scalars keep the role rules.
     families
         Per op family rules; a family missing here refuses every cell.
     op_families
@@ -212,6 +218,7 @@ class Policy:
     zero_d: Grid | None = None
     cross: Grid | None = None
     cross_when: Literal["higher", "different"] = "higher"
+    isolated: frozenset[DType] = frozenset()
     accumulate: Mapping[DType, DType] = field(default_factory=dict)
     accumulate_ops: Mapping[str, Mapping[DType, DType]] = field(default_factory=dict)
     accumulate_kinds: str = "biufc"

@@ -6,25 +6,72 @@ one) keeps the tensor's dtype; otherwise it stands for int64, float32 or
 complex64 and meets the tensor through Paddle's full promotion lattice.  A 0-d
 tensor gives way to an n-d tensor of its own category; across categories its
 own dtype counts (lattice), and two 0-d tensors always use the lattice.
-``int / int`` gives float32.  Bitwise ops do not promote tensor with tensor.
-Several ops have rules of their own (families below, ``docs/policies.md``):
-``floor_divide`` lets a 0-d tensor meet an n-d one through the lattice; the
-other float functions and every in-place op treat 0-d tensors as n-d ones;
-``pow``/``copysign``/``&`` convert some Python scalars to the tensor's dtype;
-``matmul`` is asymmetric; ``prod`` keeps the dtype, ``cumsum`` widens ints.
+uint16/32/64 are outside the lattice: with any other dtype they raise ("Invalid
+enum data type for type promote"), a 0-d tensor of the same category too
+(``isolated``).  ``int / int`` gives float32.  Bitwise ops do not promote tensor
+with tensor.  Several ops have rules of their own (families below,
+``docs/policies.md``): ``floor_divide`` lets a 0-d tensor meet an n-d one
+through the lattice; the other float functions treat 0-d tensors as n-d ones;
+``pow``/``copysign`` convert some Python scalars to the tensor's dtype;
+``matmul``/``tensordot`` and ``stack`` are asymmetric; ``prod`` keeps the
+dtype, ``cumsum`` widens ints, ``vecdot`` of int32 gives int64.
 
 Measured on Paddle 3.3.1 (``python -m conformance.frameworks.paddle``).  Where
 Paddle 2.6's documentation tables differ (0-d tensors are not covered there;
 uint16/32/64 are absent there and promote with nothing here), 3.3.1 is followed.
 
+Spellings.  Each binary op was measured in every spelling (``paddle.add(x, y)``,
+``x + y``, ``y + x``, ``x += y``, ``x.add(y)``, ``x.add_(y)``) over every dtype
+pair and role; the policy has one rule per op for the function and the operator,
+and one for ``x op= y``, and follows:
+
+* arithmetic (``+ - * / // % **``) and comparisons: the operator, Paddle's C++
+  operator patch (``eager_math_op_patch.cc``), which takes Python scalars on
+  either side and runs ``type_promotion``.  ``paddle.add`` and ``Tensor.add``
+  agree with it on tensors but take no Python scalar; ``paddle.floor_divide(x,
+  s)`` makes ``s`` a tensor of its own (``floor_divide(int8, 1)`` is int64) and
+  ``paddle.remainder``/``paddle.pow`` convert it to x's dtype (``pow(int8,
+  1.5)`` is int8): those functions' own scalar paths, not the policy's.
+* ``x op= y``: ``x += y``, which Paddle runs as ``x = x + y`` (``Tensor`` has no
+  ``__iadd__``).  promo_ns's in-place op never changes x's dtype: it computes
+  where ``x + y`` keeps it and refuses elsewhere, where Paddle rebinds x to the
+  promoted tensor.  ``Tensor.add_`` (and ``subtract_`` ... ``remainder_``)
+  differ: a 0-d ``y`` counts as n-d (``int8.add_(<0-d int16>)`` refuses where
+  ``+=`` gives int8), no Python scalar is taken, and x's dtype changes in place
+  to the promoted one (``float32.add_(float64)`` makes x float64,
+  ``int8.divide_(int8)`` float32); ``pow_`` takes only a scalar exponent.
+* ``& | ^``: ``x & s`` and ``paddle.bitwise_and``, which take no Python scalar;
+  the reflected ``s & x`` (``Tensor.__rand__``, ``python/paddle/tensor/logic.py``)
+  converts ``s`` with ``paddle.to_tensor(s, dtype=x.dtype)`` and computes.  A
+  policy has one rule for both sides of an op, so ``s & x`` is refused too (a
+  documented deviation).  Shifts follow ``x << s`` and ``s << x``, which both
+  convert an int to x's dtype (``python/paddle/tensor/math.py``);
+  ``paddle.bitwise_left_shift`` takes no Python scalar.
+* ``matmul``: ``paddle.matmul`` (``MATMUL``: the C++ kernel's own casts); ``x @
+  y`` is the legacy operator patch that casts y to x's dtype whatever it is
+  (``int32 @ float32`` is int32, ``float32 @ int8`` float32) and cannot align
+  an integer with a complex.  ``tensordot`` is ``matmul`` in Paddle.
+* the others: the function.  ``paddle.concat`` of two dtypes raises;
+  ``paddle.stack`` also takes some real tensors after a complex one, converted
+  to it (``STACK``); ``outer`` and ``cross`` promote as ``add`` does tensors;
+  ``searchsorted`` takes int/float pairs (``SEARCHSORTED``).  Paddle has no
+  ``result_type`` and no ``can_cast``: ``result_type`` answers what ``+`` gives.
+
 Setitem casts any real value into the tensor, a 0-d tensor of any dtype too
 (``x_int32[0] = 5``, ``x_f16[0] = 1.5``, ``x_int64[0] = True``, ``x_f32[0] =
 <0-d int64>``); ``paddle.clip`` keeps x's dtype (``clip(int32, 0, 2)`` is
 int32), but floating bounds make an integer x float32 (``CLIP``).  Python
-ints (``tests/reference/edges-paddle.json``): ``&``, shifts and ``copysign``
-make one a 0-d int64 or uint64 tensor and refuse any beyond ("dtype must be
-any of ..."); other ops convert it through a double, which promo_ns does not
-reproduce (see the deviations).
+ints (``tests/reference/edges-paddle.json``): comparisons, ``//``, ``%``, ``s /
+x``, ``s ** x``, ``where`` and ``clip`` read one as a C ``long``: beyond int64
+Paddle raises (SystemError from OverflowError), and so does the policy
+(OverflowError; ``int_range``, ``int_range_left``).  Shifts and ``copysign``
+make one a 0-d int64 or uint64 tensor and refuse any beyond ("dtype must be any
+of ..."); ``+``, ``-``, ``*``, ``x / s``, ``x ** s`` and setitem convert it
+through a double, which promo_ns does not reproduce (see the deviations).
+Paddle cannot make a uint32/uint64 tensor from Python data, so shifts,
+``copysign`` and ``where`` with a Python int and a uint32/uint64 tensor fail
+there; they have no CPU kernel for uint16/32/64 tensors either, so the policy
+decides those cells as for uint8 (the framework cannot run them; no refusal).
 
 One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
 families), measured on Paddle 3.3.1's CPU build.  Paddle converts int8..int64 and
@@ -50,7 +97,21 @@ Paddle; promo_ns returns the standard's pair.
 
 from __future__ import annotations
 
-from promo_ns._dtypes import DTYPES, bool_, complex64, float32, float64, int8, int16, int32, int64, uint8
+from promo_ns._dtypes import (
+    DTYPES,
+    bfloat16,
+    bool_,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
 from promo_ns.policies._model import Family, Policy, Role, function_grid, grid
 
 ARRAYS = grid("""
@@ -114,14 +175,42 @@ MATMUL = grid("""
  c128    -    - c128    -    - c128    -    -    - c128 c128 c128 c128    - c128
 """)
 
+#: ``paddle.stack``: no promotion, but a complex first tensor takes the real ones of some dtypes
+#: (converted to its own dtype, complex64 from float64 too); ``paddle.concat`` takes none.
+_STACKED_AFTER_COMPLEX = (int16, uint8, float16, bfloat16, float32, float64)
+STACK = {
+    **{(d, d): d for d in DTYPES},
+    **{(c, d): c for c in (complex64, complex128) for d in _STACKED_AFTER_COMPLEX},
+}
+
+#: ``paddle.searchsorted(sorted_sequence, values)``: a sequence of int32/int64/float32/float64
+#: takes values of those dtypes and of float16/bfloat16 (not int8/int16/uint8/bool, not complex;
+#: a float16/bfloat16 sequence has no CPU kernel, and is taken the other way round).  The cell
+#: is the dtype promo_ns compares them in: int64 for two integers, float64 for an integer and a
+#: float, else the floats' promotion.
+_SORTED = (int32, int64, float32, float64)
+SEARCHSORTED = {
+    **{(d, d): d for d in DTYPES},
+    **{
+        pair: int64 if a.kind == b.kind == "i" else float64 if "i" in (a.kind, b.kind) else ARRAYS[a, b]
+        for a in _SORTED
+        for b in (*_SORTED, float16, bfloat16)
+        for pair in ((a, b), (b, a))
+    },
+}
+
 #: ``paddle.clip(x, min, max)``: row x's dtype, column a bound's (a Python scalar as its
 #: ``scalar_dtypes``): x's dtype, but float32 for an integer x with a floating bound.
 CLIP = {(x, b): float32 if x.kind in "iu" and b.kind == "f" else x for x in DTYPES for b in DTYPES}
 
 _INTS_TO_F32 = {d: float32 for d in DTYPES if d.kind in "iu"}
-#: ``&``, shifts and ``copysign`` make a Python int a 0-d int64 or uint64 tensor ("dtype must be
-#: any of ..." beyond); other ops convert it through a double, whatever its size.
+#: Shifts and ``copysign`` make a Python int a 0-d int64 or uint64 tensor ("dtype must be any
+#: of ..." beyond); ``+``, ``-``, ``*``, ``x / s``, ``x ** s`` and setitem convert it through a
+#: double, whatever its size.
 _INT64_OR_UINT64 = dict.fromkeys("biufc", (-(2**63), 2**64 - 1))
+#: Comparisons, ``//``, ``%``, ``s / x``, ``s ** x``, ``where`` and ``clip`` read a Python int
+#: as a C ``long`` (PyLong_AsLong): beyond int64 the call raises (SystemError from OverflowError).
+_INT64 = dict.fromkeys("biufc", (-(2**63), 2**63 - 1))
 # True division maps the lattice's integers to float32; uint16/32/64 (outside the
 # lattice) keep their dtype, as Paddle's kernel key shows.
 _DIVIDE = {d: float32 for d in DTYPES if d.kind in "iu" and (d, bool_) in LATTICE}
@@ -180,19 +269,18 @@ POLICY = Policy(
         "arithmetic": Family(),
         # ``x ** 1.5`` with a uint16/32/64 tensor (no promotion for them) runs the
         # scalar-exponent kernel, which keeps the tensor's dtype.
-        "power": Family(scalars={(d, Role.FLOAT): d for d in _UINT16_UP}),
-        "real_arithmetic": Family(),
+        "power": Family(scalars={(d, Role.FLOAT): d for d in _UINT16_UP}, int_range_left=_INT64),
+        "real_arithmetic": Family(int_range=_INT64),
         # A 0-d tensor meets an n-d one through the lattice, even of the same category.
-        "floor_divide": Family(zero_d_cross_when="always"),
+        "floor_divide": Family(zero_d_cross_when="always", int_range=_INT64),
         "extrema": Family(strong=True),
-        "true_divide": Family(result_map=_DIVIDE),
-        "comparison": Family(result="bool"),
-        "ordering": Family(result="bool"),
+        "true_divide": Family(result_map=_DIVIDE, int_range_left=_INT64),
+        "comparison": Family(result="bool", int_range=_INT64),
+        "ordering": Family(result="bool", int_range=_INT64),
         "logical": Family(result="bool", strong=True),
-        # ``1 & bool_tensor`` converts the Python int to the tensor's dtype.
-        "bitwise": Family(
-            kinds="biu", same_dtype=True, scalars={(bool_, Role.INT): bool_}, int_range=_INT64_OR_UINT64
-        ),
+        # ``x & 1`` and ``paddle.bitwise_and(x, 1)`` take no Python scalar (``1 & x`` does:
+        # the module docstring).
+        "bitwise": Family(kinds="biu", same_dtype=True, scalar_kinds=""),
         "shift": Family(kinds="biu", same_dtype=True, int_range=_INT64_OR_UINT64),
         "float_only": Family(result_map=_INTS_TO_F32),
         "atan2": Family(result_map={d: float64 for d in DTYPES if d.kind in "iu"}, strong=True),
@@ -203,10 +291,18 @@ POLICY = Policy(
         ),
         "nextafter": Family(strong=True),
         "logaddexp": Family(result_map=_INTS_TO_F32, strong=True),
-        "common": Family(strong=True),
-        "where": Family(strong=True),
+        # ``paddle.concat`` of two dtypes raises ("The data_type of input tensor in list is not
+        # the same"); ``result_type`` is not a Paddle function: it answers what ``+`` would give.
+        "common": Family(same_dtype=True),
+        "stack": Family(arrays=STACK, strong=True),
+        # ``paddle.outer`` and ``paddle.cross`` promote as ``paddle.add`` does arrays.
+        "products": Family(strong=True),
+        # ``paddle.linalg.vecdot`` promotes as ``paddle.multiply``, then sums: int32 gives int64.
+        "vecdot": Family(strong=True, result_map={bool_: int64, int32: int64}),
+        "searchsorted": Family(arrays=SEARCHSORTED, strong=True),
+        "where": Family(strong=True, int_range=_INT64),
         # ``paddle.clip`` keeps x's dtype, but float bounds make an integer x float32.
-        "clip": Family(arrays=CLIP, strong=True),
+        "clip": Family(arrays=CLIP, strong=True, int_range=_INT64),
         # ``x[key] = v`` casts any real value, a 0-d tensor of any dtype too, into x.
         "setitem": Family(cast="any"),
         "linalg": Family(same_dtype=True),
@@ -219,6 +315,13 @@ POLICY = Policy(
         "nextafter": "nextafter",
         "logaddexp": "logaddexp",
         "matmul": "matmul",
+        "tensordot": "matmul",
+        "result_type": "arithmetic",
+        "stack": "stack",
+        "outer": "products",
+        "cross": "products",
+        "vecdot": "vecdot",
+        "searchsorted": "searchsorted",
     },
     accumulate={bool_: int64, int32: int64},
     accumulate_ops={
@@ -228,9 +331,9 @@ POLICY = Policy(
         # in Paddle and accumulates in int64 here, as in ``sum``.
         "cumulative_sum": {d: int64 for d in (bool_, int8, int16, int32, uint8)},
     },
+    isolated=frozenset(_UINT16_UP),
     int_values="wrap",
     inplace="same",
-    inplace_as_nd=frozenset({Role.ZERO_D}),
     functions=FUNCTIONS,
     nested="strong-scalars",
     nested_rules="numpy",
@@ -257,6 +360,15 @@ POLICY = Policy(
         "Values: Paddle converts a Python int in arithmetic and setitem through a double (beyond 2**53 "
         "it rounds, beyond the dtype it becomes the dtype's minimum) and computes integer pow through "
         "one; the paddle policy wraps the int as a cast does, and pow is the backend's.",
+        "x op= y follows x += y, which Paddle runs as x = x + y, rebinding x to a tensor of the "
+        "promoted dtype; promo_ns's in-place op never changes x's dtype, so it refuses where x + y "
+        "has another dtype. Tensor.add_ and the other in-place methods count a 0-d y as n-d, take no "
+        "Python scalar and change x's dtype in place: the policy does not follow them.",
+        "s & x, s | x and s ^ x with a Python int or bool s: Paddle's Tensor.__rand__ converts s to x's "
+        "dtype and computes, while x & s and paddle.bitwise_and take no Python scalar; a policy has "
+        "one rule for both sides of an op, and the paddle policy follows x & s: it refuses both.",
+        "x @ y casts y to x's dtype (int32 @ float32 is int32); the policy follows paddle.matmul, "
+        "which refuses it (MATMUL).",
         "copysign of an integer or bool tensor keeps its dtype in Paddle; NumPy and torch have no "
         "integer copysign, so promo_ns refuses it there. Paddle refuses clip with min > max; the policy "
         "computes it. -b of a bool tensor gives bool in Paddle, paddle.negative refuses it; the policy "

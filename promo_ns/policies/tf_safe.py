@@ -8,8 +8,29 @@ tensors.  Python int, float and complex are weak int32, float32 and complex128;
 a Python bool is bool.  True division: 8/16-bit integers to float32, 32/64-bit
 to float64 (bool operands promote first; ``bool / bool`` is refused).
 ``logaddexp`` is ``tf.experimental.numpy``'s composite, with a rule of its own.
-Comparisons other than ``==``/``!=``, logical, bitwise, ``where``
-and ``atan2`` do not promote: their operands must share a dtype.
+Comparisons other than ``==`` (``!=`` too), logical, bitwise, ``where``,
+``atan2``, ``concat``/``stack`` and ``cross`` do not promote: their operands must
+share a dtype, and a Python scalar converts to the tensor's dtype.
+
+Spellings.  Each binary op was measured in every spelling (the TF op
+``tf.add``/``tf.math.*``/``tf.bitwise.*``, its ``tf.experimental.numpy``
+function, the operator, ``x op= y`` and ``Variable.assign_add``) over every
+dtype pair and role.  The policy follows the TF ops and operators, which run safe
+mode; they agree but for ``bool * x`` (below) and ``&``/``|``/``^`` of two bool
+tensors, which the operators run as ``tf.logical_*`` (the policy follows them;
+``tf.bitwise.*`` has no bool).  ``x != y`` is ``tf.not_equal``, which does not
+promote two dtypes, where ``x == y`` (``tf.equal``) does.  The
+``tf.experimental.numpy`` functions promote by NumPy's rules instead (``tnp.add(int8,
+uint8)`` is int16, ``tnp.add(int8, 1.5)`` float64, ``tnp.logical_and`` takes any
+dtype, ``tnp.concatenate``/``tnp.where``/``tnp.outer`` promote), so the policy
+follows them only for ``hypot`` and ``logaddexp`` (TF has no op) and the
+one-array functions.  ``x += y`` rebinds a tensor to ``x + y`` and
+``Variable.assign_add`` keeps the variable's dtype; both agree with the in-place
+rule.  ``result_type`` is ``tf.experimental.numpy.result_type``, which gives what
+``+`` gives (flexible_dtypes' table; it refuses what ``+`` refuses).  Reductions
+follow ``tf.reduce_sum``/``tf.reduce_prod``/``tf.math.cumsum`` (no widening);
+``tnp.sum`` of int8/int16/bool accumulates in int32, of uint8/uint16 in uint32.
+TF has no ``can_cast``.
 
 Python ints as data (``int_range``, measured by ``conformance/frameworks/edges.py``,
 stored in ``tests/reference/edges-tf-safe.json``): TF converts a Python int to
@@ -17,7 +38,7 @@ a weak int32, so beyond int32's range it refuses it ("too large to convert to
 np.int32"), but ``<``/``<=``/``>``/``>=``, ``!=``, ``where``, bitwise ops and
 shifts take any int of the tensor's 64-bit integer type ("out-of-range integer"
 beyond) or convert it to a floating tensor's float.  ``!=`` is a family of its
-own for that reason.  Setitem assigns into the variable's dtype without
+own for that reason, and because it does not promote.  Setitem assigns into the variable's dtype without
 promotion (``same_dtype``), as ``tf.Variable.assign`` does.
 
 Deviation, following RFC 431 rather than TF 2.21: a Python int outside the
@@ -151,8 +172,10 @@ POLICY = Policy(
         "comparison": Family(result="bool"),
         "ordering": Family(kinds="iuf", result="bool", same_dtype=True, int_range=_INT64),
         "logical": Family(kinds="b", result="bool", same_dtype=True),
-        "not_equal": Family(result="bool", int_range=_INT64),
-        "bitwise": Family(kinds="iu", same_dtype=True, int_range=_INT64),
+        # ``x != y`` (``tf.not_equal``) does not promote, where ``x == y`` does.
+        "not_equal": Family(result="bool", same_dtype=True, int_range=_INT64),
+        # ``x & y`` of two bool tensors is ``tf.logical_and`` (``tf.bitwise.bitwise_and`` has no bool).
+        "bitwise": Family(kinds="biu", same_dtype=True, int_range=_INT64),
         "shift": Family(kinds="iu", same_dtype=True, int_range=_INT64),
         "float_only": Family(kinds="f", same_dtype=True, int_range={}),
         "hypot": Family(kinds="iufc", result_map={**dict.fromkeys(_TRUE_DIVIDE, float32), bfloat16: float32}),
@@ -166,13 +189,21 @@ POLICY = Policy(
             result_kinds="f",
             scalars={(bool_, Role.FLOAT): float64, (bfloat16, Role.FLOAT): float64},
         ),
+        # ``tf.concat``, ``tf.stack`` and ``tf.linalg.cross`` do not promote; ``result_type``
+        # answers what ``+`` gives, as ``tf.experimental.numpy.result_type`` does.
         "common": Family(same_dtype=True),
         "where": Family(same_dtype=True, int_range=_INT64),
         "clip": Family(kinds="biuf"),
         "setitem": Family(same_dtype=True),
         "linalg": Family(),
     },
-    op_families={"hypot": "hypot", "logaddexp": "logaddexp", "not_equal": "not_equal"},
+    op_families={
+        "hypot": "hypot",
+        "logaddexp": "logaddexp",
+        "not_equal": "not_equal",
+        "result_type": "arithmetic",
+        "cross": "common",
+    },
     accumulate_kinds="iufc",
     int_values="refuse",
     int_range=_INT32,
@@ -183,8 +214,13 @@ POLICY = Policy(
     deviations=(
         "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
         "TF 2.21 wraps it silently (int8 + 1000 -> int8); beyond int32's range both refuse it.",
-        "A bool tensor * x (Tensor.__mul__) gives bool in TF, and != of a bool tensor with a Python int "
-        "is refused there (the int cannot become a bool); tf-safe promotes as tf.multiply and == do.",
+        "A bool tensor * x (Tensor.__mul__) gives bool in TF; tf-safe promotes as tf.multiply does.",
+        "tf.experimental.numpy's binary functions (tnp.add, tnp.less, tnp.logical_and, tnp.outer, "
+        "tnp.concatenate, tnp.where, ...) promote by NumPy's rules, not safe mode's (tnp.add(int8, "
+        "uint8) is int16, tnp.add(int8, 1.5) float64; tnp.logical_and takes any dtype), and tnp.sum "
+        "of int8/int16/bool accumulates in int32 (uint8/uint16 in uint32); tf-safe follows the TF "
+        "ops and operators, which run safe mode (hypot and logaddexp, which TF has no op for, are "
+        "tnp's).",
         "tf.experimental.numpy.clip with one bound promotes a bool tensor with a Python int to int64 "
         "(with both bounds to int32); tf-safe gives int32 to both.",
         "tf.Variable.assign takes a Python bool for some dtypes and refuses it for others (int8, "
