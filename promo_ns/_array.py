@@ -16,8 +16,8 @@ from typing import Any
 
 import array_api_compat
 
-from promo_ns._context import trace, tracer
-from promo_ns._dtypes import DType, uint64
+from promo_ns._context import held_trace, tracer
+from promo_ns._dtypes import DType, a_or_an, uint64
 from promo_ns._plan import (
     INPLACE,
     NO_ARRAY,
@@ -28,6 +28,7 @@ from promo_ns._plan import (
     defers_to,
     dtype_of_code,
     kernel,
+    meet,
     operator,
     prepared_done,
     unknown_device,
@@ -103,7 +104,7 @@ class Array:
         """A copy of the array on ``device`` (the array itself when already there)."""
         try:
             return _wrap(array_api_compat.to_device(self._x, device, stream=stream), self._ns)
-        except (RuntimeError, ValueError, TypeError, AttributeError) as e:
+        except (RuntimeError, ValueError, TypeError, AttributeError, AssertionError) as e:  # torch's: no CUDA
             error = unknown_device(self._ns, "to_device", device, e)
             if error is None:
                 raise
@@ -136,8 +137,8 @@ class Array:
             return str(self)
         if self._x.ndim != 0:
             raise TypeError(
-                f"format spec {format_spec!r} given for a {self.ndim}-d array; only a 0-d array formats "
-                "as a number: format its elements one by one, e.g. f'{x[0]:.2f}'"
+                f"format spec {format_spec!r} given for {a_or_an(str(self.ndim) + '-d')} array; only a 0-d "
+                "array formats as a number: format its elements one by one, e.g. f'{x[0]:.2f}'"
             )
         convert = {"b": bool, "f": float, "c": complex}.get(self.dtype.kind, int)
         return format(convert(self), format_spec)
@@ -261,11 +262,16 @@ class Array:
     __ge__ = operator("greater_equal", NORMAL, defer=True)
 
     def __matmul__(self, other: Any, /) -> Any:
-        if other.__class__ is not self.__class__ and defers_to(other, "__rmatmul__"):
+        if other.__class__ is self.__class__:
+            if other._ns is not self._ns:
+                meet(self, other, "matmul", NORMAL)
+        elif defers_to(other, "__rmatmul__"):
             return NotImplemented
         return self._ns.matmul(self, other)
 
     def __rmatmul__(self, other: Any, /) -> Any:
+        if other.__class__ is self.__class__ and other._ns is not self._ns:
+            meet(self, other, "matmul", REFLECTED)
         return self._ns.matmul(other, self)
 
     def __imatmul__(self, other: Any, /) -> Any:
@@ -274,7 +280,7 @@ class Array:
         operator("matmul", PREPARE)(self, other)  # refused as x1 @= x2, before the product is computed
         t = tracer()
         # The product's casts go to the trace only once the in-place op has run (threads may share it).
-        with nullcontext(None) if t is None else trace() as product:
+        with nullcontext(None) if t is None else held_trace() as product:
             result = self._ns.matmul(self, other)
         if tuple(result._x.shape) != tuple(self._x.shape):
             raise ValueError(f"in-place matmul would change the shape {self.shape} to {result.shape}")
@@ -282,7 +288,7 @@ class Array:
         if updated is not None:
             self._x = updated
         if t is not None and product is not None:
-            t.records.extend(product.records)
+            t.add(product.records)
         return self
 
     __hash__ = None  # type: ignore[assignment]

@@ -14,17 +14,17 @@ in force after its block, and leaving a block never raises.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager, ExitStack
 from contextvars import ContextVar, Token
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from promo_ns.policies import Policy, get_policy
 
 if TYPE_CHECKING:
     from promo_ns._trace import Trace
 
-__all__ = ["BLOCK_HOOKS", "Scope", "active", "current", "policy", "trace", "tracer"]
+__all__ = ["BLOCK_HOOKS", "Scope", "active", "current", "held_trace", "policy", "trace", "tracer"]
 
 
 class Scope:
@@ -68,63 +68,145 @@ def _leave(token: Token[Scope | None], scope: Scope) -> None:
         _SCOPE.set(current())
 
 
-@contextmanager
-def policy(name: str | Policy) -> Iterator[Policy]:
+class _Block:
+    """A ``with`` block that opens a :class:`Scope`: reusable, and re-entrant in any thread or task.
+
+    Each ``with`` opens a scope of its own; its exit closes the scope this
+    context entered last through this object, so one object serves any number
+    of blocks, one after another or nested, in any thread.
+    """
+
+    __slots__ = ("_open",)
+
+    def __init__(self) -> None:
+        self._open: list[tuple[Scope, Token[Scope | None], ExitStack]] = []
+
+    def _scope(self, outer: Scope | None) -> tuple[Scope, Any]:
+        """The scope a block opens inside ``outer``, and what ``with ... as`` gets."""
+        raise NotImplementedError
+
+    def _hooks(self, scope: Scope, hooks: ExitStack) -> None:
+        """Enter what the block runs inside (the policy's :data:`BLOCK_HOOKS`)."""
+
+    def __enter__(self) -> Any:
+        scope, given = self._scope(current())
+        token = _SCOPE.set(scope)
+        hooks = ExitStack()
+        try:
+            self._hooks(scope, hooks)
+        except BaseException:
+            hooks.close()
+            _leave(token, scope)
+            raise
+        self._open.append((scope, token, hooks))
+        return given
+
+    def __exit__(self, *exc: object) -> None:
+        now = _SCOPE.get()
+        at = next((i for i in range(len(self._open) - 1, -1, -1) if self._open[i][0] is now), -1)
+        scope, token, hooks = self._open.pop(at)
+        try:
+            hooks.__exit__(*exc)  # type: ignore[arg-type]
+        finally:
+            _leave(token, scope)
+
+
+class _PolicyBlock(_Block):
+    """What :func:`policy` returns: a block using one policy, looked up as each block begins."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str | Policy) -> None:
+        super().__init__()
+        self.name = name
+
+    def __repr__(self) -> str:
+        name = self.name if isinstance(self.name, str) else self.name.name
+        return f"promo_ns.policy({name!r})"
+
+    def _scope(self, outer: Scope | None) -> tuple[Scope, Policy]:
+        chosen = get_policy(self.name)
+        return Scope(chosen, outer.tracer if outer else None, outer), chosen
+
+    def _hooks(self, scope: Scope, hooks: ExitStack) -> None:
+        assert scope.policy is not None  # a policy block's scope has its policy
+        for hook in BLOCK_HOOKS:
+            hooks.enter_context(hook(scope.policy))
+
+
+class _TraceBlock(_Block):
+    """What :func:`trace` returns: a block recording into a new :class:`~promo_ns._trace.Trace` each time.
+
+    A ``detached`` block keeps its records from the enclosing trace, for
+    whoever hands them on once the op they belong to has run.
+    """
+
+    __slots__ = ("detached",)
+
+    def __init__(self, *, detached: bool = False) -> None:
+        super().__init__()
+        self.detached = detached
+
+    def __repr__(self) -> str:
+        return "promo_ns.trace()"
+
+    def _scope(self, outer: Scope | None) -> tuple[Scope, Trace]:
+        from promo_ns._trace import Trace
+
+        tracer = Trace(enclosing=outer.tracer if outer and not self.detached else None)
+        return Scope(outer.policy if outer else None, tracer, outer), tracer
+
+
+def policy(name: str | Policy) -> AbstractContextManager[Policy]:
     """Use ``name``'s policy for every promo_ns namespace inside the ``with`` block.
 
     Blocks nest; the previous policy is restored on exit, also on exceptions.
-    The override is local to the current thread and asyncio task.
+    The override is local to the current thread and asyncio task.  The
+    object returned may be used in any number of ``with`` blocks; ``name``
+    is looked up as each begins (an unknown one raises there).
 
     Parameters
     ----------
     name
         A registered policy name or a :class:`Policy`.
 
-    Yields
-    ------
-    Policy
-        The policy in force inside the block.
+    Returns
+    -------
+    AbstractContextManager[Policy]
+        The block; ``with promo_ns.policy(name) as p`` gives the policy in force inside it.
     """
-    chosen = get_policy(name)
-    outer = current()
-    scope = Scope(chosen, outer.tracer if outer else None, outer)
-    token = _SCOPE.set(scope)
-    try:
-        with ExitStack() as hooks:
-            for hook in BLOCK_HOOKS:
-                hooks.enter_context(hook(chosen))
-            yield chosen
-    finally:
-        _leave(token, scope)
+    return _PolicyBlock(name)
 
 
-@contextmanager
-def trace() -> Iterator[Trace]:
+def trace() -> AbstractContextManager[Trace]:
     """Record every implicit cast promo_ns makes inside the ``with`` block.
 
-    The block is local to the current thread and asyncio task; threads that
-    run in a copy of its context (``contextvars.copy_context().run``) record
-    into the same trace, and none of their records is lost.  Under
-    ``jax.jit`` a cast is recorded once per tracing (each compilation), not
-    once per call of the compiled function.
+    Operators and functions of several operands record the operands they
+    convert; one-array functions (``log``, ``mean``) record an input they
+    convert to the dtype they compute in, and reductions (``sum``, ``prod``,
+    ``cumulative_sum``) one they accumulate in a wider dtype than its own,
+    unless ``dtype=`` asked for it.  The block is local to the current thread
+    and asyncio task; threads that run in a copy of its context
+    (``contextvars.copy_context().run``) record into the same trace, and none
+    of their records is lost.  Under ``jax.jit`` a cast is recorded once per
+    tracing (each compilation), not once per call of the compiled function.
 
-    Yields
-    ------
-    Trace
-        The records: op, operand dtypes and roles, result dtype, bytes
-        converted, and whether the result is wider than every input;
-        ``t.summary()`` groups them.  Nested blocks record into the innermost.
+    Returns
+    -------
+    AbstractContextManager[Trace]
+        The block; ``with promo_ns.trace() as t`` gives the records: op,
+        operand dtypes and roles, result dtype, bytes converted, and whether
+        the result is wider than every input; ``t.summary()`` groups them.
+        A block inside another records into both: the outer trace keeps
+        every record of the inner one.  The object may be used in any number
+        of ``with`` blocks, each giving a new trace.
     """
-    from promo_ns._trace import Trace
+    return _TraceBlock()
 
-    tracer = Trace()
-    outer = current()
-    scope = Scope(outer.policy if outer else None, tracer, outer)
-    token = _SCOPE.set(scope)
-    try:
-        yield tracer
-    finally:
-        _leave(token, scope)
+
+def held_trace() -> AbstractContextManager[Trace]:
+    """A trace block whose records stay out of the enclosing trace until handed on (:meth:`Trace.add`)."""
+    return _TraceBlock(detached=True)
 
 
 def active(default: Policy) -> Policy:

@@ -17,6 +17,7 @@ from typing import Any, Final, final
 __all__ = [
     "DTYPES",
     "DType",
+    "a_or_an",
     "bfloat16",
     "bool_",
     "canonical",
@@ -25,6 +26,7 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "holding",
     "int8",
     "int16",
     "int32",
@@ -149,6 +151,31 @@ FLOAT_OVERFLOW: Final[dict[DType, int]] = {
 def real_float(dtype: DType) -> DType:
     """The real floating dtype of a floating or complex ``dtype`` (``complex64`` -> ``float32``)."""
     return BY_NAME[f"float{dtype.bits // 2}"] if dtype.kind == "c" else dtype
+
+
+def holding(value: int, dtype: DType) -> DType:
+    """The dtype an array of ``dtype`` is best cast to for it to hold Python int ``value``.
+
+    The narrowest integer dtype wider than ``dtype`` of its signedness that
+    holds ``value`` (a signed one for a negative value); else float64.  A
+    floating ``dtype`` gives the narrowest wider float that does not round
+    ``value`` to infinity.
+    """
+    if dtype.kind in "fc":
+        wider = [d for d in (float32, float64) if d.bits > real_float(dtype).bits]
+        return next((d for d in wider if abs(value) < FLOAT_OVERFLOW[d]), float64)
+    kind = "i" if value < 0 or dtype.kind != "u" else "u"
+    for d in DTYPES:
+        if d.kind == kind and d.bits > dtype.bits and INT_RANGE[d][0] <= value <= INT_RANGE[d][1]:
+            return d
+    return float64
+
+
+def a_or_an(word: object) -> str:
+    """``word`` with its indefinite article, as it is read aloud: "an int8", "a uint8", "an n-d array"."""
+    text = str(word)
+    vowel = text[:1] in "aeio" or text.startswith(("n-d", "NaN", "8", "11-", "18-"))
+    return f"an {text}" if vowel else f"a {text}"
 
 
 def widens(result: DType, inputs: Sequence[DType]) -> bool:

@@ -18,7 +18,18 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import NamedTuple, NoReturn, TypeAlias, TypeVar
 
-from promo_ns._dtypes import CATEGORY, DTYPES, FLOAT_MAX, FLOAT_OVERFLOW, INT_RANGE, DType, bool_, real_float
+from promo_ns._dtypes import (
+    CATEGORY,
+    DTYPES,
+    FLOAT_MAX,
+    FLOAT_OVERFLOW,
+    INT_RANGE,
+    DType,
+    a_or_an,
+    bool_,
+    holding,
+    real_float,
+)
 from promo_ns._memo import per_policy
 from promo_ns._ops import FUNCTION_FAMILY, family_of
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, IntRule, Policy, Role
@@ -31,6 +42,7 @@ __all__ = [
     "Refusal",
     "Stage",
     "accumulation_dtype",
+    "cast_target",
     "cell",
     "checked_int",
     "compute_table",
@@ -302,7 +314,7 @@ def _promote_priority(policy: Policy, keys: Sequence[Key], family: Family | None
     zero_d = policy.zero_d if policy.zero_d is not None else policy.arrays
     scalars = [(r, policy.scalar_dtypes[r]) for d, r in keys if d is None]
     for r, d in scalars:
-        yield f"a {r} counts as {d}"
+        yield f"{a_or_an(r)} counts as {d}"
     arrays = [(d, r) for d, r in keys if d is not None]
     nd = yield from _reduce(policy, grid, [d for d, r in arrays if r is Role.ND], grid_name)
     mid = yield from _reduce(policy, zero_d, [d for d, r in arrays if r is not Role.ND], "0-d")
@@ -375,8 +387,8 @@ def _own_cell(family: Family, keys: Sequence[Key]) -> Stage[DType | None]:
     if len(found) != 1 or None in found:
         return None
     (dtype,) = found
-    with_ = " and a ".join(map(str, roles))
-    yield f"this op has its own cell for a {arrays[0]} array with a {with_}: {dtype}"
+    with_ = " and ".join(map(a_or_an, roles))
+    yield f"this op has its own cell for {a_or_an(arrays[0])} array with {with_}: {dtype}"
     return dtype
 
 
@@ -566,7 +578,9 @@ def int_limits(policy: Policy, family_name: str, keys: tuple[Key | None, ...], i
     one for the kind of the array operands' highest category (its
     ``int_right`` for the right operand of two); the int converts to the
     operands' plain promotion (the first operand's dtype where the family
-    casts).
+    casts).  Under a policy whose ``int_values`` is ``"refuse"`` no rule
+    wraps an int into a bool or integer result: ``"wrap"`` and
+    ``"magnitude"`` hold it to the dtype's range there.
     """
     family = policy.families[family_name]
     present = tuple(k for k in keys if k is not None)
@@ -577,12 +591,14 @@ def int_limits(policy: Policy, family_name: str, keys: tuple[Key | None, ...], i
     rules = family.int_right if len(keys) == 2 and index == 1 else None
     rules = rules if rules is not None else family.int_values
     rule = (rules if rules is not None else _DEFAULT_RULES[policy.int_values]).get(kind, "wrap")
+    integer = isinstance(decided, DType) and decided.kind in "biu"
+    if policy.int_values == "refuse" and integer and rule in ("wrap", "magnitude"):
+        rule = _DEFAULT_RULES["refuse"].get(kind, rule)  # "refuse" lets no family wrap an int silently
     ranges = family.int_range if family.int_range is not None else policy.int_range
     if len(keys) == 2 and index == 0 and family.int_range_left is not None:
         ranges = family.int_range_left
     dtype = arrays[0] if family.cast is not None or not isinstance(promoted, DType) else promoted
     fits = None if rule == "wrap" else _value_range(dtype, rule)
-    integer = isinstance(decided, DType) and decided.kind in "biu"
     accepted = ranges.get(kind)
     plain = (-math.inf, math.inf) if len(present) == 2 else (0, -1)
     negative = (0, math.inf) if rule == "non-negative" and integer else None
@@ -652,11 +668,12 @@ def checked_int(policy: Policy, op: str, limits: IntLimits, value: int, index: i
     """:func:`int_value` of ``value`` at ``index``, with the cell's ``limits`` already looked up."""
     accepted = limits.accepted
     if accepted is not None and not accepted[0] <= value <= accepted[1]:
-        raise _int_error(
+        _int_error(
             policy,
             f"Python int {value} is out of range for {op!r}: it takes Python ints in "
             f"{accepted[0]}..{accepted[1]}",
-            value,
+            f"Fix: pass it as a Python float, with an array of a floating dtype, e.g. "
+            f"xp.astype(x, xp.float64) and {float(value)!r}.",
         )
     fits = limits.fits
     if fits is None:
@@ -664,7 +681,7 @@ def checked_int(policy: Policy, op: str, limits: IntLimits, value: int, index: i
     lo, hi = fits
     if limits.rule == "non-negative" and value < 0 and limits.integer:
         raise ValueError(
-            f"policy {policy.name!r} refuses {op!r} of a {limits.dtype} array with the Python int "
+            f"policy {policy.name!r} refuses {op!r} of {a_or_an(limits.dtype)} array with the Python int "
             f"{value}: integers to negative integer powers are not allowed ({policy.reference}). Fix: "
             f"cast the array to a floating dtype first, e.g. xp.astype(x, xp.float64) ** {value}."
         )
@@ -675,7 +692,15 @@ def checked_int(policy: Policy, op: str, limits: IntLimits, value: int, index: i
     if limits.rule == "bounds" and (value < lo) == (index == 1):
         return None
     shown = f"{lo:g}..{hi:g}" if isinstance(lo, float) else f"{lo}..{hi}"
-    _int_error(policy, f"Python int {value} is out of range for {limits.dtype} ({shown}) in {op!r}", value)
+    wider = holding(value, limits.dtype)
+    if policy.families[family_name(policy, op)].cast is not None:  # the result keeps the array's dtype
+        fix = (
+            f"Fix: the array keeps its dtype, {limits.dtype}; cast it to one that holds {value} first, "
+            f"e.g. x = xp.astype(x, xp.{wider})."
+        )
+    else:
+        fix = f"Fix: cast the array operand to a dtype that holds {value} first: xp.astype(x, xp.{wider})."
+    _int_error(policy, f"Python int {value} is out of range for {limits.dtype} ({shown}) in {op!r}", fix)
 
 
 def checked_float(policy: Policy, op: str, value: float, dtype: DType) -> float:
@@ -693,8 +718,9 @@ def checked_float(policy: Policy, op: str, value: float, dtype: DType) -> float:
     lo, hi = INT_RANGE[dtype]
     if math.isnan(value):
         raise ValueError(
-            f"{op!r} cannot convert the Python float NaN into a {dtype} array under policy {policy.name!r}; "
-            "an integer has no NaN. Fix: a float array holds it, e.g. xp.astype(x, xp.float64)."
+            f"{op!r} cannot convert the Python float NaN into {a_or_an(dtype)} array under policy "
+            f"{policy.name!r}; an integer has no NaN. Fix: a float array holds it, e.g. "
+            "xp.astype(x, xp.float64)."
         )
     fits = lo <= value <= hi if rule == "within" else math.isfinite(value) and lo <= math.trunc(value) <= hi
     if not fits:
@@ -706,12 +732,9 @@ def checked_float(policy: Policy, op: str, value: float, dtype: DType) -> float:
     return value
 
 
-def _int_error(policy: Policy, what: str, value: int) -> NoReturn:
-    """Raise the policy's error for a Python int value it refuses."""
-    msg = (
-        f"{what} under policy {policy.name!r} ({policy.reference}). Fix: cast the array operand to a "
-        f"dtype that holds it first, or pass it as an array, e.g. xp.asarray({value}, dtype=xp.float64)."
-    )
+def _int_error(policy: Policy, what: str, fix: str) -> NoReturn:
+    """Raise the policy's error for a Python int value it refuses: ``what`` is wrong, and the ``fix``."""
+    msg = f"{what} under policy {policy.name!r} ({policy.reference}). {fix}"
     if policy.int_values == "refuse":
         raise PromotionError(msg)
     raise OverflowError(msg)
@@ -828,11 +851,48 @@ def accumulation_dtype(policy: Policy, op: str, dtype: DType) -> DType:
     """
     if dtype.kind not in policy.accumulate_kinds:
         allowed = _kinds(policy.accumulate_kinds)
+        takes = [d for d in DTYPES if d.kind in policy.accumulate_kinds]
+        fix = (
+            f"cast explicitly first, e.g. {op}(xp.astype(x, xp.{cast_target(dtype, takes)}))"
+            if takes
+            else "switch policy with promo_ns.policy(...)"
+        )
         raise PromotionError(
             f"policy {policy.name!r} refuses {op}(x: {dtype} array): it takes {allowed} arrays "
-            f"({policy.reference}). Fix: cast explicitly first, e.g. {op}(xp.astype(x, xp.int64))."
+            f"({policy.reference}). Fix: {fix}."
         )
     return policy.accumulate_ops.get(op, policy.accumulate).get(dtype, dtype)
+
+
+#: The significand bits of each floating dtype: the integers it holds exactly.
+_SIGNIFICAND = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53, "complex64": 24, "complex128": 53}
+
+
+def _holds(target: DType, dtype: DType) -> bool:
+    """Whether every value of ``dtype`` converts to ``target`` exactly."""
+    if dtype.kind == "b" or target is dtype:
+        return True
+    if dtype.kind in "iu":
+        lo, hi = INT_RANGE[dtype]
+        if target.kind in "iu":
+            return INT_RANGE[target][0] <= lo and hi <= INT_RANGE[target][1]
+        return target.kind in "fc" and 2 ** _SIGNIFICAND[target.name] >= max(-lo, hi)
+    return target.category >= dtype.category and _SIGNIFICAND[target.name] >= _SIGNIFICAND[dtype.name]
+
+
+def cast_target(dtype: DType, takes: Sequence[DType]) -> DType:
+    """The dtype of ``takes`` to suggest casting a ``dtype`` array to, where a function refuses ``dtype``.
+
+    The narrowest one of the same or a higher category that holds every
+    value of ``dtype`` exactly (a float at least float32), real for a real
+    input; else the widest real one, else the widest.
+    """
+    real = [d for d in takes if d.kind != "c" or dtype.kind == "c"] or list(takes)
+    ranked = sorted((d for d in real if d.category >= dtype.category), key=lambda d: (d.category, d.bits))
+    for target in ranked:
+        if _holds(target, dtype) and (target.kind not in "fc" or real_float(target).bits >= 32):
+            return target
+    return ranked[-1] if ranked else real[-1]
 
 
 def function_dtype(policy: Policy, op: str, dtype: DType) -> DType:
@@ -848,7 +908,7 @@ def function_dtype(policy: Policy, op: str, dtype: DType) -> DType:
     if found is None:
         takes = sorted({d for f, d in policy.functions if f == family}, key=DTYPES.index)
         fix = (
-            f"cast explicitly first, e.g. {op}(xp.astype(x, xp.{takes[-1]}))"
+            f"cast explicitly first, e.g. {op}(xp.astype(x, xp.{cast_target(dtype, takes)}))"
             if takes
             else "switch policy with promo_ns.policy(...)"
         )

@@ -18,7 +18,7 @@ from typing import Any
 
 from promo_ns._array import Array, dlpack_exporter
 from promo_ns._context import active
-from promo_ns._dtypes import DTYPES
+from promo_ns._dtypes import DTYPES, a_or_an
 from promo_ns._functions import (
     creation,
     data_types,
@@ -37,16 +37,17 @@ from promo_ns._plan import (
     is_numpy_like,
     native,
     native_argument,
+    unknown_device,
     wrap_any,
 )
 from promo_ns._pytree import tree_flatten, tree_unflatten
-from promo_ns.backends import Backend, get_backend
+from promo_ns.backends import BACKENDS, Backend, get_backend
 from promo_ns.policies import Policy, get_policy, is_registered, keep_while_registered
 
 __all__ = ["Namespace", "array_namespace", "namespace"]
 
 API_VERSION = "2025.12"
-#: The versions a namespace can follow (``namespace(..., api_version=...)``); older requests get 2024.12.
+#: The versions a namespace can follow (``namespace(..., api_version=...)``); any other is a ValueError.
 API_VERSIONS = ("2024.12", "2025.12")
 #: Functions the standard added in 2025.12: a 2024.12 namespace has none of them.
 _ADDED_IN_2025_12 = frozenset(("isin", "broadcast_shapes", "linalg.eig", "linalg.eigvals"))
@@ -85,7 +86,7 @@ class Namespace(ModuleType):
             setattr(self, d.name, d)
         self.__dict__.update(_CONSTANTS)
         for op in elementwise.BINARY:
-            setattr(self, op, binary_function(op, Array))
+            setattr(self, op, binary_function(op, self))
         for chapter in _CHAPTERS:
             self._fill(self, backend.compat, getattr(chapter, "DELEGATED", ()), chapter.FUNCTIONS)
         register = getattr(backend, "register_wrapper", None)
@@ -179,7 +180,13 @@ class Namespace(ModuleType):
             )
             if kwargs:
                 kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
-            return wrap_any(self, fn(*args, **kwargs))
+            try:
+                return wrap_any(self, fn(*args, **kwargs))
+            except (RuntimeError, ValueError, TypeError, AssertionError) as e:  # torch's for CUDA
+                error = unknown_device(self, name, kwargs.get("device"), e)
+                if error is None:
+                    raise
+                raise error from e
 
         return checking_axes(delegated, name, _signature(fn))
 
@@ -220,7 +227,8 @@ def namespace(
     api_version
         The version of the standard the namespace follows: ``"2025.12"`` (the
         default) or ``"2024.12"`` (without the functions 2025.12 added;
-        ``meshgrid``, ``broadcast_arrays`` and ``devices()`` return lists).
+        ``meshgrid``, ``broadcast_arrays`` and ``devices()`` return lists);
+        any other version is a ValueError naming these two.
 
     Returns
     -------
@@ -271,11 +279,11 @@ def _version(api_version: str | None) -> str:
         return API_VERSION
     if api_version in API_VERSIONS:
         return api_version
-    if api_version in ("2021.12", "2022.12", "2023.12"):
-        return "2024.12"  # a superset of the older versions
+    older = isinstance(api_version, str) and api_version < API_VERSIONS[0]
+    older_too = " (it holds every function of the older versions)" if older else ""
     raise ValueError(
-        f"promo_ns implements Array API {' and '.join(API_VERSIONS)} (and serves 2021.12 to 2023.12 "
-        f"with 2024.12), not {api_version!r}"
+        f"promo_ns implements Array API {' and '.join(API_VERSIONS)}, not {api_version!r}; pass "
+        f"api_version={API_VERSIONS[0]!r}{older_too} or {API_VERSION!r}, or None for {API_VERSION}"
     )
 
 
@@ -339,10 +347,11 @@ def array_namespace(*arrays: Any, policy: str | Policy | None = None) -> Namespa
         if found is None and is_numpy_like(x):  # a NumPy or CuPy scalar
             found = get_backend(type(x).__module__)
         if found is None:
+            name = f"{type(x).__module__}.{type(x).__qualname__}"
             raise TypeError(
-                f"array_namespace() got a {type(x).__module__}.{type(x).__qualname__}, which is neither a "
-                "promo_ns array nor a NumPy, CuPy or torch array; pass arrays only (Python scalars and "
-                "None are skipped)"
+                f"array_namespace() got {a_or_an(name)}, which is neither a promo_ns array nor an array "
+                f"of a backend promo_ns wraps ({', '.join(BACKENDS)}); pass arrays only (Python scalars "
+                "and None are skipped), or make one first, e.g. promo_ns.numpy.asarray(x)"
             )
         backends[found.name] = found
     if not backends:

@@ -72,6 +72,7 @@ __all__ = [
     "is_numpy_like",
     "kernel",
     "key",
+    "meet",
     "native",
     "native_argument",
     "one_array",
@@ -82,6 +83,8 @@ __all__ = [
     "prepared_done",
     "promoted",
     "promoted_operand",
+    "ran",
+    "traced",
     "unknown_device",
     "wrap",
     "wrap_any",
@@ -360,8 +363,8 @@ def operator(op: str, mode: int, *, defer: bool = False) -> Callable[[Any, Any],
         ka = self._k
         cls = self.__class__
         if other.__class__ is cls:
-            if other._ns is not ns and other._ns._backend is not ns._backend:
-                raise mixed_backends(ns._backend, other._ns._backend)
+            if other._ns is not ns:
+                meet(self, other, op, mode)
             y = other._x
             kb = other._k
         else:
@@ -423,15 +426,73 @@ def operator(op: str, mode: int, *, defer: bool = False) -> Callable[[Any, Any],
     return binary
 
 
-def binary_function(op: str, array_type: type) -> Callable[[Any, Any], Any]:
-    """The namespace function of binary elementwise ``op``: ``xp.add(x1, x2)``."""
+def meet(a: Any, other: Any, op: str, mode: int) -> None:
+    """Check that arrays ``a`` and ``other`` of two namespaces may meet in operator ``op``.
+
+    Raises
+    ------
+    TypeError
+        They are arrays of two backends.
+    PromotionError
+        They follow two policies and no ``promo_ns.policy(...)`` block decides.
+    """
+    mine, theirs = a._ns, other._ns
+    if theirs._backend is not mine._backend:
+        raise mixed_backends(mine._backend, theirs._backend)
+    if theirs.policy is mine.policy:
+        return
+    scope = current()
+    if scope is not None and scope.policy is not None:
+        return
+    left, right = (theirs, mine) if mode == REFLECTED else (mine, theirs)
+    if op == "setitem":
+        call = "x1[key] = x2"
+        fix = "make x2 an array of x1's namespace first: x1[key] = xp.asarray(x2) (zero-copy)"
+    else:
+        call = f"{op}(x1, x2)"
+        fix = (
+            f"call the function of the namespace whose policy should decide, xp.{op}(x1, x2) (a "
+            "namespace's functions follow its policy), or move one array to the other's namespace "
+            "with xp.asarray(x) (zero-copy)"
+        )
+    raise PromotionError(
+        f"{call} of arrays of two policies: x1 follows policy {left.policy.name!r} ({left.__name__}), "
+        f"x2 policy {right.policy.name!r} ({right.__name__}); an operator does not choose between them. "
+        f"Fix: {fix}; or run it in a promo_ns.policy(...) block, e.g. promo_ns.policy({left.policy.name!r})."
+    )
+
+
+def _adopted(ns: Space, x: Any) -> Any:
+    """``x`` as an array of namespace ``ns`` (zero-copy) if it is an array of another one; else ``x``."""
+    if x.__class__ is not ns.Array or x._ns is ns:
+        return x
+    if x._ns._backend is not ns._backend:
+        raise mixed_backends(ns._backend, x._ns._backend)
+    a = _new(ns.Array)
+    a._x = x._x
+    a._ns = ns
+    a._k = x._k
+    return a
+
+
+def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
+    """The namespace function of binary elementwise ``op``: ``xp.add(x1, x2)``.
+
+    It follows the policy of ``ns`` (or the active block's), whatever
+    namespace its arrays belong to, and returns an array of ``ns``.
+    """
     forward = operator(op, NORMAL)
     reflected = operator(op, REFLECTED)
+    array_type = ns.Array
 
     def f(x1: Any, x2: Any, /) -> Any:
         if x1.__class__ is array_type:
+            if x1._ns is not ns or (x2.__class__ is array_type and x2._ns is not ns):
+                x1, x2 = _adopted(ns, x1), _adopted(ns, x2)
             return forward(x1, x2)
         if x2.__class__ is array_type:
+            if x2._ns is not ns:
+                x2 = _adopted(ns, x2)
             return reflected(x2, x1)
         from promo_ns.backends import backend_of
 
@@ -514,10 +575,25 @@ def wrap_result(ns: Space, op: str, out: Any, dtype: DType) -> Any:
                 f"{ns.policy_now().name!r} gives (its kernel returned {got}). Cast the "
                 "operands explicitly to a dtype the backend supports first."
             )
-    scope = _scope() and current()
-    if scope is not None and scope.tracer is not None:  # the op :func:`promoted` noted has run
-        scope.tracer.commit(op)
+    ran(op)
     return wrap(out, ns)
+
+
+def ran(op: str) -> None:
+    """Report to the trace, if any, that ``op`` (noted with :func:`traced`) has run."""
+    scope = _scope() and current()
+    if scope is not None and scope.tracer is not None:
+        scope.tracer.commit(op)
+
+
+def traced(ns: Space, op: str, x: Any, result: DType, compute: DType) -> None:
+    """Note, inside a trace block, that ``op`` converts array ``x`` to ``compute`` for a ``result``.
+
+    The cast is recorded once :func:`ran` (or :func:`finish`) reports that the op has run.
+    """
+    scope = _scope() and current()
+    if scope is not None and scope.tracer is not None:
+        scope.tracer.pending(op, [(*_KEYS[x._k], x._x)], result, compute)
 
 
 # --- functions of several operands, and of one array ------------------------------------------
@@ -658,11 +734,21 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
     else:
         plan = one_array_plan(scope.policy, op, DTYPES[k >> 1])
     result, compute = plan
-    return result, x._x if compute is DTYPES[k >> 1] else ns._backend.astype(x._x, compute)
+    dtype = DTYPES[k >> 1]
+    if compute is dtype:
+        return result, x._x
+    if scope is not None and (dtype is not bool_ or compute is not uint8):  # not a bool kernel's stand-in
+        traced(ns, op, x, result, compute)
+    return result, ns._backend.astype(x._x, compute)
 
 
-def finish(ns: Space, out: Any, result: DType) -> Any:
-    """A one-array function's native result as a promo_ns array of the policy's ``result`` dtype."""
+def finish(ns: Space, out: Any, result: DType, op: str = "") -> Any:
+    """A one-array function's native result as a promo_ns array of the policy's ``result`` dtype.
+
+    ``op``: the function, whose cast :func:`one_array` noted for a trace: it has run.
+    """
+    if op:
+        ran(op)
     backend = ns._backend
     out = backend.to_array(out)
     if backend.dtype(out) is not result:

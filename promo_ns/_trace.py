@@ -42,6 +42,7 @@ class Trace:
     Threads may share a trace (each running in a copy of the block's context,
     ``contextvars.copy_context().run``): every op of every thread is recorded.
     A record holds dtypes, roles and sizes, never the operands themselves.
+    The trace of a block inside another's records into both (``enclosing``).
 
     Under ``jax.jit`` (and ``vmap``, ``grad``, ...) promo_ns runs while JAX
     traces the function, so a cast is recorded once per tracing (each
@@ -49,6 +50,8 @@ class Trace:
     """
 
     records: list[Cast] = field(default_factory=list)
+    #: The trace of the block around this one, which gets every record too.
+    enclosing: Trace | None = field(default=None, repr=False, compare=False)
     #: Per thread, the op :meth:`pending` noted before its kernel ran, and its record if it casts.
     _pending: dict[int, tuple[str, Cast | None]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -66,7 +69,7 @@ class Trace:
         """Note ``op`` on ``operands`` (dtype or None, role, native array or scalar) if it converted one."""
         cast = _cast(op, operands, result, compute)
         if cast is not None:
-            self.records.append(cast)
+            self.add((cast,))
 
     def pending(
         self, op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
@@ -86,7 +89,14 @@ class Trace:
         """
         op_noted, cast = self._pending.pop(get_ident(), ("", None))
         if cast is not None and op_noted == op:
-            self.records.append(cast)
+            self.add((cast,))
+
+    def add(self, casts: Sequence[Cast]) -> None:
+        """Append ``casts``, records of ops that have run, here and to every enclosing trace."""
+        trace: Trace | None = self
+        while trace is not None:
+            trace.records.extend(casts)
+            trace = trace.enclosing
 
     def summary(self) -> str:
         """The casts grouped by op, operands and result: count and bytes, most bytes first."""

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from promo_ns._dtypes import DType, bfloat16, float16, float32, float64, int64, uint16, uint32
-from promo_ns._plan import Space, finish, is_numpy_like, native_argument, one_array, wrap_any
+from promo_ns._plan import Space, finish, is_numpy_like, native_argument, one_array, ran, wrap_any
 from promo_ns.backends import Backend
 
 __all__ = ["SIGNATURES", "WIDER", "bind", "checking_axes", "decided", "owner_function", "sequence_of"]
@@ -186,8 +186,9 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
                 raise
             out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
         if like is not None or isinstance(out, tuple):
+            ran(like or name)
             return wrap_any(ns, out)
-        return finish(ns, out, result)
+        return finish(ns, out, result, name)
 
     one.__name__ = one.__qualname__ = short
     one.__doc__ = f"``{name}`` of the Array API standard, with the result dtype of the active policy."

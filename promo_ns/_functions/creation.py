@@ -7,7 +7,7 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from promo_ns._dtypes import INT_RANGE, DType, canonical, float64, int64, uint64
+from promo_ns._dtypes import INT_RANGE, DType, a_or_an, canonical, float64, int64, uint64
 from promo_ns._engine import Operand, PromotionError, operand, promote_elements
 from promo_ns._functions._common import SIGNATURES, sequence_of
 from promo_ns._plan import Space, array_of, is_numpy_like, native, unknown_device, wrap
@@ -71,7 +71,8 @@ def _created(ns: Space, name: str, fn: Callable[..., Any], *args: Any, **kwargs:
         raise bad  # a lazy library takes a negative size, and fails only when computing
     try:
         return wrap(fn(*args, **kwargs), ns)
-    except (TypeError, ValueError, RuntimeError, AttributeError, ZeroDivisionError) as e:
+    except (TypeError, ValueError, RuntimeError, AttributeError, ZeroDivisionError, AssertionError) as e:
+        # AssertionError: torch's for a CUDA device in a build without CUDA
         error = _bad_arguments(name, args) or unknown_device(ns, name, kwargs.get("device"), e)
         if error is None:
             raise
@@ -288,7 +289,7 @@ def _nested_dtype(ns: Space, policy: Policy, leaves: list[Any], arrays: list[Any
                 operands.append(Operand(rules.defaults[_DEFAULT_KIND[type(value)]], Role.ND))
         else:
             raise TypeError(
-                f"asarray() got a {type(leaf).__name__} inside nested data; it takes promo_ns arrays, "
+                f"asarray() got {a_or_an(type(leaf).__name__)} inside nested data; it takes promo_ns arrays, "
                 "NumPy scalars and Python bool/int/float/complex"
             )
     return promote_elements(rules, "asarray", operands)
@@ -301,10 +302,11 @@ def _refusing_other_data(fn: Callable[..., Any]) -> Callable[..., Any]:
     def make(ns: Space, obj: Any, /, **kwargs: Any) -> Any:
         try:
             return fn(ns, obj, **kwargs)
-        except (TypeError, ValueError, RuntimeError) as e:
+        except (TypeError, ValueError, RuntimeError, AssertionError) as e:  # torch's for a CUDA device
             bad = next((leaf for leaf in _leaves(obj) if not _array_data(ns, leaf)), _OK)
             if bad is _OK or isinstance(e, PromotionError):
-                device = unknown_device(ns, "asarray", kwargs.get("device"), e)
+                given = kwargs.get("device")
+                device = unknown_device(ns, "asarray", ns._device if given is None else given, e)
                 if device is None:
                     raise
                 raise device from e

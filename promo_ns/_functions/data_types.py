@@ -39,7 +39,7 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
     target = native(ns, canonical(dtype, "astype()'s dtype"))
     try:
         out = ns._backend.compat.astype(native_x, target, copy=copy, device=device)
-    except (RuntimeError, ValueError, TypeError, AttributeError) as e:
+    except (RuntimeError, ValueError, TypeError, AttributeError, AssertionError) as e:  # torch's: no CUDA
         error = unknown_device(ns, "astype", device, e)
         if error is None:
             raise

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from promo_ns._dtypes import bool_
+from promo_ns._dtypes import a_or_an, bool_
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._plan import (
     Space,
@@ -36,7 +36,7 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any, /) -> Any:
     cond = array_of(ns, condition, "where")
     if condition.dtype is not bool_:
         raise TypeError(
-            f"where() needs a bool condition, got a {condition.dtype} array; compare first, "
+            f"where() needs a bool condition, got {a_or_an(condition.dtype)} array; compare first, "
             "e.g. xp.where(c != 0, x1, x2)"
         )
     # on the condition's device: torch would copy a CPU 0-d condition, or fail in its own words

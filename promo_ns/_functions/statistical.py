@@ -8,7 +8,7 @@ from typing import Any
 from promo_ns._dtypes import DType, canonical
 from promo_ns._engine import accumulation_dtype
 from promo_ns._functions._common import SIGNATURES, decided
-from promo_ns._plan import Space, array_of, finish, one_array, wrap_result
+from promo_ns._plan import Space, array_of, finish, one_array, traced, wrap_result
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
 
@@ -24,6 +24,8 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
         policy = ns.policy_now()
         if dtype is None:
             dtype = accumulation_dtype(policy, rule or short, x.dtype)
+            if dtype is not x.dtype:  # an implicit cast, for a trace: recorded by wrap_result once run
+                traced(ns, short, x, dtype, dtype)
         else:
             dtype = canonical(dtype, f"{short}()'s dtype")
         out = ns._backend.accumulate(name, native_x, dtype, **kwargs)
@@ -69,7 +71,7 @@ def std(
     result, native_x = one_array(ns, "std", x)
     compat = ns._backend.compat
     out = compat.var(native_x, axis=axis, correction=correction, keepdims=keepdims)
-    return finish(ns, compat.sqrt(out), result)
+    return finish(ns, compat.sqrt(out), result, "std")
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {

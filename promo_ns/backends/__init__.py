@@ -8,6 +8,7 @@ backend is imported only when a namespace for it is asked for.
 
 from __future__ import annotations
 
+import difflib
 import sys
 from functools import cache
 from types import ModuleType
@@ -69,7 +70,9 @@ def get_backend(backend: str | ModuleType) -> Backend:
     name = backend.__name__ if isinstance(backend, ModuleType) else backend
     name = _MODULE_NAMES.get(name, name)
     if name not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; promo_ns supports {', '.join(BACKENDS)}")
+        close = difflib.get_close_matches(str(name), BACKENDS, n=1)
+        mean = f" did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"unknown backend {backend!r};{mean} promo_ns supports {', '.join(BACKENDS)}")
     try:
         return _load(name)
     except ImportError as e:
@@ -80,9 +83,14 @@ def _install_hint(name: str, error: ImportError) -> str:
     """What to install for backend ``name``, given the ImportError that loading it raised."""
     if name == "numpy":
         return (
-            f"the 'numpy' backend needs numpy, ml_dtypes and array-api-compat: pip install promo_ns ({error})"
+            "the 'numpy' backend needs numpy, ml_dtypes and array-api-compat: pip install numpy ml_dtypes "
+            f"array-api-compat (from a clone of promo_ns: pip install -e .) ({error})"
         )
-    hint = f"the {name!r} backend needs {name} installed: pip install 'promo_ns[{name}]'"
+    package = {"dask": "'dask[array]'", "cupy": "cupy-cuda12x"}.get(name, name)
+    hint = (
+        f"the {name!r} backend needs {name} installed: pip install {package} (from a clone of promo_ns: "
+        f"pip install -e '.[{name}]')"
+    )
     if name == "torch":
         hint += (
             "; that installs PyPI's torch, whose Linux wheels bring CUDA. For the CPU-only build, "

@@ -9,7 +9,8 @@
     the result of one op and the rule that decided, in words.  An operand is a
     dtype (``int8``, ``i8``, ``bool``: an n-d array; ``float64:0d``: a 0-d
     array; ``float32:npscalar``: a NumPy scalar) or a Python scalar (``1.5``,
-    ``-1e3``, ``True``, ``1j``, or ``int``/``float``/``complex``).
+    ``-1e3``, ``True``, ``1j``, or ``int``/``float``/``complex``).  A
+    one-array function or a reduction takes one operand: ``explain numpy log int32``.
 ``check POLICY [--op OP]``
     the non-commutative cells and non-associative triples of ``OP``.
 ``ops [POLICY]``
@@ -20,7 +21,9 @@
 ``OP`` is an op name (``add``, ``less``, ``atan2``, ...) or the name of an op
 family as ``explain`` and ``ops`` print it, which stands for the first op of
 that family under the policies given (``true_divide`` is ``divide``,
-``arithmetic`` is ``add``).  ``table`` and ``diff`` colour each answer by its
+``arithmetic`` is ``add``); for ``table``, ``explain`` and ``diff`` also a
+one-array function (``log``, ``mean``) or a reduction (``sum``), which ``ops``
+lists too.  ``table`` and ``diff`` colour each answer by its
 kind when the output is a terminal (``--color``; the ``NO_COLOR`` variable
 turns it off).
 """
@@ -43,6 +46,7 @@ from promo_ns._engine import Operand, Refusal, compute_table, family_name, opera
 from promo_ns._ops import FAMILY, FUNCTION_FAMILY
 from promo_ns.explore.checks import check
 from promo_ns.explore.explanation import explain
+from promo_ns.explore.functions import ACCUMULATING, check_count, function_verb, is_function
 from promo_ns.explore.pictures import disagreement, picture
 from promo_ns.explore.tables import (
     DEFAULT_ROLES,
@@ -130,7 +134,9 @@ def resolve_op(name: str, chosen: Sequence[Policy]) -> str:
 
     An op family's name stands for the first op (in :data:`promo_ns._ops.FAMILY`
     order) that follows that family's rules under every chosen policy:
-    ``"true_divide"`` is ``"divide"``, ``"arithmetic"`` is ``"add"``.
+    ``"true_divide"`` is ``"divide"``, ``"arithmetic"`` is ``"add"``.  A
+    one-array function (``"log"``) or an accumulating reduction (``"sum"``)
+    stands for itself.
 
     Raises
     ------
@@ -139,7 +145,7 @@ def resolve_op(name: str, chosen: Sequence[Policy]) -> str:
         message suggests a close name), or no op follows that family under
         every one of them.
     """
-    if name in FAMILY:
+    if name in FAMILY or is_function(name):
         return name
     families = family_names(chosen)
     if name in families:
@@ -148,7 +154,8 @@ def resolve_op(name: str, chosen: Sequence[Policy]) -> str:
             return common[0]
         each = "; ".join(f"{p.name!r}: {', '.join(_ops_of(p, name)) or 'none'}" for p in chosen)
         raise ValueError(f"no op follows the {name!r} op family under every policy given ({each})")
-    raise ValueError(f"unknown op {name!r};{_did_you_mean(name, [*FAMILY, *families])} {_LIST_OPS}")
+    known = [*FAMILY, *families, *FUNCTION_FAMILY, *ACCUMULATING]
+    raise ValueError(f"unknown op {name!r};{_did_you_mean(name, known)} {_LIST_OPS}")
 
 
 def ops_text(policy: Policy | None = None) -> str:
@@ -170,6 +177,9 @@ def ops_text(policy: Policy | None = None) -> str:
     width = max(len(f) for f in functions)
     lines += ["", "one-array functions by the column of the policy's function grid that decides their dtype"]
     lines += [f"  {family:<{width}}  {', '.join(names)}" for family, names in functions.items()]
+    lines += ["", "reductions that accumulate in the policy's accumulation dtype (without dtype=)"]
+    lines += [f"  {'accumulate':<{width}}  {', '.join(ACCUMULATING)}"]
+    lines.append("'table POLICY --op log' and 'explain POLICY log int8' show their dtypes")
     return "\n".join(lines)
 
 
@@ -468,7 +478,12 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     why = verbs.add_parser("explain", help="one op's result and the rule that decided")
     why.add_argument("policy", help=f"one of: {names}")
     why.add_argument("op", metavar="OP", help=op_help)
-    why.add_argument("operands", nargs=2, metavar="OPERAND", help="int8, f64:0d, 1.5, True, ...")
+    why.add_argument(
+        "operands",
+        nargs="+",
+        metavar="OPERAND",
+        help="int8, f64:0d, 1.5, True, ...: two for an op, one array for a function (log, sum)",
+    )
     check = verbs.add_parser("check", help="non-commutative cells and non-associative triples")
     check.add_argument("policy", help=f"one of: {names}")
     op_option(check)
@@ -519,10 +534,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         asked = args.op if args.op and args.op != op else None
         if args.verb == "explain":
             operands = [parse_operand(o) for o in args.operands]
+            check_count(op, operands)
+        if is_function(op) and (args.verb == "check" or getattr(args, "svg", False)):
+            raise ValueError(
+                f"{op!r} is a function of one array; {'check' if args.verb == 'check' else '--svg'} "
+                f"takes ops of two operands: 'table POLICY --op {op}' shows its dtypes"
+            )
         roles = parse_roles(args.roles) if args.verb == "table" else []
     except ValueError as exc:
         verbs[args.verb].error(str(exc))
-    if args.verb == "table" and args.svg:
+    if is_function(op):
+        print(function_verb(args.verb, chosen, op, operands if args.verb == "explain" else [], color))
+    elif args.verb == "table" and args.svg:
         print(picture([view(chosen[0], op, r, c) for r, c in roles]), end="")
     elif args.verb == "table":
         print(tables(chosen[0], op, roles, color=color, family=asked))

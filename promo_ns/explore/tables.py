@@ -23,6 +23,7 @@ __all__ = [
     "format_view",
     "kind_key",
     "legend",
+    "legend_dtypes",
     "paint",
     "parse_roles",
     "view",
@@ -163,12 +164,17 @@ def legend(views: Sequence[View], *, color: bool = False) -> str:
     if scalars:
         names = " ".join(View.name(c) for c in scalars)
         first += f"; {names}: the Python scalars {', '.join(repr(c.value) for c in scalars)}"
+    return f"{first}\n{legend_dtypes(color)}"
+
+
+def legend_dtypes(color: bool = False) -> str:
+    """The legend's line that reads the short dtype names (and, with ``color``, the colours)."""
     by_short = {d.short: d for d in DTYPES}
     examples = ", ".join(paint(f"{s} {by_short[s].name}", by_short[s], color) for s in _LEGEND_DTYPES)
-    second = f"dtypes: {examples} (kind + bits)"
+    line = f"dtypes: {examples} (kind + bits)"
     if color:
-        second += f", {paint('- refused', None, color)}: coloured by kind of result"
-    return f"{first}\n{second}"
+        line += f", {paint('- refused', None, color)}: coloured by kind of result"
+    return line
 
 
 def format_view(v: View, *, color: bool = False) -> str:

@@ -151,7 +151,10 @@ class Policy:
         What a Python int beyond the dtype it converts to does in op families
         without ``int_values`` of their own: ``"wrap"`` (silently, like the
         framework), ``"overflow"`` or ``"refuse"`` (bool and integer arrays
-        take the rule ``"fit"``).  It also names the error of every refused
+        take the rule ``"fit"``).  ``"refuse"`` also holds every family's own
+        rule to ``"fit"`` where the op gives a bool or integer, so no int wraps
+        silently (``derive(..., int_values="refuse")`` of ``pytorch`` refuses
+        ``int8_array + 1000``).  It also names the error of every refused
         Python int value: ``PromotionError`` for ``"refuse"``, else
         ``OverflowError`` (NEP 50's); a negative exponent the rule
         ``"non-negative"`` refuses is a ``ValueError`` (NumPy's).

@@ -1,4 +1,4 @@
-"""``array-api``: the Python Array API standard 2024.12's type promotion, and nothing more.
+"""``array-api``: the Python Array API standard's type promotion (2025.12, as 2024.12), and nothing more.
 
 Only the promotions in the standard's tables are defined: within bool, within
 integers (no uint64 with signed), within floats and complex.  No int with
@@ -120,7 +120,7 @@ c128 c128    -    -       -          -   c128           f64  f64         i64 c12
 POLICY = Policy(
     name="array-api",
     summary="Array API 2024.12: only the standard's promotions; weak, same-kind Python scalars.",
-    reference="Array API standard 2024.12 (array-api-strict)",
+    reference="Array API standard 2025.12 (array-api-strict)",
     arrays=ARRAYS,
     roles="weak-scalars",
     scalars=SCALARS,
