@@ -265,7 +265,7 @@ def _scalars_alone(policy: Policy, grid: Grid, keys: Sequence[Key]) -> Stage[DTy
     typed = [policy.scalar_dtypes.get(r) for _, r in keys]
     if None in typed:
         raise _RefusalError("scalars", _NO_ARRAY)
-    counted = ", ".join(f"a {r} counts as {d}" for (_, r), d in zip(keys, typed, strict=True))
+    counted = ", ".join(f"{a_or_an(r)} counts as {d}" for (_, r), d in zip(keys, typed, strict=True))
     yield f"no operand is an array: {counted}"
     result = yield from _reduce(policy, grid, [d for d in typed if d is not None], "array")
     assert result is not None  # keys holds at least one operand
@@ -412,7 +412,7 @@ def _cast(keys: Sequence[Key], how: str) -> Stage[DType]:
 def _as_arrays(policy: Policy, keys: Sequence[Key]) -> Stage[list[Key]]:
     """Every operand as an n-d array, a Python scalar as the policy's dtype for its kind."""
     mapped = [(d if d is not None else policy.scalar_dtypes.get(r), Role.ND) for d, r in keys]
-    typed = [f"a {r} as {m}" for (d, r), (m, _) in zip(keys, mapped, strict=True) if d is None and m]
+    typed = [f"{a_or_an(r)} as {m}" for (d, r), (m, _) in zip(keys, mapped, strict=True) if d is None and m]
     yield "this op promotes every operand as an n-d array" + (f", {', '.join(typed)}" if typed else "")
     if any(d is None for d, _ in mapped):
         arrays = any(d is not None for d, _ in keys)
