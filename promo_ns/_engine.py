@@ -672,8 +672,7 @@ def checked_int(policy: Policy, op: str, limits: IntLimits, value: int, index: i
             policy,
             f"Python int {value} is out of range for {op!r}: it takes Python ints in "
             f"{accepted[0]}..{accepted[1]}",
-            f"Fix: pass it as a Python float, with an array of a floating dtype, e.g. "
-            f"xp.astype(x, xp.float64) and {float(value)!r}.",
+            _as_float_fix(policy, op, value),
         )
     fits = limits.fits
     if fits is None:
@@ -693,7 +692,7 @@ def checked_int(policy: Policy, op: str, limits: IntLimits, value: int, index: i
         return None
     shown = f"{lo:g}..{hi:g}" if isinstance(lo, float) else f"{lo}..{hi}"
     wider = holding(value, limits.dtype)
-    if policy.families[family_name(policy, op)].cast is not None:  # the result keeps the array's dtype
+    if op == "setitem" or policy.families[family_name(policy, op)].cast is not None:  # x keeps its dtype
         fix = (
             f"Fix: the array keeps its dtype, {limits.dtype}; cast it to one that holds {value} first, "
             f"e.g. x = xp.astype(x, xp.{wider})."
@@ -730,6 +729,19 @@ def checked_float(policy: Policy, op: str, value: float, dtype: DType) -> float:
             f"the dtype holds, or cast the array to a float dtype first, e.g. xp.astype(x, xp.float64)."
         )
     return value
+
+
+def _as_float_fix(policy: Policy, op: str, value: int) -> str:
+    """The fix for a Python int the framework cannot convert at all: a Python float, into a float array."""
+    if op == "setitem" or policy.families[family_name(policy, op)].cast is not None:  # x keeps its dtype
+        return (
+            f"Fix: write it as a Python float into an array of a floating dtype, e.g. "
+            f"x = xp.astype(x, xp.float64), then pass {float(value)!r}."
+        )
+    return (
+        f"Fix: pass it as a Python float, {float(value)!r}, with an array of a floating dtype, e.g. "
+        "xp.astype(x, xp.float64)."
+    )
 
 
 def _int_error(policy: Policy, what: str, fix: str) -> NoReturn:
@@ -923,8 +935,9 @@ def function_dtype(policy: Policy, op: str, dtype: DType) -> DType:
 
 
 def describe_call(op: str, operands: Sequence[Operand]) -> str:
-    """``"add(x1: int8 (n-d array), x2: 1.5 (Python float))"``: a call as messages name it."""
-    return f"{op}({', '.join(f'x{i + 1}: {o.describe()}' for i, o in enumerate(operands))})"
+    """``"add(x1: int8 (n-d array), x2: 1.5 (Python float))"``, ``"log(x: int8 (n-d array))"``: a call."""
+    names = ["x"] if len(operands) == 1 else [f"x{i + 1}" for i in range(len(operands))]
+    return f"{op}({', '.join(f'{n}: {o.describe()}' for n, o in zip(names, operands, strict=True))})"
 
 
 def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> str:

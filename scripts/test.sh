@@ -3,10 +3,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install -q --upgrade pip
+# torch==2.13.0 (pinned by .[test]) comes from PyTorch's CPU index: PyPI's Linux wheels of torch bring
+# CUDA and its libraries, gigabytes the tests do not use. TORCH_INDEX_URL picks another index (a CUDA
+# build: https://download.pytorch.org/whl/cu128); an empty TORCH_INDEX_URL takes torch from PyPI.
+TORCH_INDEX_URL="${TORCH_INDEX_URL-https://download.pytorch.org/whl/cpu}"
+if [ -n "$TORCH_INDEX_URL" ]; then
+    echo "installing torch 2.13.0 from $TORCH_INDEX_URL"
+    python -m pip install -q "torch==2.13.0" --index-url "$TORCH_INDEX_URL"
+fi
 python -m pip install -q -e ".[test,docs]"
-# Chromium for tests/test_docs_browser.py (the docs pictures' text size); without it those tests skip.
+# Chromium for tests/test_docs_browser.py (the docs pages as a browser lays them out); without it those
+# tests skip. Installed with apt-get where this runs as root and none is on PATH.
 if ! command -v chromium >/dev/null && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 || echo "chromium not installed: its tests skip"
+    echo "installing chromium with apt-get, for the docs' browser tests"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 \
+        && echo "chromium installed" || echo "chromium not installed: the docs' browser tests skip"
 fi
 ruff check .
 ruff format --check .

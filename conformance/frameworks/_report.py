@@ -87,8 +87,8 @@ def _cell(text: str, limit: int = 90) -> str:
 
 
 def _escaped(text: str) -> str:
-    """Text for a table cell, whole: its ``|`` escaped."""
-    return text.replace("|", "\\|")
+    """Text for a table cell, whole: its ``|`` escaped, and its ``*`` (``2**63``), read as emphasis else."""
+    return text.replace("|", "\\|").replace("*", "\\*")
 
 
 def _dtypes(keys: Iterable[str]) -> str:
@@ -113,8 +113,8 @@ def markdown(f: Fidelity) -> str:
         "",
         "## Operators and binary functions",
         "",
-        "Every cell is an op on two operands of a (dtype, role) each -- roles n-d array, 0-d array,",
-        "Python bool/int/float/complex -- as enumerated by `conformance/frameworks/_cells.py`;",
+        "Every cell is an op on two operands of a (dtype, role) each (the roles: n-d array, 0-d array,",
+        "Python bool/int/float/complex), as enumerated by `conformance/frameworks/_cells.py`;",
         "promo_ns runs each one with the same policy on each backend and compares the dtype (or the",
         "refusal) and the value with the framework's.",
         "",
@@ -134,7 +134,7 @@ def markdown(f: Fidelity) -> str:
     )
     deviations = [f"| {n} | {_escaped(r)} |" for r, n in sorted(f.deviations.items())]
     lines += _section("Documented deviations", "| cells | reason |\n|---:|---|", deviations)
-    cannot = [f"| {n} | {r.replace('|', '/')} |" for r, n in sorted(f.cannot_run.items())]
+    cannot = [f"| {n} | {_escaped(r.replace('|', '/'))} |" for r, n in sorted(f.cannot_run.items())]
     lines += _section(
         "Cells the framework cannot run (not compared)", "| cells | reason |\n|---:|---|", cannot
     )
@@ -154,8 +154,8 @@ def function_markdown(ff: FunctionFidelity) -> str:
         "",
         "## One-array functions",
         "",
-        "Every cell is a one-array function -- elementwise math, reductions, `linalg` of a 3x3 matrix,",
-        f"`fft` -- of an n-d array of one input dtype, run by {ff.framework} {ff.version}",
+        "Every cell is a one-array function (elementwise math, reductions, `linalg` of a 3x3 matrix,",
+        f"`fft`) of an n-d array of one input dtype, run by {ff.framework} {ff.version}",
         f"(`tests/reference/{ff.policy}-functions.json`). The policy's `functions` grid decides the",
         "result dtype, or refuses, by the function's family (the grid's column,",
         "`promo_ns._ops.FUNCTION_FAMILY`); a tuple-valued function (`eigh`, `qr`, `slogdet`, `svd`)",
@@ -297,7 +297,7 @@ def nested_markdown(nf: NestedFidelity) -> str:
 #: What each section of the edge grid holds, for the page.
 EDGE_SECTIONS: dict[str, str] = {
     "int_scalars": (
-        "Python ints at the boundaries (-2**63-1 ... 2**70) with arrays of every integer, bool and "
+        "Python ints at the boundaries (`-2**63-1` to `2**70`) with arrays of every integer, bool and "
         "real floating dtype, in 41 operators and functions (arithmetic, power, division, "
         "comparison, ordering, logical, bitwise, shift, extrema, float-only functions, `where`, "
         "`clip`, setitem) and `clip` with pairs of bounds"
@@ -420,7 +420,7 @@ def policy_deviations_markdown(policy: str) -> str:
         "",
         f"In `promo_ns/policies/{module}.py` (`Policy.deviations`), in its words:",
         "",
-        *([f"- {text}" for text in noted] or ["None."]),
+        *([f"- {_escaped(text)}" for text in noted] or ["None."]),
     ]
     return "\n".join(lines) + "\n"
 
