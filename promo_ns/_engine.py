@@ -42,15 +42,20 @@ __all__ = [
     "Refusal",
     "Stage",
     "accumulation_dtype",
+    "can_cast",
     "cast_target",
     "cell",
+    "checked_inexact",
     "checked_int",
+    "checks_inexact",
     "compute_table",
+    "delegated_dtype",
     "describe_call",
     "family_name",
     "function_dtype",
     "int_limits",
     "int_value",
+    "int_zero_divisor",
     "operand",
     "promote_elements",
     "promoted_table",
@@ -91,6 +96,8 @@ class Operand(NamedTuple):
         return f"{self.value!r} ({self.role})" if self.dtype is None else f"{self.dtype} ({self.role})"
 
 
+#: A Python scalar's kind letter -> its key in :attr:`Policy.defaults`.
+_DEFAULT_OF = {"b": "bool", "i": "int", "f": "float", "c": "complex"}
 _SCALAR_ROLE = {bool: Role.BOOL, int: Role.INT, float: Role.FLOAT, complex: Role.COMPLEX}
 
 
@@ -242,12 +249,16 @@ def _reduce(policy: Policy, grid: Grid, dtypes: Sequence[DType], grid_name: str)
 def _promote_weak(policy: Policy, keys: Sequence[Key], family: Family | None) -> Stage[DType]:
     """Arrays promote through the array grid; each Python scalar then adapts through the scalar grid."""
     grid, grid_name = _array_grid(policy, family)
-    result = yield from _reduce(policy, grid, [d for d, _ in keys if d is not None], grid_name)
+    arrays = [d for d, _ in keys if d is not None]
+    if not arrays and policy.scalars_alone == "defaults":
+        typed = [policy.defaults[_DEFAULT_OF[r.kind]] for _, r in keys]
+        yield f"no operand is an array: the Python scalars stand for {', '.join(map(str, typed))}"
+        alone = yield from _reduce(policy, grid, typed, grid_name)
+        assert alone is not None  # keys holds at least one operand
+        return alone
+    result = yield from _reduce(policy, grid, arrays, grid_name)
     if result is None:
-        if family is None or not family.scalars_alone:
-            raise _RefusalError("scalars", _NO_ARRAY)
-        result = yield from _scalars_alone(policy, grid, keys)
-        keys = ()
+        raise _RefusalError("scalars", _NO_ARRAY)
     for d, role in keys:
         if d is None:
             found = policy.scalars.get((result, role))
@@ -257,18 +268,6 @@ def _promote_weak(policy: Policy, keys: Sequence[Key], family: Family | None) ->
                 )
             yield f"the scalar grid gives {found} for {result} with a {role}"
             result = found
-    return result
-
-
-def _scalars_alone(policy: Policy, grid: Grid, keys: Sequence[Key]) -> Stage[DType]:
-    """Python scalars without an array: each as the policy's ``scalar_dtypes`` (refused without one)."""
-    typed = [policy.scalar_dtypes.get(r) for _, r in keys]
-    if None in typed:
-        raise _RefusalError("scalars", _NO_ARRAY)
-    counted = ", ".join(f"{a_or_an(r)} counts as {d}" for (_, r), d in zip(keys, typed, strict=True))
-    yield f"no operand is an array: {counted}"
-    result = yield from _reduce(policy, grid, [d for d in typed if d is not None], "array")
-    assert result is not None  # keys holds at least one operand
     return result
 
 
@@ -320,7 +319,10 @@ def _promote_priority(policy: Policy, keys: Sequence[Key], family: Family | None
     mid = yield from _reduce(policy, zero_d, [d for d, r in arrays if r is not Role.ND], "0-d")
     low = yield from _reduce(policy, zero_d, [d for _, d in scalars], "0-d")
     if nd is None and mid is None:
-        raise _RefusalError("scalars", _NO_ARRAY)
+        if low is None or policy.scalars_alone == "refused":
+            raise _RefusalError("scalars", _NO_ARRAY)
+        yield "no operand is an array: the Python scalars give their promoted dtype"
+        return low
     cross = policy.cross if policy.cross is not None else policy.arrays
     below = yield from _combine(cross, ("mid", mid), ("low", low), policy.cross_when)
     zero_d_when: str = (family and family.zero_d_cross_when) or policy.cross_when
@@ -392,7 +394,7 @@ def _own_cell(family: Family, keys: Sequence[Key]) -> Stage[DType | None]:
     return dtype
 
 
-def _cast(keys: Sequence[Key], how: str) -> Stage[DType]:
+def _cast(keys: Sequence[Key], how: str, complex_to_real: str = "refused") -> Stage[DType]:
     """A family that casts: the first operand's dtype, the other operands converted into it (``how``)."""
     dtype = keys[0][0]
     if dtype is None:
@@ -401,7 +403,11 @@ def _cast(keys: Sequence[Key], how: str) -> Stage[DType]:
         (CATEGORY[r.kind] > dtype.category) if d is None else (d.category != dtype.category) for d, r in keys
     ):
         raise _RefusalError("kind", f"this op casts only operands of {dtype}'s category into it: refused")
-    if dtype.kind in "iuf" and any(d is None and r is Role.COMPLEX for d, r in keys):
+    if (
+        dtype.kind in "iuf"
+        and complex_to_real == "refused"
+        and any(d is None and r is Role.COMPLEX for d, r in keys)
+    ):
         raise _RefusalError(
             "kind", f"a Python complex does not convert to {dtype} (int() and float() of it raise): refused"
         )
@@ -475,7 +481,7 @@ def cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> Stage[DT
         raise _RefusalError("kind", "the policy defines no op of this family: refused")
     _check_kinds(family, keys)
     if family.cast is not None:
-        return (yield from _cast(keys, family.cast))
+        return (yield from _cast(keys, family.cast, family.complex_to_real))
     result = yield from _own_cell(family, keys)
     if result is None:
         if family.strong:
@@ -731,6 +737,73 @@ def checked_float(policy: Policy, op: str, value: float, dtype: DType) -> float:
     return value
 
 
+def checks_inexact(policy: Policy, family_name: str, dtype: DType, role: Role, index: int) -> bool:
+    """Whether a Python float or complex (``role``) at ``index``, converting to ``dtype``, is checked.
+
+    See :attr:`Family.float_fits` and :attr:`Family.complex_to_real`.
+    """
+    family = policy.families.get(family_name)
+    if family is None or role not in (Role.FLOAT, Role.COMPLEX):
+        return False
+    if role is Role.COMPLEX and dtype.kind in "iuf" and family.complex_to_real == "zero_imag":
+        return True
+    fits = (
+        family.float_fits_right if index == 1 and family.float_fits_right is not None else family.float_fits
+    )
+    return dtype in fits
+
+
+def checked_inexact(
+    policy: Policy, op: str, value: float | complex, dtype: DType, index: int
+) -> float | complex:
+    """Python float or complex ``value`` at ``index`` of ``op``, converting to ``dtype``, checked.
+
+    A float into an integer dtype is :func:`checked_float`'s; into a floating
+    one, it must fit where the family's ``float_fits`` says; a complex into a
+    real dtype must have no imaginary part where ``complex_to_real`` takes it.
+
+    Raises
+    ------
+    OverflowError
+        The value does not convert to ``dtype`` under the policy.
+    ValueError
+        A NaN into an integer dtype.
+    """
+    name = family_name(policy, op)
+    if (
+        value.__class__ is complex
+        and dtype.kind in "iuf"
+        and checks_inexact(policy, name, dtype, Role.COMPLEX, index)
+    ):
+        if value.imag != 0:
+            raise OverflowError(
+                f"Python complex {value!r} does not convert to {dtype} in {op!r} under policy "
+                f"{policy.name!r} ({policy.reference}): its imaginary part is not 0. Fix: pass its real "
+                f"part, or cast the array to a complex dtype first, e.g. xp.astype(x, xp.complex64)."
+            )
+        value = value.real
+    if value.__class__ is float and dtype.kind in "iu":
+        return checked_float(policy, op, value, dtype)
+    if value.__class__ is float and checks_inexact(policy, name, dtype, Role.FLOAT, index):
+        top = FLOAT_MAX[real_float(dtype)]
+        if math.isfinite(value) and abs(value) > top:
+            raise OverflowError(
+                f"Python float {value!r} is out of range for {dtype} (-{top:g}..{top:g}) in {op!r} under "
+                f"policy {policy.name!r} ({policy.reference}). Fix: pass a value the dtype holds, or cast "
+                f"the array to a wider float first, e.g. xp.astype(x, xp.float64)."
+            )
+    return value
+
+
+def int_zero_divisor(policy: Policy, op: str) -> str:
+    """What an integer ``op`` (``floor_divide``, ``remainder``) by zero gives: ``"zero"`` or ``"raise"``.
+
+    See :attr:`Family.int_zero_divisor`; an op of no family the policy has gives ``"zero"``.
+    """
+    family = policy.families.get(family_name(policy, op))
+    return "zero" if family is None else family.int_zero_divisor
+
+
 def _as_float_fix(policy: Policy, op: str, value: int) -> str:
     """The fix for a Python int the framework cannot convert at all: a Python float, into a float array."""
     if op == "setitem" or policy.families[family_name(policy, op)].cast is not None:  # x keeps its dtype
@@ -789,22 +862,37 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
     for i, o in enumerate((a, b)):
         if o.role is Role.INT and o.value.__class__ is int:
             int_value(policy, op, (a, b), i)
+        elif o.dtype is None and o.value.__class__ in (float, complex):
+            _check_inexact(policy, op, family, (a, b), result, index=i)
     if inplace:
         return _inplace(policy, op, a, b, result)
     return result
+
+
+def _casts(rule: str, source: DType, target: DType) -> bool:
+    """Whether ``source`` casts to ``target`` by ``rule`` (``"same"``, ``"category"``, ``"same_kind"``)."""
+    if rule == "same":
+        return source is target
+    if rule == "category":
+        return source.category <= target.category
+    return _KIND_ORDER.index(source.kind) <= _KIND_ORDER.index(target.kind)
+
+
+def can_cast(policy: Policy, source: DType, target: DType) -> bool:
+    """``can_cast(source, target)`` under ``policy`` (see :attr:`Policy.can_cast`)."""
+    rule = policy.can_cast
+    if isinstance(rule, frozenset):
+        return source is target or (source, target) in rule
+    if rule != "promotion":
+        return _casts(rule, source, target)
+    return _table(policy, family_name(policy, "result_type"))[(source, Role.ND, target, Role.ND)] is target
 
 
 def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> DType:
     left = a.dtype
     if left is None:
         raise TypeError(f"in-place {op!r} needs an array on the left, got {a.describe()}")
-    if policy.inplace == "same":
-        ok = result is left
-    elif policy.inplace == "category":
-        ok = result.category <= left.category
-    else:
-        ok = _KIND_ORDER.index(result.kind) <= _KIND_ORDER.index(left.kind)
-    if not ok:
+    if not _casts(policy.inplace, result, left):
         raise PromotionError(
             f"policy {policy.name!r} refuses in-place {op!r}: x1 is {a.describe()}, x2 is "
             f"{b.describe()}, and the result would be {result}, which the policy does not cast "
@@ -831,7 +919,25 @@ def resolve_many(policy: Policy, op: str, operands: Sequence[Operand | None]) ->
     for i, o in enumerate(operands):
         if o is not None and o.role is Role.INT and o.value.__class__ is int:
             int_value(policy, op, operands, i)
+        elif o is not None and o.dtype is None and o.value.__class__ in (float, complex):
+            _check_inexact(policy, op, name, operands, result, index=i)
     return result
+
+
+def _check_inexact(
+    policy: Policy, op: str, name: str, operands: Sequence[Operand | None], result: DType, *, index: int
+) -> None:
+    """:func:`checked_inexact` of the Python float or complex ``operands[index]`` where the family checks it.
+
+    It converts to the first operand's dtype where the family casts, else to ``result``.
+    """
+    family = policy.families.get(name)
+    first = operands[0].dtype if operands[0] is not None else None
+    dtype = first if family is not None and family.cast is not None and first is not None else result
+    o = operands[index]
+    assert o is not None  # a Python scalar's place
+    if checks_inexact(policy, name, dtype, o.role, index):
+        checked_inexact(policy, op, o.value, dtype, index)  # type: ignore[arg-type]
 
 
 def promote_elements(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
@@ -907,6 +1013,29 @@ def cast_target(dtype: DType, takes: Sequence[DType]) -> DType:
     return ranked[-1] if ranked else real[-1]
 
 
+def delegated_dtype(policy: Policy, op: str, dtype: DType) -> DType | None:
+    """The dtype ``policy`` gives the backend-decided function ``op`` of ``dtype``; None: the backend's.
+
+    Raises
+    ------
+    PromotionError
+        The policy refuses ``op`` on ``dtype`` (its framework raises there).
+    """
+    found = policy.delegated.get((op, dtype), _BACKENDS)
+    if found is None:
+        takes = sorted({d for (f, d), r in policy.delegated.items() if f == op and r}, key=DTYPES.index)
+        raise PromotionError(
+            f"policy {policy.name!r} refuses {op}(x: {dtype} array): it takes "
+            f"{', '.join(map(str, takes)) or 'no'} arrays ({policy.reference}). Fix: cast explicitly "
+            f"first, e.g. {op}(xp.astype(x, xp.{takes[-1] if takes else 'complex64'}))."
+        )
+    return None if found is _BACKENDS else found  # type: ignore[return-value]
+
+
+#: A cell missing from a policy's ``delegated`` table: the backend decides.
+_BACKENDS = object()
+
+
 def function_dtype(policy: Policy, op: str, dtype: DType) -> DType:
     """The result dtype of the one-array function ``op`` (``log``, ``mean``, ``linalg.inv``) of ``dtype``.
 
@@ -955,7 +1084,7 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
     targets = sorted(dtypes, key=lambda d: -d.category)
     scalar_kinds = [o.role.kind for o in operands if o.dtype is None]
     for kind in scalar_kinds:
-        default = policy.defaults.get({"b": "bool", "i": "int", "f": "float", "c": "complex"}[kind])
+        default = policy.defaults.get(_DEFAULT_OF[kind])
         if default is not None and default not in targets:
             targets.append(default)
     for target in targets:

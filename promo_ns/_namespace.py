@@ -29,8 +29,9 @@ from promo_ns._functions import (
     searching,
     statistical,
 )
-from promo_ns._functions._common import bind, checking_axes
+from promo_ns._functions._common import bind, checking_axes, in_policy_dtype
 from promo_ns._functions.info import Info
+from promo_ns._ops import DELEGATED_DTYPES
 from promo_ns._plan import (
     array_of,
     binary_function,
@@ -166,14 +167,20 @@ class Namespace(ModuleType):
                     raise TypeError(f"{name}() takes 1 positional argument but {1 + len(extra)} were given")
                 if kwargs:
                     raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
-                return wrap_any(self, fn(array_of(self, x, name)))
+                native_x = array_of(self, x, name)
+                if name in DELEGATED_DTYPES:
+                    return in_policy_dtype(self, name, x, lambda: fn(native_x))
+                return wrap_any(self, fn(native_x))
 
             return one_array
 
         arrays = _ARRAY_ARGUMENTS.get(name, 1)
 
+        decided = name in DELEGATED_DTYPES
+
         @functools.wraps(fn)
         def delegated(*args: Any, **kwargs: Any) -> Any:
+            given = args
             args = (
                 *[array_of(self, a, name) for a in args[:arrays]],
                 *[native_argument(self, a, name) for a in args[arrays:]],
@@ -181,6 +188,8 @@ class Namespace(ModuleType):
             if kwargs:
                 kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
             try:
+                if decided and given:
+                    return in_policy_dtype(self, name, given[0], lambda: fn(*args, **kwargs))
                 return wrap_any(self, fn(*args, **kwargs))
             except (RuntimeError, ValueError, TypeError, AssertionError) as e:  # torch's for CUDA
                 error = unknown_device(self, name, kwargs.get("device"), e)

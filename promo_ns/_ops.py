@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["FAMILY", "FUNCTION_FAMILY", "NATIVE", "family_of"]
+__all__ = ["DELEGATED_DTYPES", "FAMILY", "FUNCTION_FAMILY", "NATIVE", "family_of"]
 
 #: op name -> op family (see :data:`promo_ns.policies._model.FAMILIES`).
 FAMILY: Final[dict[str, str]] = {
@@ -65,6 +65,13 @@ FUNCTION_FAMILY: Final[dict[str, str]] = {
     **dict.fromkeys(("fft.rfft", "fft.rfftn", "fft.ihfft"), "rfft"),
     **dict.fromkeys(("fft.irfft", "fft.irfftn", "fft.hfft"), "irfft"),
 }
+
+#: One-array functions whose result dtype the backend decides unless a policy's ``delegated``
+#: table says otherwise (see :attr:`promo_ns.policies.Policy.delegated`).
+DELEGATED_DTYPES: Final[tuple[str, ...]] = (
+    *("all", "any", "conj", "imag", "real", "logical_not", "bitwise_invert"),
+    *("isfinite", "isinf", "isnan", "signbit"),
+)
 
 #: binary elementwise op -> (NumPy/CuPy ufunc name, torch function name).
 NATIVE: Final[dict[str, tuple[str, str]]] = {

@@ -37,8 +37,9 @@ from promo_ns._engine import (
     Operand,
     PromotionError,
     Refusal,
-    checked_float,
+    checked_inexact,
     checked_int,
+    checks_inexact,
     compute_table,
     family_name,
     function_dtype,
@@ -194,7 +195,17 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
             ints = (
                 None if scalar is not Role.INT else int_limits(policy, family, (a, b), int(a[0] is not None))
             )
-            fix = converts or ints is not None
+            fix = (
+                converts
+                or ints is not None
+                or (
+                    scalar is not None
+                    and checks_inexact(policy, family, compute, scalar, int(a[0] is not None))
+                )
+            )
+            if a[0] is None and b[0] is None:  # no operator meets two Python scalars
+                out.append(None)
+                continue
             rule = _float_scalar_rule(policy, op, a, b, compute)
             direct = (
                 not converts
@@ -213,16 +224,12 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
                 backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result) if direct else None,
                 ints=ints,
             )
-            out.append(
-                plan
-                if rule is None
-                else _float_scalar_plan(plan, rule, policy, backend, zero_d=Role.ZERO_D in (a[1], b[1]))
-            )
+            out.append(plan if rule is None else _float_scalar_plan(plan, rule, policy, backend, cell=(a, b)))
     return tuple(out)
 
 
 #: The ops of :attr:`Policy.float_scalars`' operator forms, and their symbols there.
-_SYMBOL = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}
+_SYMBOL = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//"}
 #: Python scalars that compute with a float array by the policy's ``float_scalars``: a float, or an int.
 _PY_REAL = ((None, Role.FLOAT), (None, Role.INT))
 
@@ -232,12 +239,21 @@ def _float_scalar_rule(
 ) -> str | None:
     """The policy's rule (:attr:`Policy.float_scalars`) for cell ``(a, b)`` of ``op``; None if none applies.
 
-    A rule applies to a real floating array with a Python float or int, computing in the array's dtype.
+    A rule applies to a real floating array with a Python float or int, computing in the array's
+    dtype, or, with the array first, a 0-d real array of another dtype that does not decide it;
+    ``"reciprocal_then_multiply"`` to any Python scalar over a real array.
     """
     symbol = _SYMBOL.get(op)
-    if symbol is None or compute.kind != "f":
+    if symbol is None:
         return None
-    if b in _PY_REAL and a[0] is compute:
+    x = b[0]
+    reciprocal = policy.float_scalars.get("s / x") == "reciprocal_then_multiply"
+    if symbol == "/" and reciprocal and a[0] is None and x is not None and x.kind in "biuf":
+        return "reciprocal_then_multiply"
+    if compute.kind != "f":
+        return None
+    lower_zero_d = b[1] is Role.ZERO_D and x is not None and x is not compute and x.kind in "biuf"
+    if a[0] is compute and (b in _PY_REAL or lower_zero_d):
         form = f"x {symbol} s"
     elif a in _PY_REAL and b[0] is compute:
         form = f"s {symbol} x"
@@ -257,27 +273,48 @@ def _kernel_rule(rule: str | None) -> str | None:
     return "scalar_rounded_first" if rule == "reciprocal_then_multiply" else rule
 
 
-def _float_scalar_plan(plan: Plan, rule: str, policy: Policy, backend: Backend, *, zero_d: bool) -> Plan:
-    """``plan`` of a floating array (0-d or not) with a Python float, as the policy's ``rule`` computes it.
+def _float_scalar_plan(
+    plan: Plan,
+    rule: str,
+    policy: Policy,
+    backend: Backend,
+    *,
+    cell: tuple[tuple[DType | None, Role], tuple[DType | None, Role]],
+) -> Plan:
+    """``plan`` of cell ``(a, b)``, as the policy's ``rule`` computes it (see :func:`_float_scalar_rule`).
 
     ``"float32_opmath"``: a float16/bfloat16 cell computes in float32 and is
     rounded once.  ``"reciprocal_then_multiply"`` (``s / x``): the array's
-    reciprocal, then the policy's ``x * s`` cell of the array and the scalar.
+    reciprocal (in the policy's ``reciprocal`` dtype for a bool or integer
+    array), then the policy's ``x * s`` cell of that and the scalar.
     """
     compute = plan.compute
     if rule == "float32_opmath":
         return plan._replace(compute=float32, rounded=compute)
     if rule == "reciprocal_then_multiply":
-        times = plans(policy, backend, "multiply")[code_of(compute, zero_d) * _NK + _SCALAR_CODE[float]]
-        assert times is not None  # a float array times a Python float: every policy computes it
+        a, b = cell
+        x = b[0]
+        assert x is not None  # the array of ``s / x``
+        inverse = x if x.kind == "f" else function_dtype(policy, "reciprocal", x)
+        cells = plans(policy, backend, "multiply")
+        times = cells[code_of(inverse, b[1] is Role.ZERO_D) * _NK + _KEYS.index(a)]
+        assert times is not None  # a float array times a Python scalar: every policy computes it
         multiply = times.kernel or partial(backend.binary, "multiply", plan=times)
+        reciprocal = backend.compat.reciprocal
+        if inverse is not x:
+            reciprocal = partial(_reciprocal_in, backend, reciprocal, inverse)
         return plan._replace(
             compute=times.compute,
             direct=False,
-            kernel=partial(_reciprocal_then_multiply, backend.compat.reciprocal, multiply),
+            kernel=partial(_reciprocal_then_multiply, reciprocal, multiply),
             rounded=times.rounded,
         )
     return plan
+
+
+def _reciprocal_in(backend: Backend, reciprocal: Callable[[Any], Any], dtype: DType, x: Any) -> Any:
+    """``reciprocal(x)`` computed in ``dtype`` (a bool or integer array's reciprocal is a float)."""
+    return reciprocal(backend.astype(x, dtype))
 
 
 def _reciprocal_then_multiply(
@@ -328,8 +365,8 @@ def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -
         value = checked_int(ns.policy_now(), op, ints, value, index)
         if value.__class__ is float:  # +-inf: compared exactly beyond the dtype
             plan = plan._replace(compute=float32, direct=False, kernel=None)
-    elif value.__class__ is float and plan.compute.kind in "iu":
-        checked_float(ns.policy_now(), op, value, plan.compute)
+    elif value.__class__ is float or value.__class__ is complex:
+        checked_inexact(ns.policy_now(), op, value, plan.compute, index)
     converted = fit(value, plan.compute)
     if plan.kernel is not None and converted.__class__ is not value.__class__:
         plan = plan._replace(direct=False, kernel=None)

@@ -101,8 +101,15 @@ _FUNCTION_REFUSALS = (
 )
 
 
+#: Functions whose torch spelling the ``pytorch`` policy follows has another name: ``torch.sign``
+#: refuses complex ("Unlike NumPy, torch.sign is not intended to support complex numbers. Please
+#: use torch.sgn instead"), ``torch.sgn`` is ``sign`` of every dtype.
+_SPELLING = {"sign": "sgn"}
+
+
 def _function(op: str) -> Any:
     """The torch function of a one-array function name (``"linalg.inv"`` is ``torch.linalg.inv``)."""
+    op = _SPELLING.get(op, op)
     found: Any = torch
     for part in op.split("."):
         found = getattr(found, part)

@@ -9,11 +9,21 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from promo_ns._dtypes import DType, bfloat16, float16, float32, float64, int64, uint16, uint32
+from promo_ns._dtypes import DTYPES, DType, bfloat16, float16, float32, float64, int64, uint16, uint32
+from promo_ns._engine import delegated_dtype
 from promo_ns._plan import Space, finish, is_numpy_like, native_argument, one_array, ran, wrap_any
 from promo_ns.backends import Backend
 
-__all__ = ["SIGNATURES", "WIDER", "bind", "checking_axes", "decided", "owner_function", "sequence_of"]
+__all__ = [
+    "SIGNATURES",
+    "WIDER",
+    "bind",
+    "checking_axes",
+    "decided",
+    "in_policy_dtype",
+    "owner_function",
+    "sequence_of",
+]
 
 #: The standard's signatures of functions built by factories (which take ``**kwargs``).
 SIGNATURES: dict[str, Callable[..., None]] = {}
@@ -152,6 +162,18 @@ def _compat_function(backend: Backend, name: str) -> Callable[..., Any]:
     owner, _, short = name.rpartition(".")
     compat = backend.compat
     return getattr(getattr(compat, owner) if owner else compat, short)  # type: ignore[no-any-return]
+
+
+def in_policy_dtype(ns: Space, name: str, x: Any, call: Callable[[], Any]) -> Any:
+    """``call()``, the backend's own function ``name`` of promo_ns array ``x``, in the policy's dtype.
+
+    The policy's :attr:`~promo_ns.policies.Policy.delegated` table gives the
+    result dtype (the backend's result is cast to it), refuses ``x``'s dtype
+    before anything runs, or leaves the backend's result as it is.
+    """
+    dtype = delegated_dtype(ns.policy_now(), name, DTYPES[x._k >> 1])
+    out = call()
+    return wrap_any(ns, out) if dtype is None else finish(ns, out, dtype)
 
 
 def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from promo_ns._dtypes import DType, canonical, real_float
-from promo_ns._engine import Operand, PromotionError, resolve, resolve_many
+from promo_ns._engine import can_cast as engine_can_cast
+from promo_ns._engine import resolve_many
 from promo_ns._plan import Space, array_of, native, operand_of, promoted_operand, unknown_device, wrap
-from promo_ns.policies import Role
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 
@@ -61,9 +61,11 @@ def result_type(ns: Space, *arrays_and_dtypes: Any) -> DType:
 
 
 def can_cast(ns: Space, from_: Any, to: DType, /) -> bool:
-    """Whether the active policy promotes ``from_`` to ``to`` (``result_type(from_, to) == to``).
+    """Whether the active policy casts ``from_`` to ``to`` (its ``can_cast`` rule).
 
-    ``from_`` counts as its dtype (an n-d array of it), whatever the array's shape.
+    By default that is ``result_type(from_, to) == to``; a policy may follow
+    its framework's own table instead (PyTorch's: by category).  ``from_``
+    counts as its dtype (an n-d array of it), whatever the array's shape.
     """
     dtype = from_.dtype if from_.__class__ is ns.Array else None
     if dtype is None:
@@ -73,14 +75,7 @@ def can_cast(ns: Space, from_: Any, to: DType, /) -> bool:
                 "pass its dtype, e.g. xp.result_type(x) for the dtype the policy gives it"
             )
         dtype = _dtype_argument(ns, from_, "can_cast()'s from_")
-    target = canonical(to, "can_cast()'s to")
-    try:
-        return (
-            resolve(ns.policy_now(), "result_type", Operand(dtype, Role.ND), Operand(target, Role.ND))
-            is target
-        )
-    except PromotionError:
-        return False
+    return engine_can_cast(ns.policy_now(), dtype, canonical(to, "can_cast()'s to"))
 
 
 _KINDS = {

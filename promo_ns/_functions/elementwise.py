@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from promo_ns._dtypes import DTYPES
 from promo_ns._functions._common import decided
 from promo_ns._ops import FUNCTION_FAMILY, NATIVE
-from promo_ns._plan import Space, array_of, kernel, promoted, wrap, wrap_result
+from promo_ns._plan import Space, array_of, finish, kernel, one_array, promoted, wrap, wrap_result
 
 __all__ = ["BINARY", "DELEGATED", "FUNCTIONS"]
 
@@ -43,4 +44,25 @@ def clip(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
     return wrap_result(ns, "clip", kernel(ns, "clip", ns._backend.compat.clip, a, lo, hi), dtype)
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {"clip": clip, **{name: decided(name) for name in _DECIDED}}
+_sign = decided("sign")
+
+
+def sign(ns: Space, x: Any, /) -> Any:
+    """``sign``; of a complex array ``x / |x|`` (0 at 0), by the library's own kernel (torch's ``sgn``).
+
+    array-api-compat divides by ``abs(x)`` as a complex number, up to 3 ulp
+    from the components' quotients that NumPy's ``sign`` and torch's ``sgn``
+    compute.
+    """
+    if x.__class__ is ns.Array and DTYPES[x._k >> 1].kind == "c":
+        result, native_x = one_array(ns, "sign", x)  # the policy's refusal first
+        module = ns._backend.module
+        return finish(ns, getattr(module, "sgn", module.sign)(native_x), result)
+    return _sign(ns, x)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "clip": clip,
+    **{name: decided(name) for name in _DECIDED},
+    "sign": sign,
+}

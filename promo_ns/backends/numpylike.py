@@ -44,16 +44,17 @@ def _compute_in(ufunc: Any, c: Any, x: Any, y: Any) -> Any:
 
 
 def _rounded_once(ufunc: Any, c: Any, rounded: Any, x: Any, y: Any) -> Any:
-    """``ufunc(x, y)`` of an array and a Python float, computed in ``c`` and rounded once to ``rounded``.
+    """``ufunc(x, y)`` of an array and a Python float or 0-d array in ``c``, rounded once to ``rounded``.
 
     The float converts to ``c`` (NEP 50: a Python float takes the array's
-    dtype).  Small arrays are cast, computed and rounded back, which is
-    quicker than a ufunc's buffered casts; large ones are computed chunk by
-    chunk into the output, which needs no memory beyond it.
+    dtype), as does a 0-d array.  Small arrays are cast, computed and rounded
+    back, which is quicker than a ufunc's buffered casts; large ones are
+    computed chunk by chunk into the output, which needs no memory beyond it.
     """
-    array = x if hasattr(x, "dtype") else y
+    array = x if hasattr(x, "dtype") and x.ndim >= getattr(y, "ndim", 0) else y
     if array.size < _CAST_INTO_OUTPUT:
-        return (ufunc(x.astype(c), y) if array is x else ufunc(x, y.astype(c))).astype(rounded)
+        x, y = (v.astype(c) if hasattr(v, "dtype") else v for v in (x, y))
+        return ufunc(x, y).astype(rounded)
     return ufunc(x, y, out=numpy.empty_like(array, dtype=rounded), dtype=c, casting="unsafe")
 
 

@@ -47,11 +47,6 @@ class Family:
     strong
         0-d arrays and Python scalars (as the policy's ``scalar_dtypes``)
         promote exactly like n-d arrays.
-    scalars_alone
-        For ``roles="weak-scalars"``: Python scalars without an array take the
-        policy's ``scalar_dtypes`` and promote as arrays (NumPy's
-        ``result_type(1, 1.5)`` and ``where(c, 1, 1.5)`` are float64); else
-        they are refused.
     result_kinds
         Kinds the (mapped) result may have; ``None``: ``kinds``.  (TF's true
         division takes bool operands but has no bool result.)
@@ -124,6 +119,26 @@ class Family:
         and ``= -0.5`` into uint8 raise, ``= -0.5`` into int8 writes 0).
         Never a silent wrap: a float beyond the dtype converts by C's
         undefined float-to-int cast in frameworks that take it (Paddle).
+    float_fits
+        Dtypes into which a Python float operand converts checked (PyTorch's
+        ``c10::checked_convert``): a finite float beyond the dtype's finite
+        range (a complex dtype's parts') is refused with OverflowError;
+        infinities and NaN pass.  The float converts to the dtype the operands
+        promote to (for ``cast``, the first operand's).
+    float_fits_right
+        ``float_fits`` for a Python float on the right of a two-operand op
+        (the exponent of ``x ** s``); ``None``: ``float_fits``.
+    complex_to_real
+        How a Python complex converts into a real dtype other than bool where
+        the op keeps one (``cast``, a family's own ``scalars`` cell):
+        ``"refused"`` (``float(1+0j)`` raises), or ``"zero_imag"``: when its
+        imaginary part is 0, else OverflowError (PyTorch's checked conversion:
+        ``x[0] = 1+0j`` writes 1, ``clamp(x, 1+1j)`` raises).
+    int_zero_divisor
+        What an integer ``//`` or ``%`` by zero gives: ``"zero"`` (NumPy's 0,
+        with no error), or ``"raise"``: ZeroDivisionError, nothing written
+        (PyTorch's CPU kernels: ``RuntimeError: ZeroDivisionError``).  The
+        backends compute it (see :func:`promo_ns._engine.int_zero_divisor`).
     int_range
         Per array kind, the Python ints the framework converts at all,
         ``(lowest, highest)``: any other is refused, whatever the rule
@@ -138,7 +153,6 @@ class Family:
     result_map: Mapping[DType, DType] = field(default_factory=dict)
     same_dtype: bool = False
     strong: bool = False
-    scalars_alone: bool = False
     result_kinds: str | None = None
     arrays: Grid | None = None
     scalars: ScalarGrid = field(default_factory=dict)
@@ -149,6 +163,10 @@ class Family:
     int_range: Mapping[str, tuple[int, int]] | None = None
     int_range_left: Mapping[str, tuple[int, int]] | None = None
     float_values: Literal["truncated", "within"] = "truncated"
+    float_fits: frozenset[DType] = frozenset()
+    float_fits_right: frozenset[DType] | None = None
+    complex_to_real: Literal["refused", "zero_imag"] = "refused"
+    int_zero_divisor: Literal["zero", "raise"] = "zero"
 
     def __post_init__(self) -> None:
         freeze_fields(self)

@@ -26,7 +26,9 @@ __all__ = [
     "Grid",
     "Role",
     "ScalarGrid",
+    "cast_grid",
     "check_diagonal",
+    "delegated_grid",
     "function_grid",
     "grid",
     "parse_dtype",
@@ -76,7 +78,9 @@ FunctionGrid = Mapping[tuple[str, DType], DType]
 
 #: The operator forms of a floating array ``x`` with a Python float ``s``: the keys of
 #: :attr:`Policy.float_scalars` (and the cases of the edge probe's ``float_scalars`` section).
-FLOAT_SCALAR_FORMS: tuple[str, ...] = ("x + s", "s + x", "x - s", "s - x", "x * s", "s * x", "x / s", "s / x")
+FLOAT_SCALAR_FORMS: tuple[str, ...] = (
+    *("x + s", "s + x", "x - s", "s - x", "x * s", "s * x", "x / s", "s / x", "x // s", "s // x"),
+)
 #: How a floating array and a Python float compute together (see :attr:`Policy.float_scalars`).
 FloatScalarRule = Literal["scalar_rounded_first", "float32_opmath", "reciprocal_then_multiply"]
 
@@ -214,4 +218,52 @@ def function_grid(text: str) -> dict[tuple[str, DType], DType]:
         for row in body
         for family, cell in zip(header, row[1:], strict=True)
         if cell != "-"
+    }
+
+
+def cast_grid(text: str) -> frozenset[tuple[DType, DType]]:
+    """Parse a ``can_cast`` table: a header of ``to`` dtypes, one row per ``from_`` dtype.
+
+    A cell is ``Y`` where ``from_`` casts to ``to``, ``-`` where it does not;
+    a dtype always casts to itself.
+
+    Raises
+    ------
+    ValueError
+        An unknown dtype, a row of the wrong length, or a cell other than ``Y``
+        or ``-`` (the diagonal ``-`` too).
+    """
+    header, body = _rows(text)
+    cols = [parse_dtype(c) for c in header]
+    pairs = set()
+    for row in body:
+        source = parse_dtype(row[0])
+        for col, cell in zip(cols, row[1:], strict=True):
+            if cell not in ("Y", "-") or (cell == "-" and col is source):
+                raise ValueError(
+                    f"the can_cast cell of {source} to {col} is {cell!r}: write 'Y' (casts) or '-' (does "
+                    "not), and 'Y' where a dtype meets itself"
+                )
+            if cell == "Y":
+                pairs.add((source, col))
+    return frozenset(pairs)
+
+
+def delegated_grid(text: str) -> dict[tuple[str, DType], DType | None]:
+    """Parse a table of functions whose dtype the backend decides: a header of names, a row per input dtype.
+
+    Cells are the result's short dtype name, ``-`` where the framework refuses
+    that input dtype, or ``.`` where the backend's own function decides.
+
+    Raises
+    ------
+    ValueError
+        An unknown dtype, a row of the wrong length.
+    """
+    header, body = _rows(text)
+    return {
+        (name, parse_dtype(row[0])): None if cell == "-" else parse_dtype(cell)
+        for row in body
+        for name, cell in zip(header, row[1:], strict=True)
+        if cell != "."
     }

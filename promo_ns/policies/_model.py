@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import Any, Literal
 
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._ops import FAMILY
+from promo_ns._ops import DELEGATED_DTYPES, FAMILY
 from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind, did_you_mean
 from promo_ns.policies._family import FAMILIES, Family, IntRule
 from promo_ns.policies._frozen import freeze_fields, read_only
@@ -32,7 +32,9 @@ from promo_ns.policies._grids import (
     Grid,
     Role,
     ScalarGrid,
+    cast_grid,
     check_diagonal,
+    delegated_grid,
     function_grid,
     grid,
     parse_dtype,
@@ -52,6 +54,8 @@ __all__ = [
     "IntRule",
     "Policy",
     "Role",
+    "cast_grid",
+    "delegated_grid",
     "function_grid",
     "get_policy",
     "grid",
@@ -98,9 +102,6 @@ class Policy:
         Array-with-Python-scalar grid, for ``roles="weak-scalars"``.
     scalar_dtypes
         The dtype each Python scalar kind stands for, for ``roles="priority"``.
-        Under ``roles="weak-scalars"``, the dtype Python scalars take where no
-        operand is an array, in families with ``scalars_alone`` (NumPy's
-        ``result_type(1, 1.5)`` is float64).
     nary
         How three or more dtypes reduce to one (``result_type``, ``concat``,
         ``clip``, ...; two dtypes always take their grid cell):
@@ -167,6 +168,24 @@ class Policy:
         promoted dtype is ``x1``'s), ``"category"`` (the promoted dtype's
         category, bool < int < float < complex, is not above ``x1``'s: PyTorch's
         ``can_cast``) or ``"same_kind"`` (NumPy's: kinds ordered b < u < i < f < c).
+    can_cast
+        What ``can_cast(from_, to)`` answers: ``"promotion"`` (``from_`` and
+        ``to`` promote to ``to``: the standard's rule, NumPy's ``"safe"``) or,
+        as for ``inplace``, ``"category"`` (``to``'s category is not below
+        ``from_``'s: ``torch.can_cast``) or ``"same_kind"``; or a table: the
+        (``from_``, ``to``) pairs that cast (:func:`cast_grid`).
+    scalars_alone
+        What Python scalars with no array among them give (``result_type(1,
+        2.5)``, ``where(c, 1, 2.5)``): ``"refused"``, or ``"defaults"`` (each
+        stands for ``scalar_dtypes``' dtype of its kind, ``defaults``' under
+        ``roles="weak-scalars"``, and they promote as 0-d arrays: PyTorch's
+        ``result_type(1, 2.5)`` is float32, NumPy's float64).
+    delegated
+        The result dtype of one-array functions promo_ns otherwise leaves to
+        the backend (:data:`promo_ns._ops.DELEGATED_DTYPES`: ``all``, ``conj``,
+        ``imag``, ...) per (function, input dtype), ``None`` where the
+        framework refuses the input; a cell missing here runs the backend's
+        function as it is (:func:`delegated_grid` parses the table).
     inplace_as_nd
         Array roles (0-d arrays, NumPy scalars) that take part in in-place ops
         as n-d arrays (Paddle's ``Tensor.add_`` and the other in-place methods
@@ -187,10 +206,12 @@ class Policy:
     float_scalars
         How a real floating array ``x`` (n-d or 0-d) and a Python float ``s``
         (or int) compute together, per operator form of :data:`FLOAT_SCALAR_FORMS`
-        (``"x * s"``, ``"s / x"``, ...; the functions ``add``, ``subtract``,
-        ``multiply`` and ``divide`` with the scalar on the same side too),
-        where the result has ``x``'s dtype; a form missing here is
-        ``"scalar_rounded_first"``:
+        (``"x * s"``, ``"s / x"``, ``"x // s"``, ...; the functions ``add``,
+        ``subtract``, ``multiply``, ``divide`` and ``floor_divide`` with the
+        scalar on the same side too), where the result has ``x``'s dtype; in
+        the forms ``"x op s"``, ``s`` may also be a 0-d real array that does
+        not decide the result dtype (a lower priority class); a form missing
+        here is ``"scalar_rounded_first"``:
 
         ``"scalar_rounded_first"``
             ``s`` is rounded to ``x``'s dtype, and the op computes in that
@@ -201,7 +222,9 @@ class Policy:
             (PyTorch's "opmath"); wider dtypes as ``"scalar_rounded_first"``.
         ``"reciprocal_then_multiply"``
             ``"s / x"`` only: ``reciprocal(x)``, in ``x``'s dtype, times ``s``
-            by the policy's ``"x * s"`` rule (PyTorch's ``Tensor.__rtruediv__``).
+            by the policy's ``"x * s"`` rule (PyTorch's ``Tensor.__rtruediv__``);
+            also for a bool or integer ``x`` (its ``reciprocal`` in the
+            policy's ``functions`` dtype) and a Python complex ``s``.
     deviations
         Every deliberate difference from the reference framework, in words.
     """
@@ -229,6 +252,9 @@ class Policy:
     int_values: Literal["wrap", "overflow", "refuse"] = "wrap"
     int_range: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     inplace: Literal["same", "category", "same_kind"] = "same"
+    can_cast: Literal["promotion", "category", "same_kind"] | frozenset[tuple[DType, DType]] = "promotion"
+    scalars_alone: Literal["refused", "defaults"] = "refused"
+    delegated: Mapping[tuple[str, DType], DType | None] = field(default_factory=dict)
     inplace_as_nd: frozenset[Role] = frozenset()
     nested: Literal["strong-scalars", "weak-scalars", "refused"] = "strong-scalars"
     nested_rules: str | None = None
@@ -429,6 +455,12 @@ def _validate(record: Policy, owner: str) -> None:
             raise ValueError(
                 f"{owner}: functions has the unknown function family {family!r}"
                 f"{did_you_mean(family, FUNCTION_FAMILIES)}; known: {', '.join(FUNCTION_FAMILIES)}"
+            )
+    for name, _ in record.delegated:
+        if name not in DELEGATED_DTYPES:
+            raise ValueError(
+                f"{owner}: delegated names {name!r}{did_you_mean(name, DELEGATED_DTYPES)}, which is no "
+                f"function whose dtype the backend decides; they are {', '.join(DELEGATED_DTYPES)}"
             )
     for form, rule in record.float_scalars.items():
         if form not in FLOAT_SCALAR_FORMS:

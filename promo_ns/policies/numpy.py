@@ -65,7 +65,7 @@ from promo_ns._dtypes import (
     uint32,
     uint64,
 )
-from promo_ns.policies._model import Family, IntRule, Policy, Role, function_grid, grid, scalar_grid
+from promo_ns.policies._model import Family, IntRule, Policy, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -182,7 +182,7 @@ POLICY = Policy(
     roles="weak-scalars",
     scalars=SCALARS,
     # Python scalars alone (result_type(1, 1.5), where(c, 1, 1.5)): the default dtype of their kind.
-    scalar_dtypes={Role.BOOL: bool_, Role.INT: int64, Role.FLOAT: float64, Role.COMPLEX: complex128},
+    scalars_alone="defaults",
     nary="main-dtype",
     nary_order=_TYPE_NUMBERS,
     op_families={"subtract": "subtraction"},
@@ -201,8 +201,8 @@ POLICY = Policy(
         "shift": Family(kinds="biu", result_map={bool_: int8}),
         "float_only": Family(kinds="biuf", operand_map=_SMALLEST_FLOAT, int_values={}),
         # result_type converts no value: np.result_type(int8, 2**70) is int8.
-        "common": Family(int_values={}, scalars_alone=True),
-        "where": Family(int_values={}, int_range=_C_LONG, scalars_alone=True),
+        "common": Family(int_values={}),
+        "where": Family(int_values={}, int_range=_C_LONG),
         # ml_dtypes has no bfloat16 clip loop: NumPy clips bfloat16 in float32.
         "clip": Family(result_map={bfloat16: float32}, int_values=_CLIP),
         "setitem": Family(cast="any", int_values={"i": "fit", "u": "fit"}),

@@ -15,11 +15,18 @@ float16/bfloat16 ``x`` in float32 with ``s`` unrounded to the tensor's dtype
 and round once (the CPU kernels of ``mul``/``div`` read a scalar operand at
 its original precision; ``Tensor.__rmul__`` is ``mul(self, other)``), so
 ``70000.0 * float16 -> -52384.0`` where rounding ``s`` first gives ``-inf``.
-``x + s``, ``s + x``, ``x - s`` and ``s - x`` round ``s`` to the tensor's
-dtype first, as NumPy does.  ``s / x`` is ``Tensor.__rtruediv__``:
-``x.reciprocal() * s``, for every float dtype (float32 too).  bfloat16 NaNs
-come out of torch's vectorized CPU loops as ``0xffff`` (its scalar loops, and
-ml_dtypes, write ``0x7fc0``): their bits are the CPU's, not the policy's.
+``x // s`` too (``div_floor``'s CPU kernel).  The same kernels read a second
+operand that is a 0-d tensor of another dtype (a lower class) the same way
+(``iter.is_scalar(2)``, ``original_scalar_value<opmath_t>``): ``float16 *
+0-d int32 100000`` is finite where casting the 0-d tensor first gives inf.
+``x + s``, ``s + x``, ``x - s``, ``s - x`` and ``s // x`` round ``s`` to the
+tensor's dtype first, as NumPy does.  ``s / x`` is ``Tensor.__rtruediv__``:
+``x.reciprocal() * s``, for every real dtype and Python scalar (an integer
+``x``'s reciprocal is float32; measured on 10,000 ints of each integer dtype,
+``s / x`` is bit for bit ``reciprocal(x) * s`` and differs from ``s / x`` in
+float32 in 21-37% of the elements).  bfloat16 NaNs come out of torch's
+vectorized CPU loops as ``0xffff`` (its scalar loops, and ml_dtypes, write
+``0x7fc0``): their bits are the CPU's, not the policy's.
 
 Python ints as data (``int_values``, measured by ``conformance/frameworks/edges.py``,
 stored in ``tests/reference/edges-pytorch.json``): a Python int becomes a
@@ -38,15 +45,41 @@ too, ``where`` does not.  An integer tensor to a negative int power is refused
 ("Integers to negative integer powers are not allowed").  Setitem unpacks
 the int as a C ``long long`` (``-2**63 .. 2**63-1``, "Overflow when unpacking
 long long") and checks it as ``where`` does.  All of these are the policy's
-refusals.  The integer division by zero torch raises (``int8 // 256``,
-"ZeroDivisionError") is its kernel's, for tensors too: the backend's numerics
-(promo_ns's torch backend gives NumPy's 0).
+refusals.  Python floats are checked where they convert (``float_fits``):
+``where`` and setitem into float32 and complex64, ``clamp`` into every real
+float, the exponent of ``x ** s`` into float16 and bfloat16 ("value cannot be
+converted to type float without overflow"; infinities pass).  Integer ``//``
+and ``%`` by zero raise ``RuntimeError: ZeroDivisionError`` (a tensor divisor
+too): the policy's rule (``int_zero_divisor="raise"``), which every backend
+follows (torch's CUDA kernels give no error; the CPU is the reference).
 
 Setitem casts any value into the tensor (a Python scalar, a 0-d tensor of
-any dtype), except a Python complex into a real dtype ("value cannot be
-converted to type double without overflow"); ``clamp`` of a floating tensor
-keeps its dtype whatever the Python bounds (a complex bound too), and
-promotes otherwise ("clamp is not supported for complex types").
+any dtype), a Python complex into a real dtype only with a zero imaginary
+part ("value cannot be converted to type double without overflow"); ``clamp``
+of a floating tensor keeps its dtype whatever the Python bounds, a complex
+bound with a zero imaginary part too, and promotes otherwise ("clamp is not
+supported for complex types").
+
+Functions of two arrays: ``outer`` promotes as ``*`` does (it is
+``self.reshape(-1, 1) * vec2``), ``vecdot`` takes one float or complex dtype
+("linalg.vecdot: Expected a floating point or complex tensor as input"),
+``isin`` refuses bool and complex operands, Python scalars too ("Unsupported
+input type encountered for isin()"), ``matmul``/``tensordot``/``cross`` take
+one dtype.  ``can_cast`` is ``torch.can_cast``: by category, bool < integer <
+float < complex (``c10::canCast``).  ``result_type`` and ``where`` of Python
+scalars alone give their default dtypes (``torch.result_type(1, 2.5)`` is
+float32).  ``all``/``any`` of uint8 give uint8, ``conj`` of bool is bool,
+``imag`` refuses real dtypes ("imag is not implemented for tensors with
+non-complex dtypes"): ``DELEGATED``.  ``sign`` follows ``torch.sgn``, which
+takes complex (``torch.sign`` refuses it: "Unlike NumPy, torch.sign is not
+intended to support complex numbers. Please use torch.sgn instead").
+
+Where torch raises: a dtype or value check of torch's (the messages quoted
+here) is the policy's refusal, and every backend raises it.  A missing CPU
+kernel (``NotImplementedError: "..." not implemented for 'Bool'`` or
+``'UInt16'``, "Sort does not support complex dtypes on CPU") is not: torch
+decides the dtype (its ``meta`` device gives it), and the backend computes it
+another way or raises promo_ns's TypeError naming the missing kernel.
 
 Deviation: a float16 meeting a lower-class complex gives ``complex32`` in
 PyTorch (experimental ComplexHalf); promo_ns has no complex32 and gives
@@ -58,7 +91,7 @@ float) for bool and integers; ``mean``, ``std``/``var``, ``linalg`` refuse them
 (``mean(): could not infer output dtype``); ``fft``/``rfft``/``irfft`` give
 complex64/float32.  ``negative``/``positive`` refuse bool, ``square(bool)`` is
 int64, ``abs``/``std``/``var``/``linalg_values``/``norm`` of complex are real,
-``sign``, ``ceil``/``floor``/``trunc``, ``argmax`` refuse complex, ``argmax``
+``ceil``/``floor``/``trunc``, ``argmax`` refuse complex, ``argmax``
 refuses bool, ``linalg`` (but not the norms) refuses float16/bfloat16, ``fft``
 refuses bfloat16.  Those refusals are torch's (the policy's business).
 Decided though the CPU lacks the kernel (the backend computes them another
@@ -72,7 +105,7 @@ complex64.
 
 from __future__ import annotations
 
-from promo_ns._dtypes import DTYPES, bool_, complex64, float32, int64
+from promo_ns._dtypes import DTYPES, bfloat16, bool_, complex64, float16, float32, int64
 from promo_ns.policies._model import (
     SCALAR_ROLES,
     Family,
@@ -80,6 +113,7 @@ from promo_ns.policies._model import (
     IntRule,
     Policy,
     Role,
+    delegated_grid,
     function_grid,
     grid,
 )
@@ -136,12 +170,20 @@ _WRAPPED: dict[str, IntRule] = {"b": "fit"}
 #: ``c10::checked_convert``: the int must fit the dtype, unsigned ones taking -max..max.
 _CHECKED: dict[str, IntRule] = {"b": "fit", "i": "magnitude", "u": "magnitude"}
 
+#: Where torch checks a Python float against the dtype it converts to (``c10::checked_convert``):
+#: ``where`` and setitem into float32 and complex64 (not float16/bfloat16), ``clamp`` into every real
+#: float, the exponent of ``x ** s`` into float16/bfloat16 only.
+_SINGLE = frozenset((float32, complex64))
+_REAL_FLOATS = frozenset(d for d in DTYPES if d.kind == "f")
+_REDUCED = frozenset((float16, bfloat16))
+
 #: Python floats with float arrays: see the module's docstring for what was measured.
 FLOAT_SCALARS: dict[str, FloatScalarRule] = {
     "x * s": "float32_opmath",
     "s * x": "float32_opmath",
     "x / s": "float32_opmath",
     "s / x": "reciprocal_then_multiply",
+    "x // s": "float32_opmath",
 }
 
 FUNCTIONS = {
@@ -160,8 +202,8 @@ FUNCTIONS = {
 bf16  bf16       bf16 bf16     bf16     bf16 bf16   bf16     bf16  bf16
  f32   f32        f32  f32      f32      f32  f32    f32      f32   f32
  f64   f64        f64  f64      f64      f64  f64    f64      f64   f64
- c64   c64        c64  f32      c64      c64    -    c64        -   c64
-c128  c128       c128  f64     c128     c128    -   c128        -  c128
+ c64   c64        c64  f32      c64      c64  c64    c64        -   c64
+c128  c128       c128  f64     c128     c128 c128   c128        -  c128
 """),
     **function_grid("""
      mean  std  var extrema argextrema linalg linalg_values norm matrix_rank  fft rfft irfft
@@ -183,6 +225,28 @@ c128 c128  f64  f64    c128          -   c128           f64  f64         i64 c12
 """),
 }
 
+#: Functions whose dtype the backend would decide (``Policy.delegated``): ``all``/``any`` of uint8
+#: give uint8, ``conj`` of bool is bool (NumPy's is int8), ``imag`` refuses real dtypes ("imag is not
+#: implemented for tensors with non-complex dtypes").
+DELEGATED = delegated_grid("""
+      all  any conj imag
+   b    b    b    b    -
+  i8    b    b   i8    -
+ i16    b    b  i16    -
+ i32    b    b  i32    -
+ i64    b    b  i64    -
+  u8   u8   u8   u8    -
+ u16    b    b  u16    -
+ u32    b    b  u32    -
+ u64    b    b  u64    -
+ f16    b    b  f16    -
+bf16    b    b bf16    -
+ f32    b    b  f32    -
+ f64    b    b  f64    -
+ c64    b    b  c64  f32
+c128    b    b c128  f64
+""")
+
 POLICY = Policy(
     name="pytorch",
     summary="PyTorch: n-d tensors > 0-d tensors > Python numbers, by category; int/int -> float32.",
@@ -191,15 +255,16 @@ POLICY = Policy(
     roles="priority",
     scalar_dtypes={Role.BOOL: bool_, Role.INT: int64, Role.FLOAT: float32, Role.COMPLEX: complex64},
     cross=CROSS,
-    op_families={"subtract": "subtraction"},
+    op_families={"subtract": "subtraction", "outer": "arithmetic", "vecdot": "vecdot", "isin": "isin"},
     families={
         "arithmetic": Family(int_values=_WRAPPED),
         "subtraction": Family(kinds="iufc", scalar_kinds="ifc", int_values=_WRAPPED),
         "power": Family(
             int_values=_WRAPPED,
             int_right={"b": "non-negative", "i": "non-negative", "u": "non-negative", "f": "fit"},
+            float_fits_right=_REDUCED,
         ),
-        "real_arithmetic": Family(kinds="biuf", int_values=_WRAPPED),
+        "real_arithmetic": Family(kinds="biuf", int_values=_WRAPPED, int_zero_divisor="raise"),
         "extrema": Family(kinds="biuf", int_values=_WRAPPED),
         # ``s / x`` is ``reciprocal(x) * s``: the int never meets a bool tensor there.
         "true_divide": Family(result_map=_TO_DEFAULT_FLOAT, int_values={}, int_right=_WRAPPED),
@@ -210,25 +275,36 @@ POLICY = Policy(
         "shift": Family(kinds="biu", int_values=_WRAPPED),
         "float_only": Family(result_map=_TO_DEFAULT_FLOAT, int_values=_WRAPPED),
         "common": Family(int_values=_WRAPPED),
-        "where": Family(int_values=_CHECKED),
+        "where": Family(int_values=_CHECKED, float_fits=_SINGLE),
         # A floating tensor keeps its dtype whatever the Python bounds (torch's clamp meta function).
         "clip": Family(
             kinds="biuf",
             scalars={(d, r): d for d in DTYPES if d.kind == "f" for r in SCALAR_ROLES},
             int_values={**_CHECKED, "f": "magnitude"},
+            float_fits=_REAL_FLOATS,
+            complex_to_real="zero_imag",
         ),
         "setitem": Family(
             cast="any",
             int_values={"i": "magnitude", "u": "magnitude"},
             int_range=_LONG_LONG,
             float_values="within",
+            float_fits=_SINGLE,
+            complex_to_real="zero_imag",
         ),
         "linalg": Family(same_dtype=True),
+        # "linalg.vecdot: Expected a floating point or complex tensor as input"
+        "vecdot": Family(kinds="fc", same_dtype=True),
+        # "Unsupported input type encountered for isin()": bool and complex, a Python scalar too
+        "isin": Family(kinds="iuf", scalar_kinds="if", result="bool", int_values=_WRAPPED),
     },
     accumulate={d: int64 for d in DTYPES if d.kind in "biu"},
     int_values="wrap",
     int_range=_SCALAR_INTS,
     inplace="category",
+    can_cast="category",
+    scalars_alone="defaults",
+    delegated=DELEGATED,
     functions=FUNCTIONS,
     nested="strong-scalars",
     float_scalars=FLOAT_SCALARS,
@@ -248,5 +324,11 @@ POLICY = Policy(
         "False exponent, which gives bool; the policy gives bool to every bool ** bool, computed exactly.",
         "torch reads an integer exponent as an int64 before checking it against the tensor's dtype, so "
         "uint64_tensor ** 2**63 is refused; the policy checks it against uint64 only, and computes it.",
+        "torch's CPU mul/div/floor_divide read any second operand that broadcasts from one element (a "
+        "shape-(1,) tensor too) in float32 for float16/bfloat16: the kernel picks that path by the "
+        "operand's strides at run time; promo_ns decides per dtype and role, so only 0-d operands do.",
+        "float16/bfloat16 x // y of two tensors (and s // x) round each step of div_floor to the "
+        "tensor's dtype in torch's vectorized CPU loop; NumPy's and ml_dtypes' loops compute in float32 "
+        "and round once: the backends' numerics differ in the last bit of some quotients.",
     ),
 )
