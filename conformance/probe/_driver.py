@@ -75,7 +75,7 @@ UNARY_OPERATORS: dict[str, Callable[[Any], Any]] = {
 }  # fmt: skip
 
 
-class Absent(Exception):
+class Absent(Exception):  # noqa: N818  (a signal, not an error)
     """The framework has no such function or spelling."""
 
 
@@ -87,10 +87,10 @@ class Adapter(Protocol):
     policy: str
 
     def array(self, values: Any, dtype: str) -> Any:
-        """A native array of canonical ``dtype`` holding ``values`` (nested lists); LookupError if no dtype."""
+        """A native array of canonical ``dtype`` holding ``values`` (nested lists); LookupError if none."""
 
     def scalar(self, value: Any, dtype: str) -> Any:
-        """A NumPy-scalar operand (``np:`` tokens, numpy policy); raise :class:`Absent` where there is none."""
+        """A NumPy-scalar operand (``np:`` tokens, numpy policy); :class:`Absent` where there is none."""
 
     def dtype(self, name: str) -> Any:
         """The native dtype of a canonical name; LookupError if none."""
@@ -99,14 +99,16 @@ class Adapter(Protocol):
         """The native call of ``case.op`` taking the standard's arguments; :class:`Absent` where none."""
 
     def method(self, case: Case) -> Callable[..., Any]:
-        """The second spelling (``case.spelling`` is ``method`` or ``method_``); :class:`Absent` where none."""
+        """The second spelling (``case.spelling``: ``method`` or ``method_``); :class:`Absent` if none."""
 
     def copy(self, x: Any) -> Any:
         """A copy of a native array (the target of an in-place spelling)."""
 
     def to_numpy(self, x: Any) -> tuple[str, np.ndarray[Any, Any] | None] | None:
-        """``(canonical dtype, values)`` of a native array (bfloat16 as float32; None values: not computed),
-        None where ``x`` is no array."""
+        """``(canonical dtype, values)`` of a native array, None where ``x`` is none.
+
+        bfloat16 values come as float32; values None: not computed.
+        """
 
     def dtype_name(self, x: Any) -> str | None:
         """The canonical name of a native dtype object, None where ``x`` is none."""
@@ -115,7 +117,7 @@ class Adapter(Protocol):
         """``"refused"``, ``"error: <Class>"`` or ``"unsupported: <reason>"`` (see the module docstring)."""
 
     def fallback(self, case: Case, args: list[Any], kwargs: dict[str, Any], exc: BaseException) -> Any:
-        """The result the framework decides without a kernel (torch: its meta device); re-raise ``exc`` if none."""
+        """The result the framework decides without a kernel (torch: on meta); else re-raise ``exc``."""
 
 
 # --- encoding -----------------------------------------------------------------------------------
@@ -138,6 +140,10 @@ def encode(dtype: str, values: np.ndarray[Any, Any] | None, shape: tuple[int, ..
     return f"{dtype} {text} {'?' if values is None else _bits(dtype, values)}"
 
 
+def _number(v: Any) -> int | float:
+    return int(v) if isinstance(v, (int, np.integer)) else float(v)
+
+
 def _plain(x: Any) -> str:
     if isinstance(x, (bool, np.bool_)):
         return str(bool(x))
@@ -147,7 +153,7 @@ def _plain(x: Any) -> str:
         return repr(x.item() if isinstance(x, np.generic) else x)
     fields = ("bits", "eps", "max", "min", "smallest_normal")
     if all(hasattr(x, f) for f in ("bits", "max", "min")):  # finfo / iinfo
-        return " ".join(f"{f}={float(getattr(x, f))!r}" for f in fields if hasattr(x, f))
+        return " ".join(f"{f}={_number(getattr(x, f))!r}" for f in fields if hasattr(x, f))
     return type(x).__name__
 
 
@@ -159,7 +165,7 @@ def _result(fw: Adapter, case: Case, out: Any) -> str:
         dtype, values = got
         if values is not None and case.op in VALUELESS:
             return encode(dtype, None, tuple(values.shape))
-        return encode(dtype, values) if values is not None else f"{dtype} ? ?"
+        return encode(dtype, values) if values is not None else f"{dtype} ? ?"  # decided, not computed
     name = fw.dtype_name(out)
     if name is not None:
         return f"dtype {name}"

@@ -79,7 +79,12 @@ DUNDER: dict[str, str] = {
 }  # fmt: skip
 COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
 #: Unary operators: ``-x``, ``+x``, ``~x``, ``abs(x)``.
-UNARY_DUNDER: dict[str, str] = {"negative": "neg", "positive": "pos", "bitwise_invert": "invert", "abs": "abs"}
+UNARY_DUNDER: dict[str, str] = {
+    "negative": "neg",
+    "positive": "pos",
+    "bitwise_invert": "invert",
+    "abs": "abs",
+}
 
 # --- kinds: the public names, by the registry facts that say how they are probed --------------
 
@@ -128,7 +133,18 @@ KEEPING: dict[str, tuple[str, ...]] = {
     "fft.fftshift": (),
     "fft.ifftshift": (),
 }
-CREATION = ("asarray", "arange", "linspace", "full", "zeros", "ones", "empty", "eye", "fft.fftfreq", "fft.rfftfreq")
+CREATION = (
+    "asarray",
+    "arange",
+    "linspace",
+    "full",
+    "zeros",
+    "ones",
+    "empty",
+    "eye",
+    "fft.fftfreq",
+    "fft.rfftfreq",
+)
 NARY = ("result_type", "concat", "stack", "where", "clip", "meshgrid", "broadcast_arrays")
 LINALG_BINARY = (
     *("matmul", "tensordot", "vecdot", "linalg.matmul", "linalg.tensordot", "linalg.vecdot"),
@@ -181,7 +197,7 @@ def public_names() -> tuple[str, ...]:
         *LINALG_BINARY, *SEARCH, *DTYPE_FUNCTIONS, *INFO, *_OTHER_LINALG,
         *(op for op, fam in FAMILY.items() if fam != "setitem"),
     }  # fmt: skip
-    return tuple(sorted(names)) + ("setitem",)
+    return (*sorted(names), "setitem")
 
 
 def family(case: Case) -> str:
@@ -193,7 +209,16 @@ def family(case: Case) -> str:
 
 # --- operands -----------------------------------------------------------------------------------
 
-_INT_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64}
+_INT_BITS = {
+    "int8": 8,
+    "int16": 16,
+    "int32": 32,
+    "int64": 64,
+    "uint8": 8,
+    "uint16": 16,
+    "uint32": 32,
+    "uint64": 64,
+}
 #: (max, smallest normal, smallest subnormal) of each real float dtype.
 FLOAT_LIMITS: dict[str, tuple[float, float, float]] = {
     "float16": (65504.0, 2.0**-14, 2.0**-24),
@@ -226,7 +251,23 @@ def edge_values(dtype: str) -> list[Any]:
         return sorted({0, 1, 2, 3, hi, hi - 1, lo, lo + 1, half - 1} | ({-1, -2} if k == "i" else {half}))
     if k == "f":
         big, tiny, sub = FLOAT_LIMITS[dtype]
-        out = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, big, -big, tiny, sub, -sub, math.inf, -math.inf, math.nan]
+        out = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            -2.5,
+            3.0,
+            big,
+            -big,
+            tiny,
+            sub,
+            -sub,
+            math.inf,
+            -math.inf,
+            math.nan,
+        ]
         if dtype in ("float32", "float64"):
             out += [65504.0, 65520.0, 2.0**63]
         return out
@@ -241,13 +282,14 @@ def edge_values(dtype: str) -> list[Any]:
 def one_values(dtype: str, shape: str) -> Any:
     """The ``one`` (benign) values of ``dtype`` in ``shape``."""
     k = kind_letter(dtype)
-    row: list[Any] = {
+    rows: dict[str, list[Any]] = {
         "b": [True, False, True],
         "i": [1, 2, 3],
         "u": [1, 2, 3],
         "f": [0.5, 2.0, 3.0],
         "c": [1 + 1j, 2 + 0j, 0.5 - 1j],
-    }[k]
+    }
+    row = rows[k]
     scalar: Any = {"b": True, "i": 2, "u": 2, "f": 1.5, "c": 1.5 + 0.5j}[k]
     if shape == "0d":
         return scalar
@@ -296,7 +338,11 @@ def operand(token: str) -> Operand:
         return Operand("py", kind, _py(kind, text))
     if head == "np":
         dtype, _, text = rest.partition(":")
-        return Operand("np", dtype, _py({"b": "bool", "i": "int", "u": "int", "f": "float"}.get(kind_letter(dtype), "complex"), text))
+        return Operand(
+            "np",
+            dtype,
+            _py({"b": "bool", "i": "int", "u": "int", "f": "float"}.get(kind_letter(dtype), "complex"), text),
+        )
     if head == "dt":
         return Operand("dtype", rest)
     if head == "lit":
@@ -354,8 +400,8 @@ def _np_scalars() -> list[str]:
 
 def _rotated(op_index: int, lefts: list[str], rights: list[str], salt: int = 0) -> Iterator[tuple[str, str]]:
     """Every (left dtype, right dtype) once, their roles rotated, so every dtype meets every role."""
-    by_dtype_l = [[t for t in lefts if t.split(":")[0] == d] for d in DTYPES]
-    by_dtype_r = [[t for t in rights if t.split(":")[0] == d] for d in DTYPES]
+    by_dtype_l = [[t for t in lefts if operand(t).dtype == d] for d in DTYPES]
+    by_dtype_r = [[t for t in rights if operand(t).dtype == d] for d in DTYPES]
     for i, ls in enumerate(by_dtype_l):
         for j, rs in enumerate(by_dtype_r):
             if ls and rs:
@@ -363,12 +409,16 @@ def _rotated(op_index: int, lefts: list[str], rights: list[str], salt: int = 0) 
                 yield ls[n % len(ls)], rs[(n // len(ls)) % len(rs)]
 
 
+def _binary_case(op: str, *args: str, s: str = "function") -> Case:
+    return Case("binary", op, s, args)
+
+
 def _binary(policy: str) -> Iterator[Case]:
     arrays, nds = _arrays(), _arrays(("nd",))
     extra = EXTRA_SPELLINGS.get(policy, ())
     nps = _np_scalars() if policy == "numpy" else []
     for n, op in enumerate(sorted(NATIVE)):
-        fn = lambda *a, s="function": Case("binary", op, s, a)  # noqa: E731
+        fn = functools.partial(_binary_case, op)
         yield from (fn(a, b) for a in nds for b in nds)
         yield from (fn(a, b) for a, b in _rotated(n, arrays, arrays) if "0d" in a + b)
         yield from (fn(a, b) for a, b in _rotated(n + 1, arrays, arrays) if "0d" in a + b)
@@ -403,7 +453,9 @@ def _binary(policy: str) -> Iterator[Case]:
 
 
 def _one_array(policy: str) -> Iterator[Case]:
-    for name in sorted(set(FUNCTION_FAMILY) | set(_DELEGATED_ELEMENTWISE) | set(_REDUCTIONS) | set(_OTHER_LINALG)):
+    for name in sorted(
+        set(FUNCTION_FAMILY) | set(_DELEGATED_ELEMENTWISE) | set(_REDUCTIONS) | set(_OTHER_LINALG)
+    ):
         kind = kind_of(name)
         if kind == "linalg":
             kwargs = (("n", "lit:2"),) if name == "linalg.matrix_power" else ()
@@ -422,7 +474,11 @@ def _one_array(policy: str) -> Iterator[Case]:
             yield from (Case(kind or "", name, s, (x,)) for x in inputs)
         if name in ACCUMULATING:
             src = [f"{d}:mat:one" for d in DTYPES] if name == "linalg.trace" else _arrays(("nd",))
-            yield from (Case("reduction", name, "function", (x,), (("dtype", f"dt:{d}"),)) for x in src for d in DTYPES)
+            yield from (
+                Case("reduction", name, "function", (x,), (("dtype", f"dt:{d}"),))
+                for x in src
+                for d in DTYPES
+            )
 
 
 def _nary(policy: str) -> Iterator[Case]:
@@ -433,31 +489,54 @@ def _nary(policy: str) -> Iterator[Case]:
     yield from (Case("nary", "result_type", "function", (t,)) for t in toks)
     yield from (Case("nary", "result_type", "function", (a, b)) for a in dts for b in dts)
     yield from (Case("nary", "result_type", "function", (a, b)) for a, b in _rotated(0, arrays, arrays))
-    yield from (Case("nary", "result_type", "function", (a, s)) for a in dts + arrays for s in (*SCALARS, *EDGE_SCALARS[2:14]))
+    yield from (
+        Case("nary", "result_type", "function", (a, s))
+        for a in dts + arrays
+        for s in (*SCALARS, *EDGE_SCALARS[2:14])
+    )
     yield from (Case("nary", "result_type", "function", (a, b, c)) for a in dts for b in dts for c in dts)
     for n, (a, b, c, d) in enumerate(_tuples(4, 600)):
         yield Case("nary", "result_type", "function", tuple(f"dt:{x}" for x in (a, b, c, d)))
         if n % 3 == 0:
-            yield Case("nary", "result_type", "function", (f"{a}:0d:one", f"dt:{b}", SCALARS[n % 4], f"{c}:nd:one"))
+            yield Case(
+                "nary", "result_type", "function", (f"{a}:0d:one", f"dt:{b}", SCALARS[n % 4], f"{c}:nd:one")
+            )
     for op in ("concat", "stack"):
         yield from (Case("nary", op, "function", (a,)) for a in nds)
         yield from (Case("nary", op, "function", (a, b)) for a in nds for b in nds)
-        yield from (Case("nary", op, "function", tuple(f"{x}:nd:one" for x in t)) for t in _tuples(3, 400, op))
-        yield from (Case("nary", op, "function", tuple(f"{x}:nd:one" for x in t)) for t in _tuples(4, 150, op))
+        yield from (
+            Case("nary", op, "function", tuple(f"{x}:nd:one" for x in t)) for t in _tuples(3, 400, op)
+        )
+        yield from (
+            Case("nary", op, "function", tuple(f"{x}:nd:one" for x in t)) for t in _tuples(4, 150, op)
+        )
         yield from (Case("nary", op, "function", (f"{d}:nd:edge", f"{d}:nd:one")) for d in DTYPES)
     cond, edge_cond = "bool:nd:one", "bool:col:edge"
-    yield from (Case("nary", "where", "function", (cond, a, b)) for a in arrays for b in arrays if "0d" not in a or "0d" not in b)
+    yield from (
+        Case("nary", "where", "function", (cond, a, b))
+        for a in arrays
+        for b in arrays
+        if "0d" not in a or "0d" not in b
+    )
     yield from (Case("nary", "where", "function", (cond, a, s)) for a in arrays for s in SCALARS)
     yield from (Case("nary", "where", "function", (cond, s, a)) for a in arrays for s in SCALARS)
-    yield from (Case("nary", "where", "function", (edge_cond, f"{d}:nd:edge", s)) for d in DTYPES for s in EDGE_SCALARS)
+    yield from (
+        Case("nary", "where", "function", (edge_cond, f"{d}:nd:edge", s))
+        for d in DTYPES
+        for s in EDGE_SCALARS
+    )
     bounds = ["none", *SCALARS, *_arrays(("0d",))]
     yield from (Case("nary", "clip", "function", (x, lo, "none")) for x in nds for lo in bounds[1:])
     yield from (Case("nary", "clip", "function", (x, "none", hi)) for x in nds for hi in bounds[1:])
     yield from (Case("nary", "clip", "function", (x, lo, hi)) for x, lo, hi in _clip_triples(bounds))
-    yield from (Case("nary", "clip", "function", (f"{d}:nd:edge", s, "none")) for d in DTYPES for s in EDGE_SCALARS)
+    yield from (
+        Case("nary", "clip", "function", (f"{d}:nd:edge", s, "none")) for d in DTYPES for s in EDGE_SCALARS
+    )
     for op in ("meshgrid", "broadcast_arrays"):
         for arity in (1, 2, 3, 4):
-            yield from (Case("nary", op, "function", tuple(f"{x}:nd:one" for x in t)) for t in _tuples(arity, 15, op))
+            yield from (
+                Case("nary", op, "function", tuple(f"{x}:nd:one" for x in t)) for t in _tuples(arity, 15, op)
+            )
 
 
 def _tuples(arity: int, count: int, salt: str = "") -> list[tuple[str, ...]]:
@@ -482,13 +561,24 @@ def _two_arrays() -> Iterator[Case]:
         ins = vecs if short in ("vecdot", "outer", "cross") else mats
         yield from (Case("linalg_binary", op, "function", (a, b)) for a in ins for b in ins)
         if op == "matmul":
-            yield from (Case("linalg_binary", op, s, (a, b)) for s in ("operator", "inplace") for a in mats for b in mats)
+            yield from (
+                Case("linalg_binary", op, s, (a, b))
+                for s in ("operator", "inplace")
+                for a in mats
+                for b in mats
+            )
         if short == "tensordot":
-            yield from (Case("linalg_binary", op, "function", (a, b), (("axes", "lit:1"),)) for a in vecs[:15:3] for b in vecs)
+            yield from (
+                Case("linalg_binary", op, "function", (a, b), (("axes", "lit:1"),))
+                for a in vecs[:15:3]
+                for b in vecs
+            )
     for op in SEARCH:
         first = [f"{d}:sorted:one" for d in DTYPES] if op == "searchsorted" else vecs
         yield from (Case("search", op, "function", (a, b)) for a in first for b in vecs)
-        yield from (Case("search", op, "function", (a, b)) for a in first for b in (*_arrays(("0d",)), *SCALARS))
+        yield from (
+            Case("search", op, "function", (a, b)) for a in first for b in (*_arrays(("0d",)), *SCALARS)
+        )
         yield from (Case("search", op, "function", (a, s)) for a in first[::2] for s in EDGE_SCALARS)
 
 
@@ -499,7 +589,15 @@ def _dtype_functions() -> Iterator[Case]:
             yield Case("astype", "astype", "function", (f"{a}:nd:one", f"dt:{b}"))
             yield Case("astype", "astype", "function", (f"{a}:nd:edge", f"dt:{b}"))
         yield Case("can_cast", "can_cast", "function", (f"{a}:nd:one", "dt:float64"))
-        for kind in ("bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric"):
+        for kind in (
+            "bool",
+            "signed integer",
+            "unsigned integer",
+            "integral",
+            "real floating",
+            "complex floating",
+            "numeric",
+        ):
             yield Case("isdtype", "isdtype", "function", (f"dt:{a}", f"lit:{kind!r}"))
         yield Case("finfo", "finfo", "function", (f"dt:{a}",))
         yield Case("iinfo", "iinfo", "function", (f"dt:{a}",))
@@ -525,12 +623,20 @@ def _creation() -> Iterator[Case]:
         yield Case("creation", "arange", "function", args)
         for d in DTYPES:
             yield Case("creation", "arange", "function", args, (("dtype", f"dt:{d}"),))
-    for args in (("lit:0", "lit:1", "lit:5"), ("lit:0", "lit:10", "lit:4"), ("lit:0.5", "lit:2", "lit:3"), ("lit:0", "py:complex:(1+1j)", "lit:3")):
+    for args in (
+        ("lit:0", "lit:1", "lit:5"),
+        ("lit:0", "lit:10", "lit:4"),
+        ("lit:0.5", "lit:2", "lit:3"),
+        ("lit:0", "py:complex:(1+1j)", "lit:3"),
+    ):
         yield Case("creation", "linspace", "function", args)
         yield from (Case("creation", "linspace", "function", args, (("dtype", f"dt:{d}"),)) for d in DTYPES)
     for v in (*SCALARS, *EDGE_SCALARS):
         yield Case("creation", "full", "function", ("lit:(2,)", v))
-        yield from (Case("creation", "full", "function", ("lit:(2,)", v), (("dtype", f"dt:{d}"),)) for d in DTYPES[::2])
+        yield from (
+            Case("creation", "full", "function", ("lit:(2,)", v), (("dtype", f"dt:{d}"),))
+            for d in DTYPES[::2]
+        )
     for name in ("zeros", "ones", "empty", "eye", "fft.fftfreq", "fft.rfftfreq"):
         arg = "lit:3" if name in ("eye", "fft.fftfreq", "fft.rfftfreq") else "lit:(2,)"
         yield Case("creation", name, "function", (arg,))
@@ -539,16 +645,39 @@ def _creation() -> Iterator[Case]:
 
 def _keeping() -> Iterator[Case]:
     for name, extra in KEEPING.items():
-        shape = "m23" if name in ("reshape", "broadcast_to", "tile", "take_along_axis", "moveaxis", "permute_dims", "matrix_transpose", "tril", "triu", "unstack", "linalg.diagonal", "linalg.matrix_transpose", "squeeze") else "nd"
+        shape = (
+            "m23"
+            if name
+            in (
+                "reshape",
+                "broadcast_to",
+                "tile",
+                "take_along_axis",
+                "moveaxis",
+                "permute_dims",
+                "matrix_transpose",
+                "tril",
+                "triu",
+                "unstack",
+                "linalg.diagonal",
+                "linalg.matrix_transpose",
+                "squeeze",
+            )
+            else "nd"
+        )
         if name == "squeeze":
             shape = "col"
         for d in DTYPES:
             x = f"{d}:{shape}:{'edge' if shape == 'col' else 'one'}"
             yield Case("keeping", name, "function", (x, *extra))
             if name in ("empty_like", "ones_like", "zeros_like", "full_like"):
-                yield from (Case("keeping", name, "function", (x, *extra), (("dtype", f"dt:{t}"),)) for t in DTYPES)
+                yield from (
+                    Case("keeping", name, "function", (x, *extra), (("dtype", f"dt:{t}"),)) for t in DTYPES
+                )
         if name == "full_like":
-            yield from (Case("keeping", name, "function", (f"{d}:nd:one", s)) for d in DTYPES for s in EDGE_SCALARS)
+            yield from (
+                Case("keeping", name, "function", (f"{d}:nd:one", s)) for d in DTYPES for s in EDGE_SCALARS
+            )
 
 
 def _setitem() -> Iterator[Case]:
@@ -563,7 +692,16 @@ def _setitem() -> Iterator[Case]:
 def cases(policy: str) -> tuple[Case, ...]:
     """Every case of ``policy``, in a fixed order, each key once."""
     seen: dict[str, Case] = {}
-    for gen in (_binary(policy), _one_array(policy), _nary(policy), _two_arrays(), _dtype_functions(), _creation(), _keeping(), _setitem()):
+    for gen in (
+        _binary(policy),
+        _one_array(policy),
+        _nary(policy),
+        _two_arrays(),
+        _dtype_functions(),
+        _creation(),
+        _keeping(),
+        _setitem(),
+    ):
         for c in gen:
             seen.setdefault(c.key, c)
     return tuple(seen.values())

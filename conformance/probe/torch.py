@@ -29,6 +29,12 @@ from conformance.probe._driver import Absent
 from conformance.probe._space import Case
 
 _NO_CPU_KERNELS = (torch.uint16, torch.uint32, torch.uint64)
+
+
+class _RefusedError(RuntimeError):
+    """A function failed for its input dtype on every device torch can tell us about."""
+
+
 #: Further messages of torch's dtype checks (beyond the frameworks checker's lists).
 _MORE_REFUSALS = (
     "not implemented for tensors with non-complex dtypes",
@@ -49,7 +55,6 @@ _MORE_REFUSALS = (
     "dtype mismatch",
     "promote",
     "can't be cast",
-    "Unsupported input type",
     "same dtype",
 )
 _VALUE_ERRORS = {
@@ -96,7 +101,8 @@ _T = torch
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "equal": torch.eq, "not_equal": torch.ne, "less": torch.lt, "less_equal": torch.le,
     "greater": torch.gt, "greater_equal": torch.ge, "divide": torch.true_divide,
-    "bitwise_invert": torch.bitwise_not, "cumulative_sum": lambda x, dtype=None: torch.cumsum(x, 0, dtype=dtype),
+    "bitwise_invert": torch.bitwise_not,
+    "cumulative_sum": lambda x, dtype=None: torch.cumsum(x, 0, dtype=dtype),
     "cumulative_prod": lambda x, dtype=None: torch.cumprod(x, 0, dtype=dtype),
     "std": lambda x: torch.std(x, correction=0), "var": lambda x: torch.var(x, correction=0),
     "max": lambda x: torch.amax(x, _all_dims(x)), "min": lambda x: torch.amin(x, _all_dims(x)),
@@ -105,7 +111,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "linalg.matrix_transpose": lambda x: x.mT, "matrix_transpose": lambda x: x.mT,
     "linalg.tensordot": lambda a, b, axes=2: torch.tensordot(a, b, dims=axes),
     "tensordot": lambda a, b, axes=2: torch.tensordot(a, b, dims=axes),
-    "vecdot": lambda a, b: torch.linalg.vecdot(a, b), "linalg.outer": torch.outer,
+    "vecdot": torch.linalg.vecdot, "linalg.outer": torch.outer,
     "result_type": _result_type, "concat": lambda *xs: torch.cat(xs), "stack": lambda *xs: torch.stack(xs),
     "clip": lambda x, lo=None, hi=None: torch.clamp(x, lo, hi),
     "meshgrid": lambda *xs: torch.meshgrid(*xs, indexing="xy"), "broadcast_arrays": torch.broadcast_tensors,
@@ -204,6 +210,12 @@ class Torch:
     def dtype_name(self, x: Any) -> str | None:
         return str(x).removeprefix("torch.") if isinstance(x, torch.dtype) else None
 
+    def _refusal(self, exc: BaseException) -> bool:
+        msg = str(exc).split("\n")[0]
+        return any(r in msg for r in _REFUSALS + _FUNCTION_REFUSALS + _MORE_REFUSALS) or any(
+            needle in msg for needle in _VALUE_ERRORS
+        )
+
     def classify(self, exc: BaseException, case: Case) -> str:
         msg = str(exc).split("\n")[0]
         for needle, cls in _VALUE_ERRORS.items():
@@ -213,25 +225,40 @@ class Torch:
             return f"unsupported: no such overload: {msg[:80]}"
         if any(r in msg for r in _REFUSALS + _FUNCTION_REFUSALS + _MORE_REFUSALS):
             return "refused"
+        if isinstance(exc, _RefusedError):
+            return "refused"
         if isinstance(exc, NotImplementedError) or "not implemented for" in msg:
-            if any(f"'{t}'" in msg for t in ("UInt16", "UInt32", "UInt64")):
-                return f"unsupported: {msg[:80]}"  # the CPU's gap; the fallback decides where torch can
-            return "refused"  # the dtypes torch's kernels dispatch over are its definition of the op
+            return f"unsupported: {msg[:80]}"  # no kernel: not a decision on dtypes
         if isinstance(exc, (IndexError, ValueError)):
             return f"error: {type(exc).__name__}"
         return f"unsupported: {type(exc).__name__}: {msg[:80]}"
 
     def fallback(self, case: Case, args: list[Any], kwargs: dict[str, Any], exc: BaseException) -> Any:
-        """torch's decision where the CPU has no kernel (uint16/32/64) or the function no scalar overload."""
+        """Torch's decision where the CPU has no kernel (uint16/32/64) or the function no scalar overload."""
         msg = str(exc)
-        unsigned = isinstance(exc, NotImplementedError) and any(f"'{t}'" in msg for t in ("UInt16", "UInt32", "UInt64"))
+        unsigned = isinstance(exc, NotImplementedError) and any(
+            f"'{t}'" in msg for t in ("UInt16", "UInt32", "UInt64")
+        )
         no_overload = isinstance(exc, TypeError) and ("must be Tensor" in msg or "invalid combination" in msg)
         if unsigned:
-            _driver.call(self, case, [_stand_in(a) for a in args], kwargs)  # torch takes the op (raises if not)
+            _driver.call(
+                self, case, [_stand_in(a) for a in args], kwargs
+            )  # torch takes the op (raises if not)
             return _driver.call(self, case, [_meta(a) for a in args], kwargs)
+        if case.kind in ("elementwise", "reduction", "fft", "linalg") and not self._refusal(exc):
+            # as conformance.frameworks.torch: a function's kernel gap is decided on ``meta``;
+            # linalg's meta functions check no dtype, so its kernels' dispatch is its dtype check
+            if case.kind == "linalg":
+                raise _RefusedError(str(exc).split("\n")[0]) from exc
+            try:
+                return _driver.call(self, case, [_meta(a) for a in args], kwargs)
+            except Exception as meta:
+                raise _RefusedError(str(exc).split("\n")[0]) from meta
         if no_overload and case.kind == "binary" and len(args) == 2:
             common = torch.result_type(*args)
-            wrapped = [a.to(common) if isinstance(a, torch.Tensor) else torch.tensor(a, dtype=common) for a in args]
+            wrapped = [
+                a.to(common) if isinstance(a, torch.Tensor) else torch.tensor(a, dtype=common) for a in args
+            ]
             try:
                 return _driver.call(self, case, wrapped, kwargs)
             except Exception as again:
