@@ -46,7 +46,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from conformance.probe._space import Case, cases, operand
+from conformance.probe._space import DTYPES, Case, cases, operand
 
 __all__ = ["Absent", "Adapter", "encode", "observe", "probe", "reference", "write"]
 
@@ -137,6 +137,8 @@ def encode(dtype: str, values: np.ndarray[Any, Any] | None, shape: tuple[int, ..
     if values is not None:
         shape = tuple(values.shape)
     text = "x".join(map(str, shape)) if shape else "-"
+    if dtype not in DTYPES:  # NumPy's object arrays (a list of ints beyond int64): no bits to store
+        values = None
     return f"{dtype} {text} {'?' if values is None else _bits(dtype, values)}"
 
 
