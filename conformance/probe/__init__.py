@@ -2,8 +2,9 @@
 
 Layout
 ------
-``_space.py``
-    The case model and the generator (imports only :mod:`promo_ns._ops`): each
+``_space.py``, ``_model.py``, ``_functions.py``
+    The case model (``_model``: tokens, values, :class:`Case`; ``_functions``: the kinds beyond
+    the element-wise ones) and the generator (imports only :mod:`promo_ns._ops`): each
     public name has a *kind*, each kind makes its cases over every dtype x role
     (n-d, 0-d, Python bool/int/float/complex, NumPy scalar for ``numpy``), value
     classes ``one`` and ``edge``, arities 1-4 and ``dtype=`` arguments.
