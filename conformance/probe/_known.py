@@ -1,0 +1,301 @@
+"""The one table of known cross-backend differences: cases where a backend's outcome is not NumPy's.
+
+Each entry names the backends it covers, the ops, how the two outcomes differ
+(``result``: an array result; ``values``: the same dtypes, other values;
+``refused``; ``error: <Class>``; ``unsupported``: no kernel, or a raw backend
+error promo_ns lets through) and, where narrower, which operands.  The test
+suite (``tests/test_probe.py``) lets these cells differ and fails on any
+other; delete an entry when the backends agree there (the page
+``docs/conformance/probe.md`` counts the cells of each).  Under every policy
+alike unless ``policies`` says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from conformance.probe._compare import dtypes_of, is_result, values_of
+from conformance.probe._space import Case, operand
+
+__all__ = ["KNOWN", "Known", "known", "outcome"]
+
+
+def outcome(obs: str) -> str:
+    """``result``, ``refused``, ``error: <Class>``, ``unsupported``, ``absent``, ``dtype`` or ``value``."""
+    if is_result(obs):
+        return "result"
+    if obs.startswith("unsupported"):
+        return "unsupported"
+    return obs if obs.startswith(("error", "refused", "absent")) else obs.split(" ", maxsplit=1)[0]
+
+
+def _pair(ref: str, got: str) -> tuple[str, str]:
+    a, b = outcome(ref), outcome(got)
+    if a == b == "result" and dtypes_of(ref) == dtypes_of(got):
+        return "values", "values"
+    return a, b
+
+
+@dataclass(frozen=True)
+class Known:
+    """A known difference: on ``backends``, ``ops`` whose outcomes differ as one of ``pairs``."""
+
+    reason: str
+    backends: frozenset[str]
+    ops: frozenset[str] | None  #: None: any op
+    pairs: frozenset[tuple[str, str]]  #: (NumPy backend's outcome, backend's outcome)
+    where: Callable[[Case], bool] | None = None
+    policies: frozenset[str] | None = None
+    #: A condition on the two observations themselves.
+    outcomes: Callable[[str, str], bool] | None = None
+
+    def applies(self, policy: str, backend: str, case: Case, ref: str, got: str) -> bool:
+        return (
+            backend in self.backends
+            and (self.policies is None or policy in self.policies)
+            and (self.ops is None or case.op in self.ops)
+            and _pair(ref, got) in self.pairs
+            and (self.where is None or self.where(case))
+            and (self.outcomes is None or self.outcomes(ref, got))
+        )
+
+
+def _k(
+    reason: str,
+    backends: str,
+    ops: str | None,
+    pairs: str,
+    where: Callable[[Case], bool] | None = None,
+    policies: str | None = None,
+    outcomes: Callable[[str, str], bool] | None = None,
+) -> Known:
+    """An entry: backends, ops and policies space-separated; pairs ``"a>b; a>b"``."""
+    return Known(
+        reason,
+        frozenset(backends.split()),
+        None if ops is None else frozenset(ops.split()),
+        frozenset(tuple(p.strip().split(">")) for p in pairs.split(";")),  # type: ignore[misc]
+        where,
+        None if policies is None else frozenset(policies.split()),
+        outcomes,
+    )
+
+
+def _dtype_in(*kinds: str) -> Callable[[Case], bool]:
+    def where(case: Case) -> bool:
+        for token in case.args:
+            o = operand(token)
+            d = str(o.dtype or "")
+            if o.what in ("array", "np") and any(d.startswith(k) for k in kinds):
+                return True
+            if o.what == "py" and d in kinds:
+                return True
+        return any(v.startswith("dt:") and v[3:].startswith(kinds) for _, v in case.kwargs)
+
+    return where
+
+
+def _special_scalar(case: Case) -> bool:
+    """A Python scalar that is infinite, NaN, a signed zero or beyond float16/bfloat16."""
+    for token in case.args:
+        o = operand(token)
+        if o.what == "py" and o.dtype in ("float", "complex"):
+            v = complex(o.value)
+            if v != v or abs(v) == float("inf") or v == 0 or abs(v) > 65504 or 0 < abs(v) < 2**-24:
+                return True
+    return False
+
+
+def _zero_signs_only(ref: str, got: str) -> bool:
+    """Whether two results differ only in the signs of zeros (or of NaNs)."""
+    for a, b in zip(ref.split("; "), got.split("; "), strict=True):
+        x, y = values_of(a), values_of(b)
+        if x is None or y is None or x.shape != y.shape or x.dtype.kind not in "fc":
+            return False
+        x, y = x.astype(np.complex128), y.astype(np.complex128)
+        if not np.array_equal(x, y, equal_nan=True):
+            return False
+    return True
+
+
+def _edge(case: Case) -> bool:
+    return any(t.endswith(":edge") for t in case.args) or _special_scalar(case)
+
+
+_VALUES = "values>values"
+KNOWN: tuple[Known, ...] = (
+    _k(
+        "torch has no kernel for isin/searchsorted/sort of bool or complex, cumulative_sum/prod into bool, "
+        "max/min/signbit of complex, tensordot of bool, linspace into bool: promo_ns lets torch's "
+        "RuntimeError through where NumPy computes",
+        "torch",
+        "isin searchsorted sort argsort cumulative_sum cumulative_prod max min signbit tensordot "
+        "linalg.tensordot linspace unique_values unique_counts unique_inverse unique_all",
+        "result>unsupported; refused>unsupported",
+    ),
+    _k(
+        "torch refuses a fill value that does not fit the dtype (full, full_like, asarray with dtype=) "
+        "with a raw RuntimeError; NumPy casts or raises OverflowError",
+        "torch",
+        "full full_like asarray",
+        "result>unsupported; error: OverflowError>unsupported; error: ValueError>unsupported; "
+        "result>error: OverflowError; error: OverflowError>result; refused>result; result>refused; "
+        "refused>error: OverflowError",
+    ),
+    _k(
+        "NumPy has no complex logaddexp/atan2 loop where torch and JAX compute one, and the backends check "
+        "copysign/nextafter/hypot of complex in another order",
+        "torch jax dask",
+        "logaddexp atan2 copysign nextafter hypot",
+        "unsupported>result; unsupported>refused; refused>unsupported",
+        _dtype_in("complex"),
+    ),
+    _k(
+        "torch's meshgrid, imag of real input, fftfreq/rfftfreq into bool or integers and linspace with a "
+        "complex bound and a real dtype fail with a raw RuntimeError",
+        "torch",
+        "meshgrid imag fft.fftfreq fft.rfftfreq linspace",
+        "result>unsupported; refused>unsupported",
+    ),
+    _k(
+        "a dtype without a torch kernel is checked before promo_ns's refusal (bitwise_invert of floats, "
+        "subtract of bools)",
+        "torch",
+        "bitwise_invert subtract",
+        "refused>unsupported",
+    ),
+    _k(
+        "complex special values and signed zeros (infinite, NaN or zero Python scalars, edge arrays) follow "
+        "each library's complex arithmetic",
+        "torch jax dask",
+        None,
+        _VALUES,
+        lambda case: _edge(case) and _dtype_in("complex")(case),
+    ),
+    _k(
+        "signed zeros and NaN signs: maximum/minimum/clip/remainder/nextafter/copysign of -0.0 and NaN "
+        "differ by backend kernel",
+        "torch jax dask",
+        "maximum minimum clip remainder nextafter copysign negative round log1p floor_divide",
+        _VALUES,
+        _edge,
+    ),
+    _k(
+        "signed zeros: the backends' kernels give zeros (and NaNs) of other signs (remainder, sign, ...)",
+        "torch jax dask",
+        None,
+        _VALUES,
+        outcomes=_zero_signs_only,
+    ),
+    _k(
+        "the NumPy backend's conj of a 0-d bfloat16 array returns a NumPy scalar, not a promo_ns array",
+        "torch jax dask",
+        "conj",
+        "value>result",
+    ),
+    _k(
+        "linalg.matrix_power of bfloat16: the NumPy backend computes in float32 and returns float32",
+        "torch jax dask",
+        "linalg.matrix_power",
+        "result>result",
+    ),
+    _k(
+        "searchsorted of NaN: the backends order NaN differently",
+        "torch jax dask",
+        "searchsorted",
+        _VALUES,
+        _special_scalar,
+    ),
+    _k(
+        "arange(3.5, dtype=int64): the NumPy backend gives 4 elements, torch 3",
+        "torch",
+        "arange",
+        _VALUES,
+    ),
+    _k(
+        "from_dlpack of bfloat16: NumPy's DLPack has no bfloat16 (BufferError), torch's has",
+        "torch jax dask",
+        "from_dlpack",
+        "unsupported>result",
+    ),
+    _k(
+        "complex division and reciprocal: NumPy and torch divide complex numbers by different algorithms "
+        "(last-bit differences, signs of zero parts)",
+        "torch jax dask",
+        "divide reciprocal pow",
+        _VALUES,
+        _dtype_in("complex"),
+    ),
+    _k(
+        "torch's float32 sqrt of a converted integer differs from NumPy's in the last bit",
+        "torch",
+        "sqrt",
+        _VALUES,
+    ),
+    _k(
+        "conj of bool: the NumPy backend gives int8 (NumPy's conjugate has no bool loop), torch bool",
+        "torch jax dask",
+        "conj",
+        "result>result",
+    ),
+    _k(
+        "a Python float below float16's smallest subnormal: torch rounds it to the tensor's dtype first",
+        "torch",
+        "logical_and logical_or logical_xor equal not_equal pow",
+        _VALUES,
+        _special_scalar,
+    ),
+    _k(
+        "arange into bool: NumPy refuses, torch computes",
+        "torch",
+        "arange",
+        "refused>result; result>refused",
+    ),
+    _k(
+        "arange with a fractional step into an integer dtype: NumPy computes, torch raises ValueError",
+        "torch",
+        "arange",
+        "result>error: ValueError",
+    ),
+    _k(
+        "torch has no linalg kernel for bool, integers, float16 or bfloat16 (matmul, vecdot, matrix_power, "
+        "solve, matrix_rank) nor argmax/argmin of complex; promo_ns lets its error through",
+        "torch",
+        "linalg.matmul linalg.vecdot linalg.matrix_power linalg.solve linalg.matrix_rank matmul vecdot "
+        "argmax argmin linalg.cross",
+        "result>unsupported; refused>unsupported",
+    ),
+    _k(
+        "a kernel NumPy lacks (bool true division in place) that torch has",
+        "torch",
+        "divide",
+        "unsupported>result",
+    ),
+    _k(
+        "mean of integers near the dtype's limits (and of bools): the backends accumulate in other dtypes",
+        "torch jax dask",
+        "mean",
+        "values>values",
+        _edge,
+    ),
+    _k(
+        "Dask: diff of bool refuses, from_dlpack of bool has no path, full_like checks the fill value",
+        "dask",
+        "diff from_dlpack full_like",
+        "result>refused; result>unsupported; result>error: OverflowError",
+    ),
+    _k(
+        "JAX: clip of complex with a bfloat16 bound has no kernel",
+        "jax",
+        "clip",
+        "result>unsupported",
+    ),
+)
+
+
+def known(policy: str, backend: str, case: Case, ref: str, got: str) -> str | None:
+    """The reason of the known difference covering a cell, None where it is not known."""
+    return next((k.reason for k in KNOWN if k.applies(policy, backend, case, ref, got)), None)
