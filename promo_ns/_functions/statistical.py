@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from promo_ns._dtypes import DType, canonical
-from promo_ns._engine import accumulation_dtype
+from promo_ns._engine import accumulation_dtype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._plan import Space, array_of, finish, one_array, wrap_result
 
@@ -24,7 +24,8 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
         policy = ns.policy_now()
         if dtype is None:
             dtype = accumulation_dtype(policy, rule or short, x.dtype)
-        else:
+        else:  # the input's kind may still be refused (array-api's sum of bool, dtype= or not)
+            check_input_kind(policy, name, x.dtype)
             dtype = canonical(dtype, f"{short}()'s dtype")
         out = ns._backend.accumulate(name, native_x, dtype, **kwargs)
         return wrap_result(ns, short, out, dtype)
