@@ -45,6 +45,8 @@ __all__ = [
     "can_cast",
     "cast_target",
     "cell",
+    "check_astype",
+    "check_input_kind",
     "checked_inexact",
     "checked_int",
     "checks_inexact",
@@ -1058,6 +1060,46 @@ def function_dtype(policy: Policy, op: str, dtype: DType) -> DType:
             f"{', '.join(map(str, takes)) or 'no'} arrays ({policy.reference}). Fix: {fix}."
         )
     return found
+
+
+def check_input_kind(policy: Policy, op: str, dtype: DType) -> None:
+    """Refuse ``op`` (of :data:`promo_ns._ops.INPUT_KIND_OPS`) of a ``dtype`` array if ``policy`` does.
+
+    Raises
+    ------
+    PromotionError
+        ``policy.input_kinds`` gives ``op`` no array of ``dtype``'s kind.
+    """
+    kinds = policy.input_kinds.get(op)
+    if kinds is not None and dtype.kind not in kinds:
+        target = next(d for d in (bool_, *DTYPES[::-1]) if d.kind in kinds)
+        raise PromotionError(
+            f"policy {policy.name!r} refuses {op}(x: {dtype} array): it takes {_kinds(kinds)} arrays "
+            f"({policy.reference}). Fix: cast explicitly first, e.g. {op}(xp.astype(x, xp.{target}))."
+        )
+
+
+def check_astype(policy: Policy, dtype: DType, target: DType) -> None:
+    """Refuse ``astype`` of a ``dtype`` array to ``target`` where ``policy.astype_kinds`` does.
+
+    Raises
+    ------
+    PromotionError
+        The policy casts no array of ``dtype``'s kind to ``target``'s.
+    """
+    kinds = policy.astype_kinds.get(dtype.kind)
+    if kinds is not None and target.kind not in kinds:
+        fix = (
+            f"keep the real part first, xp.astype(xp.real(x), xp.{target}), or the magnitude, xp.abs(x)"
+            if dtype.kind == "c" and target.kind != "b"
+            else "compare explicitly, e.g. x != 0 for a bool array"
+            if target.kind == "b"
+            else f"cast to a {_kinds(kinds)} dtype"
+        )
+        raise PromotionError(
+            f"policy {policy.name!r} refuses astype(x: {dtype} array, {target}): it casts {dtype} only "
+            f"to {_kinds(kinds)} dtypes ({policy.reference}). Fix: {fix}."
+        )
 
 
 # --- messages ----------------------------------------------------------------------------

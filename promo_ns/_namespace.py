@@ -31,10 +31,11 @@ from promo_ns._functions import (
 )
 from promo_ns._functions._common import bind, checking_axes, in_policy_dtype
 from promo_ns._functions.info import Info
-from promo_ns._ops import DELEGATED_DTYPES
+from promo_ns._ops import DELEGATED_DTYPES, INPUT_KIND_OPS
 from promo_ns._plan import (
     array_of,
     binary_function,
+    input_of,
     is_numpy_like,
     native,
     native_argument,
@@ -130,18 +131,26 @@ class Namespace(ModuleType):
         older = self.__array_api_version__ < "2025.12"
         for fname in delegated:
             if not (older and prefix + fname in _ADDED_IN_2025_12):
-                setattr(target, fname, self._delegate(getattr(compat, fname), fname))
+                setattr(target, fname, self._delegate(getattr(compat, fname), fname, prefix + fname))
         for fname, fn in own.items():
             if not (older and prefix + fname in _ADDED_IN_2025_12):
                 setattr(target, fname, bind(fn, self))
 
-    def _delegate(self, fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    def _delegate(self, fn: Callable[..., Any], name: str, op: str) -> Callable[..., Any]:
         """``fn`` of ``array_api_compat``, on the native arrays of promo_ns arrays, its results wrapped.
 
         Its first argument (first two for ``take`` and ``take_along_axis``)
         must be a promo_ns array, and a bare native array anywhere raises, as
-        in operators; ``from_dlpack`` takes any array.
+        in operators; ``from_dlpack`` takes any array.  ``op`` is the
+        function's name in the namespace (``"fft.fftshift"``); the policy may
+        refuse its input's kind (:data:`promo_ns._ops.INPUT_KIND_OPS`).
         """
+
+        def kind_checked(ns: Namespace, x: Any, _: str) -> Any:
+            return input_of(ns, x, op)
+
+        first = kind_checked if op in INPUT_KIND_OPS else array_of
+
         if name == "from_dlpack":
 
             @functools.wraps(fn)
@@ -167,7 +176,7 @@ class Namespace(ModuleType):
                     raise TypeError(f"{name}() takes 1 positional argument but {1 + len(extra)} were given")
                 if kwargs:
                     raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
-                native_x = array_of(self, x, name)
+                native_x = first(self, x, name)
                 if name in DELEGATED_DTYPES:
                     return in_policy_dtype(self, name, x, lambda: fn(native_x))
                 return wrap_any(self, fn(native_x))
@@ -182,7 +191,8 @@ class Namespace(ModuleType):
         def delegated(*args: Any, **kwargs: Any) -> Any:
             given = args
             args = (
-                *[array_of(self, a, name) for a in args[:arrays]],
+                *[first(self, a, name) for a in args[:1]],
+                *[array_of(self, a, name) for a in args[1:arrays]],
                 *[native_argument(self, a, name) for a in args[arrays:]],
             )
             if kwargs:

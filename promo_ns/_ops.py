@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["DELEGATED_DTYPES", "FAMILY", "FUNCTION_FAMILY", "NATIVE", "family_of"]
+__all__ = ["DELEGATED_DTYPES", "FAMILY", "FUNCTION_FAMILY", "INPUT_KIND_OPS", "NATIVE", "family_of"]
 
 #: op name -> op family (see :data:`promo_ns.policies._model.FAMILIES`).
 FAMILY: Final[dict[str, str]] = {
@@ -71,6 +71,15 @@ FUNCTION_FAMILY: Final[dict[str, str]] = {
 DELEGATED_DTYPES: Final[tuple[str, ...]] = (
     *("all", "any", "conj", "imag", "real", "logical_not", "bitwise_invert"),
     *("isfinite", "isinf", "isnan", "signbit"),
+)
+
+#: Functions whose input kinds a policy may restrict (``Policy.input_kinds``) where no promotion
+#: decides them: they keep their input's dtype, give bool, or accumulate in the ``dtype=`` asked.
+#: The standard defines ``logical_not`` for bool only, ``imag`` for complex, ``sum`` for numbers.
+INPUT_KIND_OPS: Final[tuple[str, ...]] = (
+    *("logical_not", "bitwise_invert", "conj", "imag", "real", "isfinite", "isinf", "isnan", "signbit"),
+    *("sort", "argsort", "diff", "all", "any", "fft.fftshift", "fft.ifftshift", "linalg.matrix_power"),
+    *("sum", "prod", "cumulative_sum", "cumulative_prod", "linalg.trace"),
 )
 
 #: binary elementwise op -> (NumPy/CuPy ufunc name, torch function name).

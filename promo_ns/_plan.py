@@ -37,6 +37,7 @@ from promo_ns._engine import (
     Operand,
     PromotionError,
     Refusal,
+    check_input_kind,
     checked_inexact,
     checked_int,
     checks_inexact,
@@ -70,6 +71,7 @@ __all__ = [
     "dtype_of_code",
     "finish",
     "fit",
+    "input_of",
     "is_numpy_like",
     "kernel",
     "key",
@@ -1043,6 +1045,13 @@ def array_of(ns: Space, x: Any, op: str) -> Any:
             raise mixed_backends(ns._backend, x._ns._backend)
         return x._x
     raise _unsupported(x, op, ns, scalars=False)
+
+
+def input_of(ns: Space, x: Any, op: str) -> Any:
+    """:func:`array_of`, refused where the active policy's ``input_kinds`` give ``op`` no ``x.dtype``."""
+    native_x = array_of(ns, x, op)
+    check_input_kind(ns.policy_now(), op, x.dtype)
+    return native_x
 
 
 #: Argument types a delegated function passes through as they are, without a look.

@@ -343,6 +343,12 @@ def _creation(name: str, kind: str | None) -> Callable[..., Any]:
     def create(ns: Space, *args: Any, **kwargs: Any) -> Any:
         compat = ns._backend.compat
         fn = getattr(getattr(compat, owner) if owner else compat, short)
+        dtype = kwargs.get("dtype")
+        if owner == "fft" and dtype is not None and canonical(dtype, f"{short}()'s dtype").kind != "f":
+            raise ValueError(
+                f"{name}() makes real floating-point frequencies: its dtype must be a real floating-point "
+                f"dtype (the standard's rule), not {canonical(dtype)}; e.g. dtype=xp.float64"
+            )
         return _created(ns, short, fn, *args, **creation_kwargs(ns, kwargs, kind))
 
     create.__name__ = create.__qualname__ = short

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from promo_ns._dtypes import DType, canonical, real_float
 from promo_ns._engine import can_cast as engine_can_cast
-from promo_ns._engine import resolve_many
+from promo_ns._engine import check_astype, resolve_many
 from promo_ns._plan import Space, array_of, native, operand_of, promoted_operand, unknown_device, wrap
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
@@ -34,9 +34,11 @@ class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name
 
 
 def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any = None) -> Any:
-    """``x`` cast to ``dtype`` (an explicit cast: no policy applies)."""
+    """``x`` cast to ``dtype``: an explicit cast, which the policy refuses only by kind (``astype_kinds``)."""
     native_x = array_of(ns, x, "astype")
-    target = native(ns, canonical(dtype, "astype()'s dtype"))
+    wanted = canonical(dtype, "astype()'s dtype")
+    check_astype(ns.policy_now(), x.dtype, wanted)
+    target = native(ns, wanted)
     try:
         out = ns._backend.compat.astype(native_x, target, copy=copy, device=device)
     except (RuntimeError, ValueError, TypeError, AttributeError, AssertionError) as e:  # torch's: no CUDA

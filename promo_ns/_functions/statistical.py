@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from promo_ns._dtypes import DType, canonical
-from promo_ns._engine import accumulation_dtype
+from promo_ns._engine import accumulation_dtype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._plan import Space, array_of, finish, one_array, traced, wrap_result
 
@@ -26,7 +26,8 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
             dtype = accumulation_dtype(policy, rule or short, x.dtype)
             if dtype is not x.dtype:  # an implicit cast, for a trace: recorded by wrap_result once run
                 traced(ns, short, x, dtype, dtype)
-        else:
+        else:  # the input's kind may still be refused (array-api's sum of bool, dtype= or not)
+            check_input_kind(policy, name, x.dtype)
             dtype = canonical(dtype, f"{short}()'s dtype")
         out = ns._backend.accumulate(name, native_x, dtype, **kwargs)
         return wrap_result(ns, short, out, dtype)

@@ -297,12 +297,17 @@ class TorchBackend(DTypeMaps):
     def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
         """``compat.<name>(x, dtype=...)``; uint16/32/64 where torch has no kernel accumulate in int64.
 
+        A bool cumulative sum (product) is NumPy's logical or (and) along the axis.
+
         torch's CPU has no kernels for those dtypes (other devices are tried
         first); sums and products are ring operations, so int64 arithmetic
         (mod 2**64) then a cast gives the exact unsigned result.
         """
         owner, _, fname = name.rpartition(".")
         fn = getattr(getattr(compat, owner) if owner else compat, fname)
+        if dtype is bool_ and fname.startswith("cumulative_"):
+            # torch has no bool cumsum/cumprod kernels: NumPy's logical or/and as 0/1 counts in int64
+            return fn(x.to(torch.bool), dtype=torch.int64, **kwargs) != 0
         if dtype in _WIDE_UNSIGNED and x.device.type != "meta":
             if x.device.type != "cpu":
                 try:

@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import Any, Literal
 
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._ops import DELEGATED_DTYPES, FAMILY
+from promo_ns._ops import DELEGATED_DTYPES, FAMILY, INPUT_KIND_OPS
 from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind, did_you_mean
 from promo_ns.policies._family import FAMILIES, Family, IntRule
 from promo_ns.policies._frozen import freeze_fields, read_only
@@ -145,6 +145,15 @@ class Policy:
         ``accumulate`` for that op.
     accumulate_kinds
         Kinds those reductions accept.
+    input_kinds
+        Kinds (``"biufc"`` letters) of array each function of
+        :data:`promo_ns._ops.INPUT_KIND_OPS` takes, where the framework refuses
+        others (array-api-strict's ``logical_not`` takes bool only); a function
+        missing here takes any dtype.
+    astype_kinds
+        Per kind of ``astype``'s input, the kinds it casts to, where the
+        framework refuses others (the standard casts no complex array to a
+        real dtype); a kind missing here casts to any.
     functions
         The result dtype of each one-array function family per input dtype
         (:func:`function_grid`); a missing cell refuses the function on that dtype.
@@ -248,6 +257,8 @@ class Policy:
     accumulate: Mapping[DType, DType] = field(default_factory=dict)
     accumulate_ops: Mapping[str, Mapping[DType, DType]] = field(default_factory=dict)
     accumulate_kinds: str = "biufc"
+    input_kinds: Mapping[str, str] = field(default_factory=dict)
+    astype_kinds: Mapping[str, str] = field(default_factory=dict)
     functions: FunctionGrid = field(default_factory=dict)
     int_values: Literal["wrap", "overflow", "refuse"] = "wrap"
     int_range: Mapping[str, tuple[int, int]] = field(default_factory=dict)
@@ -431,6 +442,16 @@ def _validate(record: Policy, owner: str) -> None:
     check_fields(record, owner)
     check_per_kind(record.int_range, f"{owner}: int_range")
     check_kinds(record.accumulate_kinds, f"{owner}: accumulate_kinds")
+    for op, kinds in record.input_kinds.items():
+        if op not in INPUT_KIND_OPS:
+            raise ValueError(
+                f"{owner}: input_kinds names {op!r}{did_you_mean(op, INPUT_KIND_OPS)}, which is no function "
+                f"whose input kinds a policy restricts; those are {', '.join(INPUT_KIND_OPS)}"
+            )
+        check_kinds(kinds, f"{owner}: input_kinds[{op!r}]")
+    check_per_kind(record.astype_kinds, f"{owner}: astype_kinds")
+    for kinds in record.astype_kinds.values():
+        check_kinds(kinds, f"{owner}: astype_kinds")
     for key in record.defaults:
         if key not in DEFAULT_KINDS:
             raise ValueError(

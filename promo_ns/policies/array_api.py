@@ -16,6 +16,14 @@ where it clips nothing and refused otherwise.  array-api-strict converts a
 Python int for ``clip`` and setitem through NumPy, so a floating array takes
 ints of int64 or uint64 only there.
 
+Functions that decide no dtype take the kinds array-api-strict checks
+(``input_kinds``): ``logical_not`` bool only, ``imag`` complex only, ``signbit``
+real floats only, ``sort``/``argsort`` real numbers, ``conj``/``real``/``isnan``/
+``isinf``/``isfinite``/``diff`` numbers (no bool), ``fft.fftshift``/``ifftshift``
+and ``linalg.matrix_power`` floats; ``astype`` casts no complex array to a real
+dtype (``astype_kinds``); ``isin`` takes integers only; ``sum``/``prod``/
+``cumulative_*``/``linalg.trace`` refuse bool input with a ``dtype=`` too.
+
 One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
 families), as array-api-strict 2.6 checks them under 2024.12 and 2025.12 alike:
 the float functions (``log``, ``sin``, ``sqrt``, ... and ``reciprocal``), ``mean``,
@@ -78,6 +86,18 @@ SCALARS = scalar_grid("""
 #: array-api-strict converts a Python bound or value through ``np.asarray``: an int64 or uint64.
 _NUMPY_INTS = dict.fromkeys("iuf", (-(2**63), 2**64 - 1))
 
+#: The kinds each function that decides no dtype takes, as array-api-strict checks them.
+INPUT_KINDS = {
+    "logical_not": "b",
+    "imag": "c",
+    "signbit": "f",
+    **dict.fromkeys(("conj", "real", "isfinite", "isinf", "isnan", "diff"), "iufc"),
+    # With a dtype= too (without one, accumulate_kinds refuses bool already).
+    **dict.fromkeys(("sum", "prod", "cumulative_sum", "cumulative_prod", "linalg.trace"), "iufc"),
+    **dict.fromkeys(("sort", "argsort"), "iuf"),
+    **dict.fromkeys(("fft.fftshift", "fft.ifftshift", "linalg.matrix_power"), "fc"),
+}
+
 FUNCTIONS = {
     **function_grid("""
      float reciprocal  abs negative positive sign square rounding round
@@ -124,6 +144,7 @@ POLICY = Policy(
     arrays=ARRAYS,
     roles="weak-scalars",
     scalars=SCALARS,
+    op_families={"isin": "membership"},
     families={
         "arithmetic": Family(kinds="iufc"),
         "power": Family(kinds="iufc"),
@@ -131,6 +152,8 @@ POLICY = Policy(
         "extrema": Family(kinds="iuf"),
         "true_divide": Family(kinds="fc"),
         "comparison": Family(result="bool"),
+        # isin (2025.12) takes integer arrays only.
+        "membership": Family(kinds="iu", result="bool"),
         "ordering": Family(kinds="iuf", result="bool"),
         "logical": Family(kinds="b", result="bool"),
         "bitwise": Family(kinds="biu"),
@@ -154,6 +177,9 @@ POLICY = Policy(
         **{d: uint64 for d in DTYPES if d.kind == "u"},
     },
     accumulate_kinds="iufc",
+    input_kinds=INPUT_KINDS,
+    # The standard casts no complex array to a real dtype (take xp.real or xp.abs first).
+    astype_kinds={"c": "c"},
     int_values="overflow",
     inplace="same",
     functions=FUNCTIONS,
@@ -165,6 +191,20 @@ POLICY = Policy(
         "clip with a Python int bound beyond an integer x's dtype that clips (int8 with min=256): "
         "array-api-strict wraps it into the dtype; the standard leaves it unspecified and the policy "
         "refuses it (a bound that clips nothing is dropped, as there). array-api-strict also refuses "
-        "min > max, which the standard leaves unspecified and the policy computes.",
+        "min > max, which the standard leaves unspecified and the policy computes. A bound beyond "
+        "uint64 is a TypeError there (NumPy converts no such int) and an OverflowError here, as every "
+        "Python int the policy refuses.",
+        "matmul, tensordot, vecdot, linalg.cross, linalg.outer and searchsorted of two kinds (int8 with "
+        "float32, int64 with uint64, float64 with complex64): array-api-strict checks only that each "
+        "operand is numeric and lets NumPy promote them; the standard leaves promotion across kinds "
+        "undefined, and the policy refuses it there as in every other op.",
+        "<, <=, >, >=, maximum and minimum of a real floating array with a Python complex: "
+        "array-api-strict checks the array's dtype only and computes (complex64 for maximum); the "
+        "standard defines them for real operands, and the policy refuses the complex.",
+        "A shift by a negative Python int or array element: array-api-strict's functions "
+        "bitwise_left_shift and bitwise_right_shift raise ValueError (the standard defines shifts by "
+        "x2 >= 0), while its operators x << s and x >> s compute (NumPy's 0 or -1); the policy has one "
+        "rule for both spellings and follows the operators. (Of a bool or floating array the function "
+        "raises that ValueError before its kind's TypeError; both refuse.)",
     ),
 )
