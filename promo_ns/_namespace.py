@@ -35,6 +35,7 @@ from promo_ns._plan import (
     array_of,
     binary_function,
     is_numpy_like,
+    kernel,
     native,
     native_argument,
     wrap_any,
@@ -162,7 +163,7 @@ class Namespace(ModuleType):
                     raise TypeError(f"{name}() takes 1 positional argument but {1 + len(extra)} were given")
                 if kwargs:
                     raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
-                return wrap_any(self, fn(array_of(self, x, name)))
+                return wrap_any(self, kernel(self, name, fn, array_of(self, x, name)))
 
             return one_array
 

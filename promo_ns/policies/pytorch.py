@@ -72,6 +72,8 @@ complex64.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from promo_ns._dtypes import DTYPES, bool_, complex64, float32, int64
 from promo_ns.policies._model import (
     SCALAR_ROLES,
@@ -249,4 +251,23 @@ POLICY = Policy(
         "torch reads an integer exponent as an int64 before checking it against the tensor's dtype, so "
         "uint64_tensor ** 2**63 is refused; the policy checks it against uint64 only, and computes it.",
     ),
+)
+
+
+# --- Values: PyTorch's answers where the frameworks' kernels differ (every backend gives them) ---
+# Measured on torch 2.13's CPU: int8/int32/int64/uint8 tensors ``// 0`` and ``% 0`` (a zero tensor
+# divisor or a Python 0) raise RuntimeError("ZeroDivisionError"); int64
+# ``tensor([0, 1, -1, 2, -2, 3]) ** tensor(-1)`` is ``[0, 1, -1, 0, 0, 0]`` and ``** -2`` is
+# ``[0, 1, 1, 0, 0, 0]`` (a negative Python int exponent is refused: ``int_right`` above).
+# float32 ``remainder`` gives a 0 the dividend's sign (``fmod``): ``1.0 % -1.0`` is ``0.0``,
+# ``-0.0 % 1.0`` and ``-1.0 % 0.5`` are ``-0.0`` (NumPy: ``-0.0``, ``0.0``, ``0.0``).
+POLICY = replace(
+    POLICY,
+    families={
+        **POLICY.families,
+        "real_arithmetic": replace(
+            POLICY.families["real_arithmetic"], zero_divisor="raise", zero_remainder="dividend"
+        ),
+        "power": replace(POLICY.families["power"], negative_powers="compute"),
+    },
 )
