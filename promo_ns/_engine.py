@@ -57,7 +57,6 @@ __all__ = [
     "function_dtype",
     "int_limits",
     "int_value",
-    "int_zero_divisor",
     "operand",
     "promote_elements",
     "promoted_table",
@@ -795,15 +794,6 @@ def checked_inexact(
                 f"the array to a wider float first, e.g. xp.astype(x, xp.float64)."
             )
     return value
-
-
-def int_zero_divisor(policy: Policy, op: str) -> str:
-    """What an integer ``op`` (``floor_divide``, ``remainder``) by zero gives: ``"zero"`` or ``"raise"``.
-
-    See :attr:`Family.int_zero_divisor`; an op of no family the policy has gives ``"zero"``.
-    """
-    family = policy.families.get(family_name(policy, op))
-    return "zero" if family is None else family.int_zero_divisor
 
 
 def _as_float_fix(policy: Policy, op: str, value: int) -> str:

@@ -37,6 +37,7 @@ from promo_ns._plan import (
     binary_function,
     input_of,
     is_numpy_like,
+    kernel,
     native,
     native_argument,
     unknown_device,
@@ -178,8 +179,8 @@ class Namespace(ModuleType):
                     raise TypeError(f"{name}() got an unexpected keyword argument {next(iter(kwargs))!r}")
                 native_x = first(self, x, name)
                 if name in DELEGATED_DTYPES:
-                    return in_policy_dtype(self, name, x, lambda: fn(native_x))
-                return wrap_any(self, fn(native_x))
+                    return in_policy_dtype(self, name, x, lambda: kernel(self, name, fn, native_x))
+                return wrap_any(self, kernel(self, name, fn, native_x))
 
             return one_array
 

@@ -52,7 +52,7 @@ from promo_ns._engine import (
     resolve_many,
 )
 from promo_ns._memo import per_policy
-from promo_ns.backends import Backend, Plan
+from promo_ns.backends import Backend, Plan, Values
 from promo_ns.policies import Policy, Role
 
 __all__ = [
@@ -180,6 +180,10 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
     native_table = compute_table(native_policy, family_name(native_policy, op))
     native_promoted = promoted_table(native_policy)
     not_native = backend.not_native
+    rules = policy.families.get(family)
+    values = (
+        Values() if rules is None else Values(rules.zero_divisor, rules.negative_powers, rules.zero_remainder)
+    )
     out: list[Plan | None] = []
     for a in _KEYS:
         for b in _KEYS:
@@ -223,8 +227,13 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
                 result is not compute,
                 fix,
                 a[0] is not None and _inplace_ok(policy, op, a, b),
-                backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result) if direct else None,
+                (
+                    backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result, values=values)
+                    if direct
+                    else None
+                ),
                 ints=ints,
+                values=values,
             )
             out.append(plan if rule is None else _float_scalar_plan(plan, rule, policy, backend, cell=(a, b)))
     return tuple(out)
@@ -423,7 +432,7 @@ def operator(op: str, mode: int, *, defer: bool = False) -> Callable[[Any, Any],
         )
         if plan is None:
             raise _refuse(self, other, op, mode)
-        r, _, _, _, fix, inplace_ok, kernel, _, _ = plan
+        r, _, _, _, fix, inplace_ok, kernel, _, _, _ = plan
         if inplace and not inplace_ok:
             raise _refuse(self, other, op, mode)
         if fix:
@@ -729,11 +738,18 @@ def promoted(
     return dtype, [None if x is None else cast(ns, x, dtype, arrays[0] if arrays else like) for x in xs]
 
 
+#: Statistics of a float16/bfloat16 array that compute in float32 (torch's, JAX's and NumPy's float16
+#: ones accumulate there; ml_dtypes' bfloat16 and NumPy's float16 var would not).
+_STATISTICS = frozenset(("mean", "std", "var"))
+
+
 @per_policy
 def one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]:
     """The result dtype of ``op`` on a ``dtype`` array under ``policy``, and the dtype it computes in.
 
-    A real input computes in the real float of a float or complex result; a
+    A real input computes in the real float of a float or complex result (a
+    float16 or bfloat16 ``mean``, ``std`` or ``var`` in float32, as every
+    backend's ``sum`` of them does: see ``_functions.statistical``); a
     complex input stays complex; a bool input with a bool or integer result
     computes in uint8 (backends lack bool kernels for ``abs``, ``argmax``, ...);
     any other input computes in its own dtype.
@@ -743,6 +759,8 @@ def one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]
         compute = result if result.kind == "c" else dtype
     elif result.kind in "fc":
         compute = real_float(result)
+        if op in _STATISTICS and compute.bits == 16:  # float16/bfloat16: summed in float32, rounded once
+            compute = float32
     elif dtype is bool_:
         compute = uint8
     else:

@@ -20,7 +20,6 @@ import pytest
 import promo_ns
 from promo_ns import PromotionError
 from promo_ns._dtypes import BY_NAME, DTYPES
-from promo_ns._engine import int_zero_divisor
 from promo_ns.policies import Family
 from promo_ns.policies._grids import cast_grid, delegated_grid
 from tests.backends import namespace, to_numpy
@@ -343,17 +342,14 @@ def test_a_python_float_beyond_the_dtype_is_an_overflow_error_naming_the_op(back
 
 def test_integer_division_by_zero_raises_under_pytorch_as_data() -> None:
     pytorch, numpy_ = promo_ns.get_policy("pytorch"), promo_ns.get_policy("numpy")
-    for op in ("floor_divide", "remainder"):
-        assert int_zero_divisor(pytorch, op) == "raise"
-        assert int_zero_divisor(numpy_, op) == "zero"
-    assert int_zero_divisor(pytorch, "add") == "zero"
-    with pytest.raises(ValueError, match="int_zero_divisor"):
-        Family(int_zero_divisor="rise")  # type: ignore[arg-type]
+    assert pytorch.families["real_arithmetic"].zero_divisor == "raise"
+    assert numpy_.families["real_arithmetic"].zero_divisor == "zero"
+    with pytest.raises(ValueError, match="zero_divisor"):
+        Family(zero_divisor="rise")  # type: ignore[arg-type]
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
         torch.tensor([1, 2], dtype=torch.int32) // torch.tensor([1, 0], dtype=torch.int32)
 
 
-@pytest.mark.xfail(reason="the backends follow Family.int_zero_divisor (worktree fixvalues)", strict=False)
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_integer_division_by_zero_raises_on_every_backend_under_pytorch(backend: str) -> None:
     xp = namespace(backend, "pytorch")

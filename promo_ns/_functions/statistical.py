@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from promo_ns._dtypes import DType, canonical
+from promo_ns._dtypes import DType, bfloat16, canonical, float16, float32
 from promo_ns._engine import accumulation_dtype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._plan import Space, array_of, finish, one_array, traced, wrap_result
@@ -15,8 +15,19 @@ __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
 DELEGATED = ("all", "any", "diff")
 
 
+#: Result dtypes whose reductions accumulate in float32, rounded once to them (each output of a
+#: cumulative one), on every backend: NumPy, torch and JAX each accumulate them otherwise (NumPy's
+#: float16 sum in float32 per 8,192 elements, its cumulative ones in float16; torch's prod in float16
+#: lanes; ml_dtypes' bfloat16 in bfloat16), and no backend can give another's.
+_IN_FLOAT32 = frozenset((float16, bfloat16))
+
+
 def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
-    """``name`` (``"sum"``, ``"linalg.trace"``), accumulating as the policy does for op ``rule``."""
+    """``name`` (``"sum"``, ``"linalg.trace"``), accumulating as the policy does for op ``rule``.
+
+    A float16 or bfloat16 result accumulates in float32, from the values
+    as that dtype holds them, and is rounded once (see :data:`_IN_FLOAT32`).
+    """
     short = name.rpartition(".")[2]
 
     def reduce(ns: Space, x: Any, /, *, dtype: DType | None = None, **kwargs: Any) -> Any:
@@ -29,7 +40,11 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
         else:  # the input's kind may still be refused (array-api's sum of bool, dtype= or not)
             check_input_kind(policy, name, x.dtype)
             dtype = canonical(dtype, f"{short}()'s dtype")
-        out = ns._backend.accumulate(name, native_x, dtype, **kwargs)
+        backend = ns._backend
+        if dtype in _IN_FLOAT32:  # wrap_result rounds the float32 result to dtype
+            out = backend.accumulate(name, backend.astype(native_x, dtype), float32, **kwargs)
+        else:
+            out = backend.accumulate(name, native_x, dtype, **kwargs)
         return wrap_result(ns, short, out, dtype)
 
     reduce.__name__ = reduce.__qualname__ = short

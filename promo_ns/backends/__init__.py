@@ -13,9 +13,9 @@ import sys
 from functools import cache
 from types import ModuleType
 
-from promo_ns.backends._base import Backend, DTypeMaps, Plan
+from promo_ns.backends._base import Backend, DTypeMaps, Plan, Values
 
-__all__ = ["BACKENDS", "Backend", "DTypeMaps", "Plan", "backend_of", "get_backend"]
+__all__ = ["BACKENDS", "Backend", "DTypeMaps", "Plan", "Values", "backend_of", "get_backend"]
 
 
 #: backend name -> the module that must be importable for it.

@@ -8,11 +8,28 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from promo_ns._dtypes import DType, canonical, native
 from promo_ns.policies import Policy, Role
+from promo_ns.policies._family import NegativePowers, ZeroDivisor, ZeroRemainder
 
 if TYPE_CHECKING:
     from promo_ns._engine import IntLimits
 
-__all__ = ["Backend", "DTypeMaps", "Plan"]
+__all__ = ["Backend", "DTypeMaps", "Plan", "Values"]
+
+
+class Values(NamedTuple):
+    """The policy's answer where frameworks' kernels compute otherwise: every backend gives it.
+
+    Read from the op family (see :class:`promo_ns.policies.Family`); the
+    defaults are NumPy's.
+    """
+
+    zero_divisor: ZeroDivisor = "zero"  #: integer ``//`` and ``%`` by 0: 0, or ZeroDivisionError
+    negative_powers: NegativePowers = "raise"  #: integer ``**`` by a negative integer array
+    zero_remainder: ZeroRemainder = "divisor"  #: the sign of a floating ``%`` that gives 0
+
+
+#: NumPy's answers.
+NUMPY_VALUES = Values()
 
 
 class Plan(NamedTuple):
@@ -32,6 +49,8 @@ class Plan(NamedTuple):
     rounded: DType | None = None
     #: What a Python int operand may be, for the plan layer's checks; None without one.
     ints: IntLimits | None = None
+    #: The policy's answer for the values kernels disagree on (integer division by 0, ...).
+    values: Values = NUMPY_VALUES
 
 
 class Backend(Protocol):
@@ -98,13 +117,15 @@ class Backend(Protocol):
         ...
 
     def kernel(
-        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType, *, values: Values
     ) -> Callable[[Any, Any], Any] | None:
         """The native function of ``op`` if it takes these operands as they are, else None.
 
         ``x`` and ``y`` are an array's dtype or a Python scalar's role.  Only
         asked where the library's own promotion already computes in ``compute``
-        and gives ``result``; None sends the cell through :meth:`binary`.
+        and gives ``result``; None sends the cell through :meth:`binary`.  The
+        function gives the policy's ``values`` where the library's kernel
+        computes otherwise.
         """
         ...
 
@@ -113,7 +134,8 @@ class Backend(Protocol):
 
         ``x`` and ``y`` are native arrays or Python scalars already converted
         to the compute dtype's kind; a Python float takes part as a value of
-        the compute dtype (a float16 computation rounds it to float16).
+        the compute dtype (a float16 computation rounds it to float16).  The
+        values kernels disagree on are ``plan.values``.
         """
         ...
 

@@ -1,21 +1,27 @@
-"""Where torch's kernels compute, or refuse, otherwise than NumPy's: made to give NumPy's outcome.
+"""Where torch's kernels compute, or refuse, otherwise than the policy says (or than NumPy's).
 
-The promise is that a policy gives the same result on every backend, the NumPy
-backend's.  torch differs from NumPy, beyond promotion, in a few places; each
-is computed here with torch kernels on the operands' device, with no element
-leaving it:
+The promise is that a policy gives the same result on every backend: the
+policy's answer where it has one (:class:`~._base.Values`), else the NumPy
+backend's.  torch differs, beyond promotion, in a few places; each is computed
+here with torch kernels on the operands' device, with no element leaving it:
 
 - integer ``//`` and ``%`` by zero: torch's CPU raises ``ZeroDivisionError``
   after writing part of an ``out=``, CUDA gives garbage; NumPy gives 0 (and a
-  RuntimeWarning).  :func:`nonzero_divisor` divides by 1 where the divisor is
-  0 and puts 0 there;
+  RuntimeWarning).  :func:`divisor_rule` gives the policy's rule: 0 (dividing
+  by 1 where the divisor is 0 and putting 0 there), or promo_ns's
+  ZeroDivisionError;
 - complex ordering: torch has no complex ``lt``/``maximum``...; NumPy orders
   complex numbers by real part, then imaginary part (:data:`COMPLEX_ORDER`);
+- the sign of a floating ``%`` that gives 0: NumPy (and the standard) give it
+  the divisor's sign, torch the dividend's (:func:`divisor_signed`, where
+  the policy takes the divisor's);
 - a complex number to the power 0: NumPy gives 1, torch NaN for ``0 ** 0``
   (:func:`unit_power`);
 - an integer to a negative integer power: NumPy refuses it (ValueError), torch
   computes it for tensor exponents and raises a RuntimeError for Python ones
-  (:func:`check_exponent`);
+  (:func:`check_exponent` where the policy refuses, :func:`negative_powers`
+  where it computes);
+- ``imag`` of a real tensor: NumPy gives zeros, torch raises (:func:`imag`);
 - a Python float beyond a float dtype's range: NumPy casts it to an infinity,
   torch refuses to make a tensor of it (:func:`scalar_tensor`, :func:`in_range`).
 """
@@ -28,13 +34,18 @@ from typing import Any
 
 import torch
 
+from promo_ns.backends._values import negative_power_error, zero_divisor_error
+
 __all__ = [
     "COMPLEX_ORDER",
     "cast",
     "check_exponent",
     "complex_order",
+    "divisor_rule",
+    "divisor_signed",
+    "imag",
     "in_range",
-    "nonzero_divisor",
+    "negative_powers",
     "scalar_tensor",
     "unit_power",
 ]
@@ -42,21 +53,29 @@ __all__ = [
 Tensor = torch.Tensor
 
 
-def nonzero_divisor(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """Integer ``fn(x, y)`` (``floor_divide`` or ``remainder``) giving 0 where ``y`` is 0, as NumPy does.
+def divisor_rule(op: str, fn: Callable[[Any, Any], Any], rule: str) -> Callable[[Any, Any], Any]:
+    """Integer ``fn(x, y)`` (``op``: ``floor_divide``, ``remainder``) with the policy's rule for 0 divisors.
 
+    ``rule`` is :attr:`~._base.Values.zero_divisor`: ``"zero"`` gives 0 where
+    ``y`` is 0 (NumPy's), ``"raise"`` raises promo_ns's ZeroDivisionError.
     ``x`` and ``y`` are tensors or Python scalars, as ``fn`` takes them; the
     result is a new tensor.  torch's CPU raises on a zero divisor (after
     writing part of the result, which is dropped): there ``fn`` runs as it is
-    and only a zero divisor computes again.  Other devices give no error (CUDA
-    a garbage quotient), so there a zero divisor is replaced by 1 before
-    ``fn`` runs and the result set to 0 there after, with no value read back
-    to the host; ``meta`` has no values to divide.
+    and only a zero divisor computes again or raises.  Other devices give no
+    error (CUDA a garbage quotient): there ``"zero"`` replaces a zero divisor
+    by 1 before ``fn`` runs and sets the result to 0 there after, with no
+    value read back to the host, and ``"raise"`` looks at the divisor first
+    (one value read back); ``meta`` has no values to divide.
     """
+    raising = rule == "raise"
 
     def divide(x: Any, y: Any) -> Any:
         if not isinstance(y, Tensor):
-            return fn(x, 1).zero_() if y == 0 else fn(x, y)
+            if y == 0:
+                if raising:
+                    raise zero_divisor_error(op)
+                return fn(x, 1).zero_()
+            return fn(x, y)
         kind = y.device.type
         if kind == "meta":
             return fn(x, y)
@@ -66,10 +85,48 @@ def nonzero_divisor(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
             except RuntimeError as e:
                 if "ZeroDivisionError" not in str(e):
                     raise
+                if raising:
+                    raise zero_divisor_error(op) from None
         zero = y == 0
-        return torch.where(zero, 0, fn(x, torch.where(zero, 1, y)))
+        if raising:
+            if bool(zero.any()):
+                raise zero_divisor_error(op)
+            return fn(x, y)
+        out = fn(x, torch.where(zero, torch.ones_like(y), y))  # y's dtype: a bool divisor stays bool
+        return torch.where(zero, torch.zeros_like(out), out)
 
     return divide
+
+
+def divisor_signed(fn: Callable[[Any, Any], Any], x: Any, y: Any) -> Any:
+    """Floating ``fn(x, y)`` (``remainder``) with ``y``'s sign on a 0 (``zero_remainder="divisor"``).
+
+    torch's kernel (C's ``fmod``, then the divisor added where the signs
+    differ) gives a 0 ``x``'s sign; a nonzero remainder has ``y``'s sign
+    already, so the sign of ``y`` on every element changes only the zeros.
+    """
+    return torch.copysign(fn(x, y), y)
+
+
+def negative_powers(fn: Callable[[Any, Any], Any], x: Any, y: Any) -> Any:
+    """Integer ``fn(x, y)`` (``pow``) computing negative exponents (``negative_powers="compute"``).
+
+    torch's kernel computes them for a tensor exponent (``1 ** -n`` is 1,
+    ``(-1) ** -n`` is -1 or 1, any other base 0) and refuses a negative
+    Python int: that one goes in as a 0-d tensor of ``x``'s dtype.
+    """
+    if not isinstance(y, Tensor) and y < 0:
+        y = torch.scalar_tensor(y, dtype=x.dtype, device=x.device)
+    return fn(x, y)
+
+
+def imag(fn: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]:
+    """``imag`` (``fn``: torch's) also of a real tensor: zeros of its dtype, as NumPy's (torch raises)."""
+
+    def imaginary(x: Tensor, /) -> Tensor:
+        return fn(x) if x.is_complex() else torch.zeros_like(x)
+
+    return imaginary
 
 
 def unit_power(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -137,7 +194,7 @@ def complex_order(op: str, dtype: torch.dtype) -> Callable[[Any, Any], Tensor]:
 
 
 def check_exponent(y: Any) -> None:
-    """Raise NumPy's ValueError where a signed integer power has a negative exponent.
+    """Raise ValueError where a signed integer power has a negative exponent (``negative_powers="raise"``).
 
     ``y`` is the exponent as the kernel takes it: a Python int, or an integer
     tensor (checked on its device; a ``meta`` tensor has no values to check).
@@ -147,10 +204,7 @@ def check_exponent(y: Any) -> None:
     else:
         negative = y < 0
     if negative:
-        raise ValueError(
-            "pow(): integers to negative integer powers are not allowed (NumPy's rule, which every "
-            "backend follows); cast the base to a floating dtype first, e.g. xp.astype(x, xp.float64) ** y."
-        )
+        raise negative_power_error()
 
 
 def cast(x: Tensor, dtype: torch.dtype) -> Tensor:

@@ -30,6 +30,7 @@ a ValueError instead, as the standard allows lazy arrays to.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, partial
 from math import isnan
 from typing import Any
@@ -39,10 +40,11 @@ import numpy
 from dask.array.core import broadcast_shapes, elemwise
 
 from promo_ns._dtypes import BY_NAME, DType
-from promo_ns.backends._base import Plan
+from promo_ns.backends._base import NUMPY_VALUES, Plan, Values
 from promo_ns.backends._dask_compat import DaskCompat
 from promo_ns.backends._dask_indexing import failed_when_computed, getitem, known, setitem
 from promo_ns.backends.numpylike import NumpyLike
+from promo_ns.policies import Role
 
 __all__ = ["DaskBackend", "DaskCompat", "compute_conversions", "previous"]
 
@@ -57,28 +59,47 @@ def _numpy() -> NumpyLike:
 
 
 @cache
-def _plan(compute: str, direct: bool, to_bool: bool, rounded: str | None = None) -> Plan:
+def _plan(
+    compute: str, direct: bool, to_bool: bool, rounded: str | None = None, values: Values = NUMPY_VALUES
+) -> Plan:
     """The part of a plan the NumPy adapter reads, from what travels in a task (names and flags)."""
     return Plan(
-        0, BY_NAME[compute], direct, to_bool, False, True, None, BY_NAME[rounded] if rounded else None
+        0,
+        BY_NAME[compute],
+        direct,
+        to_bool,
+        False,
+        True,
+        None,
+        BY_NAME[rounded] if rounded else None,
+        values=values,
     )
 
 
 def _blocks_binary(
-    op: str, compute: str, to_bool: bool, x: Any, y: Any, *, rounded: str | None = None
+    op: str,
+    compute: str,
+    to_bool: bool,
+    x: Any,
+    y: Any,
+    *,
+    rounded: str | None = None,
+    values: Values = NUMPY_VALUES,
 ) -> Any:
     """One block of ``x op y`` computed in dtype ``compute`` (names; ``rounded`` too) by the NumPy adapter."""
-    return _numpy().binary(op, x, y, _plan(compute, False, to_bool, rounded))
+    return _numpy().binary(op, x, y, _plan(compute, False, to_bool, rounded, values))
 
 
-def _inplace_kernel(op: str, compute: str, direct: bool, x: Any, y: Any) -> Any:
+def _inplace_kernel(
+    op: str, compute: str, direct: bool, x: Any, y: Any, *, values: Values = NUMPY_VALUES
+) -> Any:
     """``x op= y`` in ``x``'s dtype, computed in ``compute`` by the NumPy adapter into a new array.
 
     A block may be shared with other graphs (a view of the NumPy array the
     Dask array was made from): it is never written to.
     """
     out = numpy.empty_like(x)
-    _numpy().inplace(op, x, y, _plan(compute, direct, False), out)
+    _numpy().inplace(op, x, y, _plan(compute, direct, False, values=values), out)
     return out
 
 
@@ -92,10 +113,12 @@ _SYMBOLS = {
 _KERNEL_ERRORS = (ValueError, TypeError, ArithmeticError)
 
 
-def _blocks_inplace(op: str, compute: str, direct: bool, x: Any, y: Any) -> Any:
+def _blocks_inplace(
+    op: str, compute: str, direct: bool, x: Any, y: Any, *, values: Values = NUMPY_VALUES
+) -> Any:
     """One block of ``x op= y`` (:func:`_inplace_kernel`); an error names the op when the graph runs."""
     try:
-        return _inplace_kernel(op, compute, direct, x, y)
+        return _inplace_kernel(op, compute, direct, x, y, values=values)
     except _KERNEL_ERRORS as e:
         what = f"x {_SYMBOLS.get(op, op)}= y (in-place {op})"
         raise type(e)(failed_when_computed(what, e, updated=True)) from e
@@ -110,6 +133,8 @@ def _meta(x: Any) -> Any:
     return x._meta.reshape(-1) if isinstance(x, dask_array.Array) else x
 
 
+#: Integer ops whose kernel error depends on the values (a negative exponent, a zero divisor).
+_VALUE_ERRORS = frozenset(("pow", "floor_divide", "remainder"))
 #: The attribute of a Dask array an in-place op or setitem built that holds the one it updated.
 _BEFORE = "_promo_ns_before"
 
@@ -151,7 +176,7 @@ class DaskBackend(NumpyLike):
         one NumPy's kernel gives.
         """
         rounded = plan.rounded.name if plan.rounded else None
-        fn = partial(_blocks_binary, op, plan.compute.name, plan.to_bool, rounded=rounded)
+        fn = partial(_blocks_binary, op, plan.compute.name, plan.to_bool, rounded=rounded, values=plan.values)
         return elemwise(fn, x, y, dtype=fn(_meta(x), _meta(y)).dtype)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan, out: Any = None) -> Any:
@@ -160,7 +185,7 @@ class DaskBackend(NumpyLike):
         ``x`` is left as it is (:func:`previous` gives it back).  What can be
         checked without computing is checked first, in NumPy's order: NumPy's
         kernel for the dtypes (on the ``_meta`` arrays), the shapes, and an
-        integer ``pow``'s exponent where its values are known (a Python int, a
+        integer ``pow``'s exponent or ``//``'s and ``%``'s divisor where its values are known (a Python int, a
         Dask array made from data: :func:`~promo_ns.backends._dask_indexing.known`).
         A block's error when the graph is computed names the op.
 
@@ -173,17 +198,31 @@ class DaskBackend(NumpyLike):
             NumPy has no kernel for these dtypes.
         """
         compute = plan.compute.name
-        _inplace_kernel(op, compute, plan.direct, _meta(x), _meta(y))
+        kernel = partial(_inplace_kernel, op, compute, plan.direct, values=plan.values)
+        kernel(_meta(x), _meta(y))
         shape = broadcast_shapes(x.shape, tuple(getattr(y, "shape", ())))
         if not _same_shape(shape, x.shape):
             raise ValueError(f"in-place {op} would change the shape {_shown(x.shape)} to {_shown(shape)}")
-        if op == "pow" and plan.compute.kind in "iu":  # NumPy's one kernel error that depends on values
+        if op in _VALUE_ERRORS and plan.compute.kind in "iu":  # kernel errors that depend on values
             values = known(y) if isinstance(y, dask_array.Array) else y
             if values is not None:
-                ones = numpy.ones(numpy.shape(values), dtype=x.dtype)
-                _inplace_kernel(op, compute, plan.direct, ones, values)
-        result = elemwise(partial(_blocks_inplace, op, compute, plan.direct), x, y, dtype=x.dtype)
-        return _updated(result, x)
+                kernel(numpy.ones(numpy.shape(values), dtype=x.dtype), values)
+        blocks = partial(_blocks_inplace, op, compute, plan.direct, values=plan.values)
+        return _updated(elemwise(blocks, x, y, dtype=x.dtype), x)
+
+    def kernel(
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType, *, values: Values
+    ) -> Callable[[Any, Any], Any] | None:
+        """Dask's own ufunc of ``op``, unless the policy's ``values`` are not NumPy's kernel's.
+
+        Those cells (integer ``//`` and ``%`` that raise on a zero divisor,
+        integer powers that compute negative exponents, floating ``%`` whose
+        zeros take the dividend's sign) run the NumPy adapter's kernel on each
+        block (:meth:`binary`).
+        """
+        if op in self._ufunc and self._valued(op, compute, values) is not self._ufunc[op]:
+            return None
+        return super().kernel(op, x, y, compute, result, values=values)
 
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d Dask array of ``value`` as ``dtype``."""

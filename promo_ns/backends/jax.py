@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
+from functools import partial
 from types import ModuleType
 from typing import Any
 
@@ -49,8 +50,9 @@ from promo_ns._context import BLOCK_HOOKS
 from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
 from promo_ns._memo import IdentityKey
 from promo_ns._ops import NATIVE
-from promo_ns.backends._base import DTypeMaps, Plan
+from promo_ns.backends._base import DTypeMaps, Plan, Values
 from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
+from promo_ns.backends._values import negative_power_error, zero_divisor_error
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
@@ -152,8 +154,20 @@ class JaxBackend(DTypeMaps):
             (None, d, c) for d in DTYPES for c in DTYPES if d is not c
         )
         self._fn: dict[str, Callable[..., Any]] = {op: getattr(jnp, op) for op in NATIVE}
-        self._fn["floor_divide"] = _floor_divide
-        self._fn["pow"] = _pow
+        #: the policy's values (:class:`Values`) -> the functions of the ops they decide.
+        self._valued: dict[Values, dict[str, Callable[..., Any]]] = {}
+
+    def _functions(self, values: Values) -> dict[str, Callable[..., Any]]:
+        """The op functions giving the policy's ``values`` (integer division by 0, negative powers)."""
+        found = self._valued.get(values)
+        if found is None:
+            found = self._valued[values] = {
+                **self._fn,
+                "floor_divide": partial(_floor_divide, values.zero_divisor),
+                "remainder": partial(_remainder, values.zero_divisor, values.zero_remainder),
+                "pow": partial(_pow, values.negative_powers),
+            }
+        return found
 
     def register_wrapper(
         self, wrapper: type, flatten: Callable[[Any], Any], unflatten: Callable[[Any, Any], Any]
@@ -178,17 +192,18 @@ class JaxBackend(DTypeMaps):
         return found
 
     def kernel(
-        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType, *, values: Values
     ) -> Callable[[Any, Any], Any] | None:
         """``jax.numpy.<op>`` where it needs no cast: a Python scalar only of the compute dtype's kind.
 
         A weak Python scalar of the array's kind keeps the array's dtype in
         JAX (also under strict promotion); any other is converted by :meth:`binary`.
+        Integer ``//``, ``%`` and ``**`` give the policy's ``values``.
         """
         for operand in (x, y):
             if isinstance(operand, Role) and _ROLE_KIND[operand] != compute.kind:
                 return None
-        return self._fn.get(op)
+        return self._functions(values).get(op)
 
     def _operand(self, v: Any, compute: DType, like: Any) -> Any:
         """Native array or Python scalar ``v`` as the kernel takes it in ``compute``, explicitly.
@@ -208,7 +223,8 @@ class JaxBackend(DTypeMaps):
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute`` (operands cast to it), rounded to ``plan.rounded``."""
         like = x if isinstance(x, jax.Array) else y
-        out = self._fn[op](self._operand(x, plan.compute, like), self._operand(y, plan.compute, like))
+        fn = self._functions(plan.values)[op]
+        out = fn(self._operand(x, plan.compute, like), self._operand(y, plan.compute, like))
         if op == "pow" and plan.compute is bool_:  # JAX's bool ** bool: int32 0s and 1s, exact
             return self.astype(out, bool_)
         return out if plan.rounded is None else self.astype(out, plan.rounded)
@@ -318,38 +334,82 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
     return all(n in (1, m) for n, m in zip(shape[::-1], target[::-1], strict=False))
 
 
-def _pow(x: Any, y: Any) -> Any:
-    """``jnp.power``, refusing a negative exponent of an integer power as NumPy does (XLA gives 0 or 1).
+def _pow(rule: str, x: Any, y: Any) -> Any:
+    """``jnp.power`` with the policy's ``rule`` (:attr:`Values.negative_powers`) for integer powers.
 
-    A traced exponent's values are unknown while JAX traces: JAX's values then.
+    ``"raise"``: a concrete negative exponent is a ValueError (XLA gives 0 or
+    1); ``"compute"``: ``1 ** -n`` is 1, ``(-1) ** -n`` is -1 or 1, any other
+    base 0 (PyTorch's), with no value read.  A traced exponent's values are
+    unknown while JAX traces: ``"raise"`` gives JAX's values then.
 
     Raises
     ------
     ValueError
-        An integer power with a concrete negative exponent.
+        An integer power with a concrete negative exponent, under ``"raise"``.
     """
-    out = jnp.power(x, y)
-    exponent = y if _is_tracer(y) else jnp.asarray(y)
-    if (
-        out.dtype.kind in "iu"
-        and not _is_tracer(y)
-        and exponent.dtype.kind == "i"
-        and bool(jnp.any(exponent < jnp.zeros((), exponent.dtype)))
-    ):
-        raise ValueError(
-            "pow(): integers to negative integer powers are not allowed (NumPy's rule, which every "
-            "backend follows); cast the base to a floating dtype first, e.g. xp.astype(x, xp.float64) ** y."
-        )
-    return out
+    if jnp.result_type(x, y).kind != "i":
+        return jnp.power(x, y)
+    # JAX refuses a concrete negative scalar exponent (TypeError): the exponent is looked at first.
+    exponent = y if isinstance(y, jax.Array) else jnp.asarray(y, dtype=jnp.result_type(x, y))
+    negative = exponent < 0
+    if rule == "compute":
+        out = jnp.power(x, jnp.where(negative, 0, exponent))
+        odd = (exponent & 1) == 1
+        one = jnp.asarray((x == 1) | ((x == -1) & ~odd)).astype(out.dtype)
+        minus_one = jnp.asarray((x == -1) & odd).astype(out.dtype)
+        return jnp.where(negative, one - minus_one, out)
+    if not _is_tracer(exponent) and bool(jnp.any(negative)):
+        raise negative_power_error()
+    return jnp.power(x, exponent)
 
 
-def _floor_divide(x: Any, y: Any) -> Any:
-    """``jnp.floor_divide``, with NumPy's 0 where an integer divisor is 0 (XLA gives -1, -2 or 255)."""
+def _floor_divide(rule: str, x: Any, y: Any) -> Any:
+    """``jnp.floor_divide`` with the policy's ``rule`` (:attr:`Values.zero_divisor`) for integer divisors 0.
+
+    XLA gives -1, -2 or 255 there: ``"zero"`` gives NumPy's 0, ``"raise"``
+    raises (see :func:`_check_divisor`).
+    """
     out = jnp.floor_divide(x, y)
     if out.dtype.kind not in "iu":
         return out
+    zero = _check_divisor("floor_divide", rule, y)
+    return out if zero is None else jnp.where(zero, jnp.zeros((), out.dtype), out)
+
+
+def _remainder(rule: str, zero_sign: str, x: Any, y: Any) -> Any:
+    """``jnp.remainder`` with the policy's values.
+
+    An integer divisor of 0 gives 0 (as NumPy), or raises as ``rule``
+    (:attr:`Values.zero_divisor`) says; a floating remainder of 0 has the
+    dividend's sign (XLA's ``fmod``), or the divisor's where ``zero_sign``
+    (:attr:`Values.zero_remainder`) says so.
+    """
+    out = jnp.remainder(x, y)
+    if out.dtype.kind in "iu":
+        _check_divisor("remainder", rule, y)
+    elif out.dtype.kind == "f" and zero_sign == "divisor":
+        return jnp.copysign(out, y)
+    return out
+
+
+def _check_divisor(op: str, rule: str, y: Any) -> Any:
+    """Where integer divisor ``y`` is 0; under ``"raise"``, None after checking it has no 0.
+
+    A traced divisor's values are unknown while JAX traces: ``"raise"`` gives
+    NumPy's 0 there.
+
+    Raises
+    ------
+    ZeroDivisionError
+        Under ``"raise"``, a concrete divisor holds a 0.
+    """
     divisor = jnp.asarray(y)
-    return jnp.where(divisor == jnp.zeros((), divisor.dtype), jnp.zeros((), out.dtype), out)
+    zero = divisor == jnp.zeros((), divisor.dtype)
+    if rule != "raise" or _is_tracer(y):
+        return zero
+    if bool(jnp.any(zero)):
+        raise zero_divisor_error(op)
+    return None
 
 
 class _Info:
@@ -392,6 +452,7 @@ def _compat() -> ModuleType:
     module.permute_dims = _permute_dims  # type: ignore[attr-defined]
     module.expand_dims = _expand_dims  # type: ignore[attr-defined]
     module.searchsorted = _searchsorted  # type: ignore[attr-defined]
+    module.sign = _sign  # type: ignore[attr-defined]
     module.from_dlpack = _from_dlpack  # type: ignore[attr-defined]
     module.__dict__.update(checked_creators(jnp))
     fft = ModuleType("promo_ns.backends.jax.compat.fft", "jax.numpy.fft, checking the sizes it makes.")
@@ -429,6 +490,12 @@ def _expand_dims(x: Any, /, axis: int | tuple[int, ...] = 0) -> Any:
         if not -n <= a < n:
             raise IndexError(f"axis {a} is out of bounds for the result's {n} dimensions")
     return jnp.expand_dims(x, axis)
+
+
+def _sign(x: Any, /) -> Any:
+    """``jax.numpy.sign``, 0 for -0.0 as every other library (and the standard) gives (JAX: -0.0)."""
+    out = jnp.sign(x)
+    return out + 0.0 if out.dtype.kind == "f" else out
 
 
 def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:

@@ -12,7 +12,8 @@ import numpy
 
 from promo_ns._dtypes import DType, bfloat16, bool_, uint8
 from promo_ns._ops import NATIVE
-from promo_ns.backends._base import DTypeMaps, Plan
+from promo_ns.backends._base import DTypeMaps, Plan, Values
+from promo_ns.backends._values import zero_divisor_error
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["NumpyLike"]
@@ -56,6 +57,69 @@ def _rounded_once(ufunc: Any, c: Any, rounded: Any, x: Any, y: Any) -> Any:
         x, y = (v.astype(c) if hasattr(v, "dtype") else v for v in (x, y))
         return ufunc(x, y).astype(rounded)
     return ufunc(x, y, out=numpy.empty_like(array, dtype=rounded), dtype=c, casting="unsafe")
+
+
+#: Integer ops whose zero divisor the policy answers (:attr:`Values.zero_divisor`).
+_DIVISION = frozenset(("floor_divide", "remainder"))
+
+
+def _raising_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """NumPy's integer ``ufunc(x, y)`` (``//``, ``%``), raising ZeroDivisionError for a divisor of 0.
+
+    NumPy gives 0 there and flags a division by zero: ``errstate`` makes the
+    flag an error, with no pass over the operands of its own.
+    """
+    with numpy.errstate(divide="raise"):
+        try:
+            return ufunc(x, y, **kwargs)
+        except FloatingPointError:
+            raise zero_divisor_error(op) from None
+
+
+def _checking_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """CuPy's integer ``ufunc(x, y)`` (``//``, ``%``), raising ZeroDivisionError for a divisor of 0.
+
+    CuPy flags nothing: the divisor is looked at first.
+    """
+    if bool((y == 0).any()) if hasattr(y, "dtype") else y == 0:
+        raise zero_divisor_error(op)
+    return ufunc(x, y, **kwargs)
+
+
+def _dividend_signed_cupy(module: ModuleType, ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """:func:`_dividend_signed` on CuPy, which takes no ``where=``."""
+    out = ufunc(x, y, **kwargs)
+    return module.where(out == 0, module.copysign(out, x).astype(out.dtype), out)
+
+
+def _negative_powers(module: ModuleType, ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """Integer ``ufunc(x, y)`` (``power``) with the rule ``"compute"`` for negative exponents.
+
+    NumPy refuses a negative exponent (ValueError), before computing: only
+    then are they computed, as PyTorch's kernel does (``1 ** -n`` is 1,
+    ``(-1) ** -n`` is -1 or 1, any other base 0), on top of the powers of the
+    others.
+    """
+    try:
+        return ufunc(x, y, **kwargs)
+    except ValueError:
+        pass
+    negative = y < 0
+    powers = ufunc(x, module.where(negative, 0, y) if hasattr(y, "dtype") else 0, **kwargs)
+    odd = (y & 1) == 1
+    one = module.asarray((x == 1) | ((x == -1) & ~odd)).astype(powers.dtype)
+    minus_one = module.asarray((x == -1) & odd).astype(powers.dtype)
+    return module.where(negative, one - minus_one, powers)
+
+
+def _dividend_signed(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """Floating ``ufunc(x, y)`` (``remainder``) whose zeros take ``x``'s sign (``zero_remainder="dividend"``).
+
+    NumPy gives them ``y``'s, as Python's ``%``; a nonzero remainder has
+    ``y``'s sign under both rules.
+    """
+    out = numpy.asarray(ufunc(x, y, **kwargs))
+    return numpy.copysign(out, x, out=out, where=out == 0)
 
 
 #: (op, compute dtype) NumPy has no loop for -> the dtype computing it exactly, cast back after:
@@ -105,14 +169,40 @@ class NumpyLike(DTypeMaps):
         self._cast_first = frozenset((bfloat16,))
 
     def kernel(
-        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType, *, values: Values
     ) -> Callable[[Any, Any], Any] | None:
-        """The ufunc of ``op``; for NumPy arrays of mixed dtypes, one that casts large arrays first."""
-        ufunc = self._ufunc.get(op)
+        """The ufunc of ``op``; for NumPy arrays of mixed dtypes, one that casts large arrays first.
+
+        Where NumPy's kernel does not give the policy's ``values``, the ufunc
+        is one that does (see :meth:`_valued`).
+        """
+        if op not in self._ufunc:
+            return None
+        ufunc: Callable[..., Any] = self._valued(op, compute, values)
         mixed = {x, y} != {compute} and isinstance(x, DType) and isinstance(y, DType)
-        if ufunc is None or compute in self._cast_first or not (self._numpy and mixed and result is compute):
+        if compute in self._cast_first or not (self._numpy and mixed and result is compute):
             return ufunc
         return partial(_compute_in, ufunc, self.native_dtype(compute))
+
+    def _valued(self, op: str, compute: DType, values: Values) -> Any:
+        """The ufunc of ``op`` computing in ``compute``, giving the policy's ``values`` where NumPy does not.
+
+        Only integer ``//`` and ``%`` (``zero_divisor="raise"``), integer
+        ``**`` (``negative_powers="compute"``) and floating ``%``
+        (``zero_remainder="dividend"``) differ from NumPy's kernels; the
+        function takes the ufunc's arguments.
+        """
+        ufunc = self._ufunc[op]
+        if compute.kind == "f" and op == "remainder" and values.zero_remainder == "dividend":
+            where = _dividend_signed if self._numpy else partial(_dividend_signed_cupy, self.module)
+            return partial(where, ufunc)
+        if compute.kind not in "iu":
+            return ufunc
+        if op in _DIVISION and values.zero_divisor == "raise":
+            return partial(_raising_zero_divisor if self._numpy else _checking_zero_divisor, op, ufunc)
+        if op == "pow" and compute.kind == "i" and values.negative_powers == "compute":
+            return partial(_negative_powers, self.module, ufunc)
+        return ufunc
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc (and into ``plan.rounded``).
@@ -123,7 +213,7 @@ class NumpyLike(DTypeMaps):
         exact = _EXACT_IN.get((op, plan.compute))
         if exact is not None:
             return self.astype(self.binary(op, x, y, plan._replace(compute=exact)), plan.compute)
-        ufunc = self._ufunc[op]
+        ufunc = self._valued(op, plan.compute, plan.values)
         c = self.native_dtype(plan.compute)
         if plan.rounded is not None:
             return self.to_array(_rounded_once(ufunc, c, self.native_dtype(plan.rounded), x, y))
@@ -147,16 +237,18 @@ class NumpyLike(DTypeMaps):
 
         ``out``, an array of ``x``'s dtype and shape, takes the result instead
         of ``x`` where ``x`` must stay as it is (a Dask chunk).  Integer ``pow``
-        raises on a negative exponent after writing the elements before it: it
-        computes into a temporary, and ``x`` is written only on success.
+        raises on a negative exponent after writing the elements before it, and
+        integer ``//`` and ``%`` on a zero divisor where the policy raises:
+        they compute into a temporary, and ``x`` is written only on success.
         """
         if out is None:
             out = x
         if (op, plan.compute) in _EXACT_IN:
             out[...] = self.binary(op, x, y, plan)
             return
-        ufunc = self._ufunc[op]
-        if op == "pow" and plan.compute.kind in "iu":
+        ufunc = self._valued(op, plan.compute, plan.values)
+        raising = op in _DIVISION and plan.values.zero_divisor == "raise"
+        if (op == "pow" or raising) and plan.compute.kind in "iu":
             c = self.native_dtype(plan.compute)
             out[...] = ufunc(
                 x,

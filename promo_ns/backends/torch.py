@@ -27,7 +27,7 @@ from promo_ns._ops import NATIVE
 from promo_ns.backends import _torch_index as index
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_unsigned as unsigned
-from promo_ns.backends._base import DTypeMaps, Plan
+from promo_ns.backends._base import DTypeMaps, Plan, Values
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["TorchBackend"]
@@ -54,7 +54,7 @@ _COMMUTATIVE = frozenset(("add", "multiply"))
 #: float dtypes torch computes in float32 ("opmath") with a Python scalar kept at its own precision.
 _REDUCED = frozenset((float16, bfloat16))
 
-#: integer ops whose zero divisor NumPy answers with 0 and torch with an error.
+#: integer ops whose zero divisor torch answers with an error (NumPy with 0): the policy decides.
 _DIVISION = frozenset(("floor_divide", "remainder"))
 #: (op, compute dtype) torch has no kernel for on any device, nor NumPy: refused up front (torch's
 #: ``meta`` raises RuntimeErrors for these where the CPU has no kernel).
@@ -86,6 +86,7 @@ class TorchBackend(DTypeMaps):
         self.name = "torch"
         self.module = torch
         self.compat = unsigned.exact_compat(compat)
+        self.compat.imag = numerics.imag(compat.imag)  # type: ignore[attr-defined]
         self.array_type: type = torch.Tensor
         self.native_policy = get_policy("pytorch")
         # The pytorch policy gives complex64 where torch makes complex32, torch
@@ -142,7 +143,7 @@ class TorchBackend(DTypeMaps):
         return (x, y) if plan.direct else (x.to(c), y.to(c))
 
     def kernel(
-        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType
+        self, op: str, x: DType | Role, y: DType | Role, compute: DType, result: DType, *, values: Values
     ) -> Callable[[Any, Any], Any] | None:
         """The torch function, unless it takes no Python scalar in that place (or a bool to subtract).
 
@@ -150,8 +151,8 @@ class TorchBackend(DTypeMaps):
         Python scalar before a tensor in ``add`` and ``multiply`` goes second,
         as in ``Tensor.__radd__``/``__rmul__`` (``mul`` computes a float16
         tensor with a second, scalar operand in float32, the scalar unrounded).
-        Where torch's outcome is not NumPy's, the function gives NumPy's (see
-        :meth:`_as_numpy`).
+        Where torch's outcome is not the policy's (or, beyond ``values``,
+        NumPy's), the function gives it (see :meth:`_valued`).
         """
         if (isinstance(x, Role) and op not in _SCALAR_FIRST) or (
             isinstance(y, Role) and op not in _SCALAR_SECOND
@@ -166,28 +167,37 @@ class TorchBackend(DTypeMaps):
             return partial(_scalar_second, fn)
         if op == "pow" and y is Role.FLOAT and compute in _REDUCED:
             return partial(_float_power, fn, self.native_dtype(compute))
-        return self._as_numpy(op, compute, fn)
+        return self._valued(op, compute, fn, values)
 
-    def _as_numpy(self, op: str, compute: DType, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-        """``fn`` computing ``op`` in ``compute``, giving NumPy's outcome where torch's is not.
+    def _valued(
+        self, op: str, compute: DType, fn: Callable[[Any, Any], Any], values: Values
+    ) -> Callable[[Any, Any], Any]:
+        """``fn`` computing ``op`` in ``compute``: the policy's ``values``, and NumPy's outcome elsewhere.
 
-        Integer ``//`` and ``%`` by zero give 0, integer powers refuse negative
-        exponents, complex orderings order as NumPy does and complex ``x ** 0``
-        is 1 (see :mod:`._torch_numerics`).
+        Integer ``//`` and ``%`` by zero give 0 or raise, integer powers refuse
+        or compute negative exponents, a floating ``%`` of 0 takes the sign
+        ``values`` says (torch's: the dividend's); complex orderings
+        order as NumPy does and complex ``x ** 0`` is 1 (see :mod:`._torch_numerics`).
         """
         kind = compute.kind
         if kind == "c" and op in numerics.COMPLEX_ORDER:
             return numerics.complex_order(op, self.native_dtype(compute))
-        if op == "pow" and kind in "ic":
-            return numerics.unit_power(fn) if kind == "c" else partial(_integer_power, fn)
+        if op == "pow" and kind == "c":
+            return numerics.unit_power(fn)
+        if op == "pow" and kind == "i":
+            if values.negative_powers == "compute":
+                return partial(numerics.negative_powers, fn)
+            return partial(_integer_power, fn)
         if op in _DIVISION and kind in "iu":
-            return numerics.nonzero_divisor(fn)
+            return numerics.divisor_rule(op, fn, values.zero_divisor)
+        if op == "remainder" and kind == "f" and values.zero_remainder == "divisor":
+            return partial(numerics.divisor_signed, fn)
         return fn
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
-        """``op(x, y)`` computed in ``plan.compute``, with NumPy's outcome where torch's differs.
+        """``op(x, y)`` computed in ``plan.compute``, with the policy's outcome where torch's differs.
 
-        uint16/32/64 compute dtypes: see :meth:`_unsigned`; the rest: see :meth:`_as_numpy`.
+        uint16/32/64 compute dtypes: see :meth:`_unsigned`; the rest: see :meth:`_valued`.
 
         Raises
         ------
@@ -209,7 +219,7 @@ class TorchBackend(DTypeMaps):
             if out is not None:
                 return out
         x, y = self._operands(op, x, y, plan)
-        out = self._as_numpy(op, compute, self._fn[op])(x, y)
+        out = self._valued(op, compute, self._fn[op], plan.values)(x, y)
         return out if plan.rounded is None else out.to(self.native_dtype(plan.rounded))
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
@@ -284,7 +294,8 @@ class TorchBackend(DTypeMaps):
                 op, plan.compute, device, f"its result is not a {plan.compute} of the operands' values"
             )
         dtype = self.native_dtype(plan.compute)
-        divide = numerics.nonzero_divisor if op in _DIVISION else _plain
+        rule = plan.values.zero_divisor
+        divide = partial(numerics.divisor_rule, op, rule=rule) if op in _DIVISION else _plain
         if kind != "cpu" and (kind, op, plan.compute) not in self._missing:
             try:
                 return divide(self._fn[op])(*self._operands(op, x, y, plan))
@@ -380,7 +391,7 @@ def _emulated(op: str, dtype: torch.dtype, x: Any, y: Any) -> Any:
 
 
 def _integer_power(fn: Callable[[Any, Any], Any], x: Any, y: Any) -> Any:
-    """``fn(x, y)``, an integer power, refusing a negative exponent as NumPy does."""
+    """``fn(x, y)``, an integer power, refusing a negative exponent (``negative_powers="raise"``)."""
     numerics.check_exponent(y)
     return fn(x, y)
 

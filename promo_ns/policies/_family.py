@@ -11,10 +11,16 @@ from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind
 from promo_ns.policies._frozen import freeze_fields, read_only
 from promo_ns.policies._grids import Grid, ScalarGrid
 
-__all__ = ["FAMILIES", "Family", "IntRule"]
+__all__ = ["FAMILIES", "Family", "IntRule", "NegativePowers", "ZeroDivisor", "ZeroRemainder"]
 
 #: What a Python int operand's value does in an op family (see :attr:`Family.int_values`).
 IntRule = Literal["wrap", "fit", "magnitude", "non-negative", "exact", "bounds"]
+#: What an integer ``//`` or ``%`` does with a divisor of 0 (see :attr:`Family.zero_divisor`).
+ZeroDivisor = Literal["zero", "raise"]
+#: What an integer power does with a negative integer exponent (see :attr:`Family.negative_powers`).
+NegativePowers = Literal["raise", "compute"]
+#: Whose sign a floating ``%`` that gives 0 takes (see :attr:`Family.zero_remainder`).
+ZeroRemainder = Literal["divisor", "dividend"]
 
 
 @read_only
@@ -134,16 +140,33 @@ class Family:
         ``"refused"`` (``float(1+0j)`` raises), or ``"zero_imag"``: when its
         imaginary part is 0, else OverflowError (PyTorch's checked conversion:
         ``x[0] = 1+0j`` writes 1, ``clamp(x, 1+1j)`` raises).
-    int_zero_divisor
-        What an integer ``//`` or ``%`` by zero gives: ``"zero"`` (NumPy's 0,
-        with no error), or ``"raise"``: ZeroDivisionError, nothing written
-        (PyTorch's CPU kernels: ``RuntimeError: ZeroDivisionError``).  The
-        backends compute it (see :func:`promo_ns._engine.int_zero_divisor`).
     int_range
         Per array kind, the Python ints the framework converts at all,
         ``(lowest, highest)``: any other is refused, whatever the rule
         (PyTorch makes a Python int an int64, or a uint64 from ``2**63``);
         a kind missing here takes any int.  ``None``: the policy's ``int_range``.
+    zero_divisor
+        Values: what an integer ``//`` or ``%`` (of this family) gives where
+        the divisor is 0, an array's element or a Python int.  ``"zero"``: 0
+        there (NumPy, with a RuntimeWarning); ``"raise"``: the op raises
+        ZeroDivisionError and gives no result (PyTorch's CPU kernels, Paddle's
+        and TF's "Integer division by zero").  Every backend computes the
+        policy's rule, whatever its own kernel does.
+    negative_powers
+        Values: what an integer ``**`` (of this family) gives for a negative
+        integer exponent in an array (a Python int exponent follows
+        ``int_right``).  ``"raise"``: ValueError (NumPy's "Integers to
+        negative integer powers are not allowed", TF's); ``"compute"``: the
+        integer part of the true power, ``1 ** -n`` is 1, ``(-1) ** -n`` is
+        ``-1`` for odd ``n`` and 1 for even, any other base gives 0 (PyTorch's
+        and Paddle's kernels).
+    zero_remainder
+        Values: the sign of a floating ``%`` (of this family) whose result is
+        0 (a nonzero one has the divisor's sign in every framework).
+        ``"divisor"``: the divisor's, as Python's ``%`` (NumPy, the standard:
+        ``1.0 % -1.0`` is ``-0.0``); ``"dividend"``: the dividend's, as C's
+        ``fmod`` (PyTorch, Paddle, TF, JAX: ``1.0 % -1.0`` is ``0.0``,
+        ``-0.0 % 1.0`` is ``-0.0``).
     """
 
     kinds: str = "biufc"
@@ -166,7 +189,9 @@ class Family:
     float_fits: frozenset[DType] = frozenset()
     float_fits_right: frozenset[DType] | None = None
     complex_to_real: Literal["refused", "zero_imag"] = "refused"
-    int_zero_divisor: Literal["zero", "raise"] = "zero"
+    zero_divisor: ZeroDivisor = "zero"
+    negative_powers: NegativePowers = "raise"
+    zero_remainder: ZeroRemainder = "divisor"
 
     def __post_init__(self) -> None:
         freeze_fields(self)

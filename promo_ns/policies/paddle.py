@@ -97,6 +97,8 @@ Paddle; promo_ns returns the standard's pair.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from promo_ns._dtypes import (
     DTYPES,
     bfloat16,
@@ -373,5 +375,32 @@ POLICY = Policy(
         "integer copysign, so promo_ns refuses it there. Paddle refuses clip with min > max; the policy "
         "computes it. -b of a bool tensor gives bool in Paddle, paddle.negative refuses it; the policy "
         "refuses both.",
+    ),
+)
+
+
+# --- Values: Paddle's answers where the frameworks' kernels differ (every backend gives them) ---
+# Measured on Paddle 3.3.1's CPU: int32/int64 tensors ``// 0`` and ``% 0`` raise
+# InvalidArgumentError("Integer division by zero"), int8/uint8 ``// 0`` too (their ``%`` has no CPU
+# kernel); int32/int64 ``tensor([0, 1, -1, 2, -2, 3]) ** full([6], -1)`` is ``[0, 1, -1, 0, 0, 0]``
+# and ``** full([6], -2)`` is ``[0, 1, 1, 0, 0, 0]``.  A negative Python int exponent never returns
+# there (PowKernel loops); promo_ns computes it as the tensor exponent, a deviation.
+# float32 ``paddle.remainder`` and ``%`` give a 0 the dividend's sign, as torch's (``1.0 % -1.0`` is
+# ``0.0``, ``-0.0 % 1.0`` is ``-0.0``).
+POLICY = replace(
+    POLICY,
+    families={
+        **POLICY.families,
+        "real_arithmetic": replace(
+            POLICY.families["real_arithmetic"], zero_divisor="raise", zero_remainder="dividend"
+        ),
+        "floor_divide": replace(POLICY.families["floor_divide"], zero_divisor="raise"),
+        "power": replace(POLICY.families["power"], negative_powers="compute"),
+    },
+    deviations=(
+        *POLICY.deviations,
+        "an integer tensor to a negative Python int power never returns in Paddle 3.3.1 (its CPU "
+        "PowKernel loops); promo_ns computes it as Paddle computes a negative exponent tensor "
+        "(1 ** -n is 1, (-1) ** -n is -1 or 1, any other base 0).",
     ),
 )

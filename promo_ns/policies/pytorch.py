@@ -50,7 +50,7 @@ refusals.  Python floats are checked where they convert (``float_fits``):
 float, the exponent of ``x ** s`` into float16 and bfloat16 ("value cannot be
 converted to type float without overflow"; infinities pass).  Integer ``//``
 and ``%`` by zero raise ``RuntimeError: ZeroDivisionError`` (a tensor divisor
-too): the policy's rule (``int_zero_divisor="raise"``), which every backend
+too): the policy's rule (``zero_divisor="raise"``), which every backend
 follows (torch's CUDA kernels give no error; the CPU is the reference).
 
 Setitem casts any value into the tensor (a Python scalar, a 0-d tensor of
@@ -104,6 +104,8 @@ complex64.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from promo_ns._dtypes import DTYPES, bfloat16, bool_, complex64, float16, float32, int64
 from promo_ns.policies._model import (
@@ -264,7 +266,7 @@ POLICY = Policy(
             int_right={"b": "non-negative", "i": "non-negative", "u": "non-negative", "f": "fit"},
             float_fits_right=_REDUCED,
         ),
-        "real_arithmetic": Family(kinds="biuf", int_values=_WRAPPED, int_zero_divisor="raise"),
+        "real_arithmetic": Family(kinds="biuf", int_values=_WRAPPED),
         "extrema": Family(kinds="biuf", int_values=_WRAPPED),
         # ``s / x`` is ``reciprocal(x) * s``: the int never meets a bool tensor there.
         "true_divide": Family(result_map=_TO_DEFAULT_FLOAT, int_values={}, int_right=_WRAPPED),
@@ -331,4 +333,23 @@ POLICY = Policy(
         "tensor's dtype in torch's vectorized CPU loop; NumPy's and ml_dtypes' loops compute in float32 "
         "and round once: the backends' numerics differ in the last bit of some quotients.",
     ),
+)
+
+
+# --- Values: PyTorch's answers where the frameworks' kernels differ (every backend gives them) ---
+# Measured on torch 2.13's CPU: int8/int32/int64/uint8 tensors ``// 0`` and ``% 0`` (a zero tensor
+# divisor or a Python 0) raise RuntimeError("ZeroDivisionError"); int64
+# ``tensor([0, 1, -1, 2, -2, 3]) ** tensor(-1)`` is ``[0, 1, -1, 0, 0, 0]`` and ``** -2`` is
+# ``[0, 1, 1, 0, 0, 0]`` (a negative Python int exponent is refused: ``int_right`` above).
+# float32 ``remainder`` gives a 0 the dividend's sign (``fmod``): ``1.0 % -1.0`` is ``0.0``,
+# ``-0.0 % 1.0`` and ``-1.0 % 0.5`` are ``-0.0`` (NumPy: ``-0.0``, ``0.0``, ``0.0``).
+POLICY = replace(
+    POLICY,
+    families={
+        **POLICY.families,
+        "real_arithmetic": replace(
+            POLICY.families["real_arithmetic"], zero_divisor="raise", zero_remainder="dividend"
+        ),
+        "power": replace(POLICY.families["power"], negative_powers="compute"),
+    },
 )

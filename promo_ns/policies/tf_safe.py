@@ -68,6 +68,8 @@ the complex dtype; tf-safe gives the real dtype, as ``svdvals`` does in TF.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from promo_ns._dtypes import DTYPES, bfloat16, bool_, complex128, float32, float64, int32, int64
 from promo_ns.policies._model import Family, Policy, Role, function_grid, grid, scalar_grid
 
@@ -238,4 +240,22 @@ POLICY = Policy(
         "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
         "the complex dtype; tf-safe gives the real dtype, as TF's svdvals does.",
     ),
+)
+
+
+# --- Values: TensorFlow's answers where the frameworks' kernels differ (every backend gives them) ---
+# Measured on TF 2.21's CPU (tf.math.floordiv/floormod, the operators, tnp.floor_divide/remainder):
+# int8/int32/int64/uint8 ``// 0`` and ``% 0`` raise InvalidArgumentError("Integer division by zero").
+# An integer to a negative integer power (tensor or Python int) raises InvalidArgumentError
+# ("Integers to negative integer powers are not allowed"): ``negative_powers`` keeps "raise".
+# float32 ``tf.math.floormod`` and ``%`` give a 0 the dividend's sign, as torch's (``1.0 % -1.0`` is
+# ``0.0``, ``-0.0 % 1.0`` is ``-0.0``).
+POLICY = replace(
+    POLICY,
+    families={
+        **POLICY.families,
+        "real_arithmetic": replace(
+            POLICY.families["real_arithmetic"], zero_divisor="raise", zero_remainder="dividend"
+        ),
+    },
 )
