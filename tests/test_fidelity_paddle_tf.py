@@ -134,6 +134,7 @@ def test_paddle_linalg_products(backend: str) -> None:
     with pytest.raises(PromotionError):
         xp.linalg.outer(i32, f32)
     assert xp.searchsorted(i32, xp.asarray([0.5, 1.5], dtype=xp.float32)).dtype == xp.int64
+    assert xp.searchsorted(i32, 2).shape == ()  # no Python scalar in Paddle: it converts, as in <
     with pytest.raises(PromotionError):
         xp.searchsorted(i32, _ones(xp, "int8"))
 

@@ -100,6 +100,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from promo_ns._dtypes import (
+    CATEGORY,
     DTYPES,
     bfloat16,
     bool_,
@@ -199,6 +200,13 @@ SEARCHSORTED = {
         for b in (*_SORTED, float16, bfloat16)
         for pair in ((a, b), (b, a))
     },
+}
+
+_SCALAR_TAKES_DTYPE = {
+    (d, r): d
+    for d in DTYPES
+    for r in (Role.BOOL, Role.INT, Role.FLOAT, Role.COMPLEX)
+    if CATEGORY[r.kind] <= d.category
 }
 
 #: ``paddle.clip(x, min, max)``: row x's dtype, column a bound's (a Python scalar as its
@@ -301,7 +309,9 @@ POLICY = Policy(
         "products": Family(strong=True),
         # ``paddle.linalg.vecdot`` promotes as ``paddle.multiply``, then sums: int32 gives int64.
         "vecdot": Family(strong=True, result_map={bool_: int64, int32: int64}),
-        "searchsorted": Family(arrays=SEARCHSORTED, strong=True),
+        # paddle.searchsorted takes no Python scalar: one of the sequence's category or a lower
+        # one converts to its dtype (as in ``<``), a higher one promotes as an array.
+        "searchsorted": Family(arrays=SEARCHSORTED, strong=True, scalars=_SCALAR_TAKES_DTYPE),
         "where": Family(strong=True, int_range=_INT64),
         # ``paddle.clip`` keeps x's dtype, but float bounds make an integer x float32.
         "clip": Family(arrays=CLIP, strong=True, int_range=_INT64),
