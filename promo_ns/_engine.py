@@ -1119,17 +1119,32 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
         default = policy.defaults.get(_DEFAULT_OF[kind])
         if default is not None and default not in targets:
             targets.append(default)
-    for target in targets:
+    holder = _int_holder(list(dtypes))  # integers: first a dtype that holds every operand's values
+    wrapping = ""  # a cast that would wrap an integer operand's values: suggested only if nothing else works
+    ints = [d for d in dtypes if d.kind in "iu"]
+    for target in targets if holder is None else [holder, *targets]:
         trial = [Operand(target, Role.ND) if o.dtype is not None else o for o in operands]
         decided = run(cell(policy, policy.families.get(family), [(o.dtype, o.role) for o in trial]))
         if not isinstance(decided.result, Refusal):
             casts = [f"xp.astype(x{i + 1}, xp.{target})" for i, o in arrays if o.dtype is not target]
-            if casts:
+            if casts and target.kind in "biu" and not all(_holds(target, d) for d in ints):
+                wrapping = wrapping or f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
+            elif casts:
                 return f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
+    if wrapping:
+        return wrapping
     kinds = policy.families[family].kinds if family in policy.families else ""
     if kinds:
         return f"Fix: {op!r} takes {_kinds(kinds)} operands under this policy; cast with xp.astype first."
     return f"Fix: {op!r} is not available under this policy; switch policy with promo_ns.policy(...)."
+
+
+def _int_holder(dtypes: Sequence[DType]) -> DType | None:
+    """The narrowest integer dtype that holds every value of ``dtypes``, all bool or integer; else None."""
+    if not dtypes or any(d.kind not in "biu" for d in dtypes):
+        return None
+    holders = [d for d in DTYPES if d.kind in "iu" and all(_holds(d, x) for x in dtypes)]
+    return min(holders, key=lambda d: (d.bits, d.kind != "u"), default=None)
 
 
 def _error(

@@ -327,8 +327,9 @@ def array_namespace(*arrays: Any, policy: str | Policy | None = None) -> Namespa
     Parameters
     ----------
     *arrays
-        promo_ns arrays, or native NumPy/CuPy/torch arrays (wrap those with
-        ``xp.asarray(x)``, zero-copy).  Python scalars and ``None`` are skipped.
+        promo_ns arrays, or native arrays of a backend promo_ns wraps (NumPy,
+        torch, CuPy, JAX, Dask; wrap those with ``xp.asarray(x)``, zero-copy).
+        Python scalars and ``None`` are skipped.
     policy
         The policy of the namespace returned; default: that of the promo_ns
         arrays' namespace, or ``"array-api"`` for native arrays only.

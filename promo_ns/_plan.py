@@ -804,12 +804,12 @@ def finish(ns: Space, out: Any, result: DType, op: str = "") -> Any:
 
     ``op``: the function, whose cast :func:`one_array` noted for a trace: it has run.
     """
-    if op:
-        ran(op)
     backend = ns._backend
     out = backend.to_array(out)
     if backend.dtype(out) is not result:
         out = backend.astype(out, result)
+    if op:
+        ran(op)
     a = _new(ns.Array)
     a._x = out
     a._ns = ns

@@ -297,6 +297,31 @@ def test_a_refused_function_hint_casts_to_a_dtype_that_keeps_the_values(
     assert np.allclose(got, want, rtol=1e-6)
 
 
+_CASTS = re.compile(r"xp\.astype\(x([12]), xp\.(\w+)\)")
+
+
+@pytest.mark.parametrize(
+    ("policy", "left", "right"),
+    [
+        ("paddle", "uint8", "int8"),
+        ("tf-safe", "uint8", "int8"),
+        ("tf-safe", "uint16", "int16"),
+        ("array-api", "int8", "float32"),
+        ("paddle", "int16", "float32"),
+    ],
+)
+def test_a_refused_operator_hint_casts_without_losing_values(policy: str, left: str, right: str) -> None:
+    xp = promo_ns.namespace("numpy", policy=policy)
+    values = ([100, 3], [-1, -100])
+    x1, x2 = (xp.asarray(v, dtype=getattr(xp, d)) for v, d in zip(values, (left, right), strict=True))
+    with pytest.raises(PromotionError) as exc:
+        x1 + x2
+    operands = [x1, x2]
+    for which, dtype in _CASTS.findall(str(exc.value).split("Fix:")[1]):  # every cast the hint writes
+        operands[int(which) - 1] = xp.astype(operands[int(which) - 1], getattr(xp, dtype))
+    assert to_numpy(operands[0] + operands[1]).tolist() == [99, -97]
+
+
 def test_messages_use_an_before_a_vowel_sound() -> None:
     xp = promo_ns.namespace("numpy", policy="numpy")
     x = xp.asarray([1, 2], dtype=xp.int8)

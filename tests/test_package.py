@@ -31,11 +31,12 @@ def test_missing_backend_names_the_extra_and_the_cpu_build() -> None:
     from promo_ns.backends import _install_hint
 
     torch_hint = _install_hint("torch", ImportError("No module named 'torch'"))
-    assert "pip install 'promo_ns[torch]'" in torch_hint
+    # promo_ns is not on PyPI: the library itself, or the extra from a clone
+    assert "pip install torch (from a clone of promo_ns: pip install -e '.[torch]')" in torch_hint
     assert "CPU-only build" in torch_hint
     assert "No module named 'torch'" in torch_hint
-    assert "pip install 'promo_ns[cupy]'" in _install_hint("cupy", ImportError("x"))
-    assert "pip install promo_ns" in _install_hint("numpy", ImportError("x"))
+    assert "pip install -e '.[cupy]'" in _install_hint("cupy", ImportError("x"))
+    assert "pip install -e .)" in _install_hint("numpy", ImportError("x"))
 
 
 def test_plain_install_needs_no_extra_for_numpy() -> None:
