@@ -275,11 +275,25 @@ KNOWN: tuple[Known, ...] = (
         "unsupported>result",
     ),
     _k(
-        "mean of integers near the dtype's limits (and of bools): the backends accumulate in other dtypes",
+        "mean/std/var of integers near the dtype's limits, and of bools: the backends accumulate in "
+        "other dtypes (NumPy's float64 overflows float32's range to inf; a bool mean rounds either way)",
         "torch jax dask",
-        "mean",
+        "mean std var",
         "values>values",
-        _edge,
+        lambda case: _edge(case) or _dtype_in("bool")(case),
+    ),
+    _k(
+        "Dask's outer refuses mixed kinds (bfloat16 with bool) that the NumPy backend computes",
+        "dask",
+        "linalg.outer",
+        "result>refused",
+    ),
+    _k(
+        "JAX refuses complex floor_divide with a promo_ns refusal where NumPy has no kernel",
+        "jax",
+        "floor_divide remainder",
+        "unsupported>refused",
+        _dtype_in("complex"),
     ),
     _k(
         "Dask: diff of bool refuses, from_dlpack of bool has no path, full_like checks the fill value",

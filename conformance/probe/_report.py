@@ -164,6 +164,17 @@ def render(summaries: list[dict[str, Any]]) -> str:
                 f"| {s['policy']} | {backend} | {c['compared']} | {c['differ']} "
                 f"| {sum(c['known'].values())} |"
             )
+    reasons: dict[str, dict[str, int]] = {}
+    for s in summaries:
+        for backend, c in s["cross"].items():
+            for why, n in c["known"].items():
+                reasons.setdefault(why, {}).setdefault(backend, 0)
+                reasons[why][backend] += n
+    backends = [b for b in promo.BACKENDS if b != "numpy"]
+    lines += ["", "The known differences, cells summed over the policies:", ""]
+    lines += ["| reason | " + " | ".join(backends) + " |", "|---|" + "---:|" * len(backends)]
+    for why, by in sorted(reasons.items(), key=lambda kv: -sum(kv[1].values())):
+        lines.append(f"| {why} | " + " | ".join(str(by.get(b, 0)) for b in backends) + " |")
     lines += ["", "## Each policy", ""]
     for s in summaries:
         if s["fidelity"]:
