@@ -22,11 +22,14 @@ from promo_ns import PromotionError
 from promo_ns._dtypes import BY_NAME, DTYPES
 from promo_ns.policies import Family
 from promo_ns.policies._grids import cast_grid, delegated_grid
-from tests.backends import namespace, to_numpy
+from tests.backends import VALUE_BACKENDS, namespace, to_numpy
 
 torch = pytest.importorskip("torch")
 
-BACKENDS = ["numpy", "torch"]
+#: The backends the grids run on, cell by cell (Dask and JAX: a sample, in test_other_backends_agree).
+BACKENDS = [b for b in VALUE_BACKENDS if str(b) in ("numpy", "torch") or "cuda" in str(b) or "cupy" in str(b)]
+#: The backends whose kernels compute the policy's bits (JAX's XLA divides and takes signs its own way).
+BITS_BACKENDS = [b for b in VALUE_BACKENDS if "jax" not in str(b)]
 NAMES = [d.name for d in DTYPES]
 
 
@@ -55,6 +58,8 @@ def _outcome(fn: Callable[..., Any], *args: Any) -> str:
         return NO_KERNEL
     except (TypeError, ValueError, RuntimeError, OverflowError):
         return "refused"
+    if isinstance(out, bool):
+        return str(out)
     dtype = out if isinstance(out, (torch.dtype, promo_ns.DType)) else out.dtype
     return str(dtype).removeprefix("torch.")
 
@@ -168,7 +173,7 @@ def test_delegated_functions_give_torchs_dtype(backend: str, name: str) -> None:
 
 
 def test_all_of_uint8_keeps_the_values() -> None:
-    for backend in BACKENDS:
+    for backend in ("numpy", "torch"):
         xp = namespace(backend, "pytorch")
         x = xp.asarray([[1, 0], [2, 3]], dtype=xp.uint8)
         assert to_numpy(xp.all(x, axis=1)).tolist() == [0, 1]
@@ -191,7 +196,7 @@ def test_delegated_table_is_validated() -> None:
 # --- sign of complex ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", BITS_BACKENDS)
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
 def test_sign_of_complex_is_torchs_sgn(backend: str, dtype: str) -> None:
     # was: refused under pytorch; compat's x / abs(x) was up to 3 ulp from torch.sgn elsewhere
@@ -233,7 +238,7 @@ def test_python_scalars_alone_have_torchs_dtype(backend: str) -> None:
 # --- values ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", BITS_BACKENDS)
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int32", "int64", "uint8"])
 def test_scalar_over_integer_array_is_reciprocal_times_scalar(backend: str, dtype: str) -> None:
     # was: s / x in float32, 1 ulp from torch in 21-37% of the elements
@@ -255,7 +260,7 @@ _REDUCED = ["float16", "bfloat16"]
 _ZERO_D = [("int32", 100000), ("int64", 70000), ("float64", 1 / 3), ("float32", 0.1), ("float16", 0.1)]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", BITS_BACKENDS)
 @pytest.mark.parametrize("dtype", _REDUCED)
 def test_low_precision_with_a_0d_operand_or_floor_division_by_a_python_float(
     backend: str, dtype: str
@@ -350,7 +355,7 @@ def test_integer_division_by_zero_raises_under_pytorch_as_data() -> None:
         torch.tensor([1, 2], dtype=torch.int32) // torch.tensor([1, 0], dtype=torch.int32)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
 def test_integer_division_by_zero_raises_on_every_backend_under_pytorch(backend: str) -> None:
     xp = namespace(backend, "pytorch")
     x = xp.asarray([1, 2], dtype=xp.int32)
@@ -368,3 +373,37 @@ def test_the_policy_data_says_what_was_measured() -> None:
     assert policy.delegated[("imag", BY_NAME["int8"])] is None
     assert policy.float_scalars["x // s"] == "float32_opmath" and "s // x" not in policy.float_scalars
     assert policy.families["power"].float_fits_right == frozenset((BY_NAME["float16"], BY_NAME["bfloat16"]))
+
+
+_SAMPLE: list[tuple[str, Callable[[Any], Any]]] = [
+    ("can_cast(uint16, int8)", lambda xp: xp.can_cast(xp.uint16, xp.int8)),
+    ("outer(uint8, int8)", lambda xp: xp.linalg.outer(_ours(xp, "uint8"), _ours(xp, "int8")).dtype),
+    ("vecdot(int32, int32)", lambda xp: xp.vecdot(_ours(xp, "int32"), _ours(xp, "int32")).dtype),
+    ("isin(bool, bool)", lambda xp: xp.isin(_ours(xp, "bool"), _ours(xp, "bool")).dtype),
+    ("all(uint8)", lambda xp: xp.all(_ours(xp, "uint8")).dtype),
+    ("conj(bool)", lambda xp: xp.conj(_ours(xp, "bool")).dtype),
+    ("imag(int8)", lambda xp: xp.imag(_ours(xp, "int8")).dtype),
+    ("sign(complex64)", lambda xp: xp.sign(_ours(xp, "complex64")).dtype),
+    ("where(c, 1, 2.5)", lambda xp: xp.where(xp.asarray([True, False]), 1, 2.5).dtype),
+    (
+        "where(c, float32, 1e39)",
+        lambda xp: xp.where(xp.asarray([True, False, True]), _ours(xp, "float32"), 1e39),
+    ),
+    ("clip(float32, 1+1j)", lambda xp: xp.clip(_ours(xp, "float32"), 1 + 1j)),
+]
+
+
+@pytest.mark.parametrize("backend", [b for b in VALUE_BACKENDS if b not in BACKENDS])
+def test_other_backends_agree(backend: str) -> None:
+    """Dask and JAX give numpy's outcome on a cell of each rule, and its bits where torch's are exact."""
+    xp, reference = namespace(backend, "pytorch"), namespace("numpy", "pytorch")
+    for label, fn in _SAMPLE:
+        assert _outcome(fn, xp) == _outcome(fn, reference), label
+    values = np.arange(1, 200, dtype=np.int32)
+    assert np.array_equal(to_numpy(0.1 / xp.asarray(values)), to_numpy(0.1 / reference.asarray(values)))
+    x = np.array([0.5, 1.0, 3.3], dtype=np.float16)
+    for got, want in (
+        (xp.asarray(x) * xp.asarray(100000, dtype=xp.int32), torch.tensor(x) * torch.tensor(100000)),
+        (xp.asarray(x) // 0.1, torch.tensor(x) // 0.1),
+    ):
+        assert np.array_equal(_bits(got), _bits(want))
