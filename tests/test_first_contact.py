@@ -634,3 +634,25 @@ def test_a_test_run_ends_without_an_unraisable_exception_warning(tmp_path: Path)
     assert done.returncode == 0 and "2 passed" in done.stdout, output
     assert len(list(tmp_path.glob("finished-*"))) == 2, "a worker was interrupted before its clean-up ended"
     assert "Unraisable" not in output and "KeyboardInterrupt" not in output, output
+
+
+def test_the_rule_for_two_policies_is_documented_as_it_works() -> None:
+    """Each line of choosing.md's example does what its comment says."""
+    page = (ROOT / "docs" / "choosing.md").read_text()
+    block = page.split("### Arrays of two policies", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict[str, Any] = {"promo_ns": promo_ns}
+    for line in block.splitlines():
+        code, _, said = line.partition("  # ")
+        if line.startswith(("with ", "    ")):
+            continue  # the policy block: checked below
+        if said.startswith("PromotionError"):
+            with pytest.raises(PromotionError):
+                eval(code, scope)
+        elif code.endswith(".dtype"):
+            assert str(eval(code, scope)) == said.split(":")[0], line
+        else:
+            exec(code, scope)
+    with promo_ns.policy("numpy"):
+        assert str((scope["a"] + scope["b"]).dtype) == "int16"
+    link = "[Arrays of two policies](choosing.md#arrays-of-two-policies)"
+    assert link in (ROOT / "docs" / "quickstart.md").read_text()
