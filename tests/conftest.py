@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import os
+import signal
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True)
@@ -9,3 +11,18 @@ settings.register_profile("dev", max_examples=100, deadline=None)
 # pytest --hypothesis-profile thorough: many more examples (the generated differential tests).
 settings.register_profile("thorough", max_examples=5000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker whose results are sent finishes its clean-up rather than being interrupted.
+
+    xdist stops its workers as soon as they report, and execnet sends a worker
+    that is still cleaning up 5 s later a SIGINT: the KeyboardInterrupt lands
+    wherever the worker is, typically in JAX's or Hypothesis' garbage
+    collection callback, and the run ends with a PytestUnraisableExceptionWarning
+    traceback.  The worker ignores it; execnet ends a worker still running 10 s
+    after that.
+    """
+    if hasattr(session.config, "workerinput"):  # trylast: after xdist has sent this worker's results
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -11,9 +11,11 @@ import html as html_module
 import io
 import json
 import math
+import os
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -599,3 +601,58 @@ def test_a_cuda_device_without_cuda_is_promo_ns_value_error() -> None:
             ValueError, match=r"'cuda' is no device of the torch backend here; its devices: cpu"
         ):
             call()
+
+
+def test_a_test_run_ends_without_an_unraisable_exception_warning(tmp_path: Path) -> None:
+    """An xdist worker still cleaning up when execnet interrupts it (SIGINT after 5 s) finishes undisturbed.
+
+    The interrupt used to land wherever the worker was, in JAX's garbage
+    collection callback at the end of the suite: a PytestUnraisableExceptionWarning.
+    """
+    pytest.importorskip("xdist")
+    (tmp_path / "conftest.py").write_text("from tests.conftest import pytest_sessionfinish  # under test\n")
+    (tmp_path / "slow_end.py").write_text(
+        "import os, pathlib, time, pytest\n\n"
+        "@pytest.hookimpl(hookwrapper=True, tryfirst=True)\n"
+        "def pytest_sessionfinish(session):\n"
+        "    yield  # xdist, inside, has sent this worker's results: execnet interrupts it 5 s later\n"
+        "    if hasattr(session.config, 'workerinput'):\n"
+        "        time.sleep(7)\n"
+        "        pathlib.Path(f'finished-{os.getpid()}').write_text('')\n"
+    )
+    (tmp_path / "test_two.py").write_text("def test_a():\n    pass\n\n\ndef test_b():\n    pass\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "2", "-q", "-p", "no:cacheprovider", "-p", "slow_end", "."],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT), str(tmp_path)))},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0 and "2 passed" in done.stdout, output
+    assert len(list(tmp_path.glob("finished-*"))) == 2, "a worker was interrupted before its clean-up ended"
+    assert "Unraisable" not in output and "KeyboardInterrupt" not in output, output
+
+
+def test_the_rule_for_two_policies_is_documented_as_it_works() -> None:
+    """Each line of choosing.md's example does what its comment says."""
+    page = (ROOT / "docs" / "choosing.md").read_text()
+    block = page.split("### Arrays of two policies", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict[str, Any] = {"promo_ns": promo_ns}
+    for line in block.splitlines():
+        code, _, said = line.partition("  # ")
+        if line.startswith(("with ", "    ")):
+            continue  # the policy block: checked below
+        if said.startswith("PromotionError"):
+            with pytest.raises(PromotionError):
+                eval(code, scope)
+        elif code.endswith(".dtype"):
+            assert str(eval(code, scope)) == said.split(":")[0], line
+        else:
+            exec(code, scope)
+    with promo_ns.policy("numpy"):
+        assert str((scope["a"] + scope["b"]).dtype) == "int16"
+    link = "[Arrays of two policies](choosing.md#arrays-of-two-policies)"
+    assert link in (ROOT / "docs" / "quickstart.md").read_text()
