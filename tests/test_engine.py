@@ -138,9 +138,12 @@ def test_kind_refusal_names_the_accepted_kinds() -> None:
         resolve(get_policy("numpy"), "bitwise_and", Operand(float32, Role.ND), Operand(float32, Role.ND))
 
 
-def test_two_python_scalars_are_refused() -> None:
+def test_two_python_scalars_are_refused_unless_the_policy_types_them() -> None:
     with pytest.raises(PromotionError, match="at least one operand must be an array"):
-        resolve(get_policy("numpy"), "add", operand(1), operand(2.0))
+        resolve(get_policy("array-api"), "add", operand(1), operand(2.0))
+    # NumPy's result_type(1, 2.0) and torch.result_type(1, 2.0): the default dtypes of their kinds.
+    assert resolve(get_policy("numpy"), "add", operand(1), operand(2.0)) is float64
+    assert resolve(get_policy("pytorch"), "add", operand(1), operand(2.0)) is float32
 
 
 @pytest.mark.parametrize(
