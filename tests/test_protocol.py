@@ -118,3 +118,14 @@ def test_an_nd_array_refuses_a_format_spec(backend: str) -> None:
     assert f"{x}" == str(x)
     with pytest.raises(TypeError, match="only a 0-d array formats"):
         f"{x:.2f}"
+
+
+def test_a_bfloat16_numpy_scalar_stays_0d_on_torch() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    import numpy as np
+
+    xp = namespace("torch", "numpy")
+    scalar = np.asarray(1.5, dtype=ml_dtypes.bfloat16)[()]
+    assert xp.asarray(scalar).shape == ()
+    assert (xp.asarray(1.0, dtype=xp.bfloat16) > scalar).shape == ()
+    assert xp.asarray(np.ones((2, 3), dtype=ml_dtypes.bfloat16)).shape == (2, 3)

@@ -354,7 +354,8 @@ class TorchBackend(DTypeMaps):
             obj = numpy.ascontiguousarray(obj)
         if type(obj).__module__ in ("numpy", "ml_dtypes") and str(getattr(obj, "dtype", "")) == "bfloat16":
             # torch reads no ml_dtypes bfloat16: the same bits, through uint16
-            bits = numpy.ascontiguousarray(obj).view(numpy.uint16)
+            data = numpy.asarray(obj)  # ascontiguousarray alone makes a 0-d array 1-d
+            bits = numpy.ascontiguousarray(data).view(numpy.uint16).reshape(data.shape)
             obj = torch.from_numpy(bits).view(torch.bfloat16)
         device = kwargs.get("device")
         if device is not None and torch.device(device).type == "meta" and isinstance(obj, (list, tuple, int)):
