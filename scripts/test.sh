@@ -3,10 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install -q --upgrade pip
-# torch==2.13.0 (pinned by .[test]) comes from PyTorch's CPU index: PyPI's Linux wheels of torch bring
-# CUDA and its libraries, gigabytes the tests do not use. TORCH_INDEX_URL picks another index (a CUDA
-# build: https://download.pytorch.org/whl/cu128); an empty TORCH_INDEX_URL takes torch from PyPI.
-TORCH_INDEX_URL="${TORCH_INDEX_URL-https://download.pytorch.org/whl/cpu}"
+# torch==2.13.0 is pinned by .[test]. On an ordinary machine PyPI's Linux wheel of torch brings CUDA
+# and its libraries, gigabytes the tests do not use: set TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
+# to take the CPU build from PyTorch's index first. Unset (CI here, whose pip finds the CPU build
+# on its own disk), torch comes with the other test dependencies.
+TORCH_INDEX_URL="${TORCH_INDEX_URL-}"
 if [ -n "$TORCH_INDEX_URL" ]; then
     echo "installing torch 2.13.0 from $TORCH_INDEX_URL"
     python -m pip install -q "torch==2.13.0" --index-url "$TORCH_INDEX_URL"
