@@ -417,7 +417,9 @@ def test_moving_elements_matches_numpy(backend: str, dtype: str, rows: list[list
     _same(xp.concat([a, a]), np.concatenate([x, x]), "concat")
     _same(xp.matmul(a, xp.matrix_transpose(a)), x @ x.T, "matmul")
     square = x[:, : x.shape[0]]
-    _same(xp.linalg.matrix_power(xp.asarray(square), 3), np.linalg.matrix_power(square, 3), "matrix_power")
+    with promo_ns.policy("numpy"):  # array-api's matrix_power takes floating arrays only
+        powered = xp.linalg.matrix_power(xp.asarray(square), 3)
+    _same(powered, np.linalg.matrix_power(square, 3), "matrix_power")
 
 
 @pytest.mark.parametrize("dtype", UNSIGNED)
