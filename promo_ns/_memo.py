@@ -21,7 +21,7 @@ R = TypeVar("R")
 
 
 def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[Policy, P], R]:
-    """Cache ``fn(policy, *args)`` per policy, held weakly: a policy nobody holds frees its entries.
+    """Cache ``fn(policy, *args, **kwargs)`` per policy, held weakly: a policy nobody holds frees its entries.
 
     A cached value must not refer to its policy: the cache holds values
     strongly, so such a value would keep its policy alive for good.
@@ -36,10 +36,11 @@ def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[
         if memo is None:
             with lock:
                 memo = caches.setdefault(policy, {})
+        key = (*args, *sorted(kwargs.items())) if kwargs else args
         try:
-            return memo[args]
+            return memo[key]
         except KeyError:
-            value = memo[args] = fn(policy, *args, **kwargs)
+            value = memo[key] = fn(policy, *args, **kwargs)
             return value
 
     return cached

@@ -166,8 +166,11 @@ _INT64 = (-(2**63), 2**63 - 1)
 
 
 @per_policy
-def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
+def plans(policy: Policy, backend: Backend, op: str, *, function: bool = False) -> tuple[Plan | None, ...]:
     """Every cell of ``op`` under ``policy`` on ``backend``; indexed ``code1 * NK + code2``, None if refused.
+
+    ``function``: the cells of the function spelling (``xp.divide(s, x)``),
+    where they are not the reflected operator's (the policy's ``"s op x"`` rules).
 
     A cell runs the native kernel on the operands as they are (``direct``) only
     where the backend's own promotion gives the same result and compute dtypes,
@@ -212,7 +215,7 @@ def plans(policy: Policy, backend: Backend, op: str) -> tuple[Plan | None, ...]:
             if a[0] is None and b[0] is None:  # no operator meets two Python scalars
                 out.append(None)
                 continue
-            rule = _float_scalar_rule(policy, op, a, b, compute)
+            rule = _float_scalar_rule(policy, op, a, b, compute, function=function)
             direct = (
                 not converts
                 and native_promoted[k] is compute
@@ -246,16 +249,24 @@ _PY_REAL = ((None, Role.FLOAT), (None, Role.INT))
 
 
 def _float_scalar_rule(
-    policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role], compute: DType
+    policy: Policy,
+    op: str,
+    a: tuple[DType | None, Role],
+    b: tuple[DType | None, Role],
+    compute: DType,
+    *,
+    function: bool = False,
 ) -> str | None:
     """The policy's rule (:attr:`Policy.float_scalars`) for cell ``(a, b)`` of ``op``; None if none applies.
 
     A rule applies to a real floating array with a Python float or int, computing in the array's
     dtype, or, with the array first, a 0-d real array of another dtype that does not decide it;
-    ``"reciprocal_then_multiply"`` to any Python scalar over a real array.
+    ``"reciprocal_then_multiply"`` to any Python scalar over a real array.  The ``"s op x"`` forms
+    are the reflected operators' only: a ``function`` with the scalar first rounds it first
+    (``torch.multiply(s, x)`` is not ``Tensor.__rmul__``, ``torch.divide(s, x)`` divides).
     """
     symbol = _SYMBOL.get(op)
-    if symbol is None:
+    if symbol is None or (function and a[0] is None):
         return None
     x = b[0]
     reciprocal = policy.float_scalars.get("s / x") == "reciprocal_then_multiply"
@@ -388,7 +399,9 @@ _new = object.__new__
 
 
 @cache
-def operator(op: str, mode: int, *, defer: bool = False) -> Callable[[Any, Any], Any]:  # noqa: PLR0915
+def operator(  # noqa: PLR0915
+    op: str, mode: int, *, defer: bool = False, function: bool = False
+) -> Callable[[Any, Any], Any]:
     """The binary path: ``a op b`` (or ``b op a``, ``a op= b``) under the active policy.
 
     Every binary operator and function is one of these.  One list index in the
@@ -399,8 +412,10 @@ def operator(op: str, mode: int, *, defer: bool = False) -> Callable[[Any, Any],
     Inside a ``trace`` block an op is recorded once it has succeeded.  With
     ``defer`` (Python's forward and in-place operators) an operand of a type
     promo_ns does not know that implements the reflected operator gets
-    ``NotImplemented`` (see :func:`defers_to`).
+    ``NotImplemented`` (see :func:`defers_to`).  ``function``: the function
+    spelling's cells (see :func:`plans`).
     """
+    table = f"{op}()" if function else op
     reflected = mode == REFLECTED
     inplace = mode >= INPLACE
     other_side = reflected_name(op) if defer else ""
@@ -426,9 +441,9 @@ def operator(op: str, mode: int, *, defer: bool = False) -> Callable[[Any, Any],
             ka, kb, x, y = kb, ka, y, x
         scope = _scope()
         plan = (
-            (ns._plans.get(op) or _table(ns, op))[ka * _NK + kb]
+            (ns._plans.get(table) or _table(ns, op, function))[ka * _NK + kb]
             if scope is None
-            else _scoped(ns, op, scope, (ka, x), (kb, y))
+            else _scoped(ns, op, scope, (ka, x), (kb, y), function=function)
         )
         if plan is None:
             raise _refuse(self, other, op, mode)
@@ -530,7 +545,7 @@ def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
     namespace its arrays belong to, and returns an array of ``ns``.
     """
     forward = operator(op, NORMAL)
-    reflected = operator(op, REFLECTED)
+    reflected = operator(op, REFLECTED, function=True)
     array_type = ns.Array
 
     def f(x1: Any, x2: Any, /) -> Any:
@@ -863,20 +878,22 @@ def unknown_device(ns: Space, op: str, device: Any, error: Exception) -> ValueEr
     )
 
 
-def _table(ns: Space, op: str) -> tuple[Plan | None, ...]:
-    """The plans of ``op`` under the namespace's policy, cached on the namespace."""
-    found = ns._plans[op] = plans(ns.policy, ns._backend, op)
+def _table(ns: Space, op: str, function: bool = False) -> tuple[Plan | None, ...]:
+    """The plans of ``op`` (its ``function`` spelling's) under the namespace's policy, cached there."""
+    found = ns._plans[f"{op}()" if function else op] = plans(ns.policy, ns._backend, op, function=function)
     return found
 
 
-def _scoped(ns: Space, op: str, scope: Scope, a: tuple[int, Any], b: tuple[int, Any]) -> Plan | None:
+def _scoped(
+    ns: Space, op: str, scope: Scope, a: tuple[int, Any], b: tuple[int, Any], *, function: bool = False
+) -> Plan | None:
     """The plan of cell ``(a, b)`` (code, native operand) inside a policy or trace block."""
     if scope.closed:  # a block that ended in another context: the scope around it
         open_scope = current()
         if open_scope is None:
-            return plans(ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
+            return plans(ns.policy, ns._backend, op, function=function)[a[0] * _NK + b[0]]
         scope = open_scope
-    return plans(scope.policy or ns.policy, ns._backend, op)[a[0] * _NK + b[0]]
+    return plans(scope.policy or ns.policy, ns._backend, op, function=function)[a[0] * _NK + b[0]]
 
 
 def _record(scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int, Any]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -253,7 +254,8 @@ def test_scalar_over_integer_array_is_reciprocal_times_scalar(backend: str, dtyp
         got = s / x
         assert str(got.dtype) == str(want.dtype).removeprefix("torch."), s
         assert np.array_equal(to_numpy(got), want.numpy(), equal_nan=True), s
-        assert np.array_equal(to_numpy(xp.divide(s, x)), want.numpy(), equal_nan=True), s
+        # the function divides: torch.divide(s, t) is not Tensor.__rtruediv__
+        assert np.array_equal(to_numpy(xp.divide(s, x)), torch.divide(s, t).numpy(), equal_nan=True), s
 
 
 _REDUCED = ["float16", "bfloat16"]
@@ -407,3 +409,65 @@ def test_other_backends_agree(backend: str) -> None:
         (xp.asarray(x) // 0.1, torch.tensor(x) // 0.1),
     ):
         assert np.array_equal(_bits(got), _bits(want))
+
+
+_SCALAR_FIRST = ["add", "subtract", "multiply", "divide", "floor_divide"]
+_OPERATOR = {"add": "__radd__", "subtract": "__rsub__", "multiply": "__rmul__", "divide": "__rtruediv__"}
+
+
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("scalar", [7.1, 1 / 3, 70000.0, 3, 3 + 1j, 7.1 - 2.3j])
+def test_a_scalar_first_computes_as_torch_in_each_spelling(backend: str, dtype: str, scalar: complex) -> None:
+    # ``s * x`` is Tensor.__rmul__ (float32 opmath), ``s / x`` reciprocal(x) * s; torch.multiply(s, x)
+    # and torch.divide(s, x) round s first.  Before: the functions took the operators' rules (a
+    # per-policy cache ignored the spelling).
+    xp = namespace(backend, "pytorch")
+    native = (torch.arange(1, 200, dtype=torch.float32) / 7).to(getattr(torch, dtype))
+    x = xp.asarray(native.float().numpy(), dtype=getattr(xp, dtype))
+    for op in _SCALAR_FIRST:
+        spellings = [(partial(getattr(xp, op), scalar, x), partial(getattr(torch, op), scalar, native))]
+        if op in _OPERATOR:
+            spellings.append(
+                (partial(getattr(x, _OPERATOR[op]), scalar), partial(getattr(native, _OPERATOR[op]), scalar))
+            )
+        for spelling, (mine, theirs) in zip(("function", "operator"), spellings, strict=False):
+            try:
+                want = theirs()
+            except NotImplementedError:  # torch has no complex32 kernel: promo_ns's complex64 computes
+                continue
+            except RuntimeError:  # torch refuses (complex //): so does the policy
+                with pytest.raises(PromotionError):
+                    mine()
+                continue
+            ours = mine()
+            if want.dtype == torch.complex32:  # promo_ns's documented complex64 in its place
+                continue
+            want = want.to(torch.complex128 if want.dtype.is_complex else torch.float64).numpy()
+            assert ours.dtype.name == dtype or ours.dtype.kind == "c", (op, spelling)
+            got = to_numpy(ours).astype(want.dtype)
+            if got.dtype.kind == "c":  # complex division's last bits are each backend's algorithm
+                assert np.allclose(got, want, rtol=1e-6, atol=0), (op, spelling, scalar)
+            elif op == "floor_divide":  # torch's div_floor rounds a quotient half way up at times
+                rtol = 2.0**-7 if dtype == "bfloat16" else 2.0**-10
+                assert np.allclose(got, want, rtol=rtol, equal_nan=True), scalar
+            else:
+                same = (got == want) | (np.isnan(got) & np.isnan(want))
+                assert same.all(), (op, spelling, scalar, np.flatnonzero(~same)[:5])
+
+
+def test_the_per_policy_cache_keys_keywords_too() -> None:
+    from promo_ns._memo import per_policy
+
+    calls: list[Any] = []
+
+    @per_policy
+    def f(policy: Any, op: str, *, function: bool = False) -> tuple[str, bool]:
+        calls.append((op, function))
+        return op, function
+
+    policy = promo_ns.get_policy("pytorch")
+    assert f(policy, "divide") == ("divide", False)
+    assert f(policy, "divide", function=True) == ("divide", True)
+    assert f(policy, "divide", function=True) == ("divide", True)
+    assert calls == [("divide", False), ("divide", True)]

@@ -124,6 +124,21 @@ def _blocks_inplace(
         raise type(e)(failed_when_computed(what, e, updated=True)) from e
 
 
+def _check_known_values(kernel: Callable[[Any, Any], Any], op: str, plan: Plan, y: Any, dtype: Any) -> None:
+    """Run ``kernel`` on ones of ``dtype`` and ``y``'s values where they are known without computing.
+
+    Integer ``pow``'s exponent and ``//``'s and ``%``'s divisor decide whether
+    the kernel raises (a negative exponent, a zero divisor): where ``y`` is a
+    Python scalar or a Dask array made from data
+    (:func:`~promo_ns.backends._dask_indexing.known`), the error comes now, as on NumPy.
+    """
+    if op not in _VALUE_ERRORS or plan.compute.kind not in "iu":
+        return
+    values = known(y) if isinstance(y, dask_array.Array) else y
+    if values is not None:
+        kernel(numpy.ones(numpy.shape(values), dtype=dtype), values)
+
+
 def _meta(x: Any) -> Any:
     """What a block function sees of operand ``x`` when it runs on no data: Dask's ``_meta``, or ``x``.
 
@@ -177,7 +192,9 @@ class DaskBackend(NumpyLike):
         """
         rounded = plan.rounded.name if plan.rounded else None
         fn = partial(_blocks_binary, op, plan.compute.name, plan.to_bool, rounded=rounded, values=plan.values)
-        return elemwise(fn, x, y, dtype=fn(_meta(x), _meta(y)).dtype)
+        dtype = fn(_meta(x), _meta(y)).dtype
+        _check_known_values(fn, op, plan, y, self.native_dtype(plan.compute))
+        return elemwise(fn, x, y, dtype=dtype)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan, out: Any = None) -> Any:
         """``x op= y`` in ``x``'s dtype: a new Dask array computing it, for the wrapper to hold.
@@ -203,10 +220,7 @@ class DaskBackend(NumpyLike):
         shape = broadcast_shapes(x.shape, tuple(getattr(y, "shape", ())))
         if not _same_shape(shape, x.shape):
             raise ValueError(f"in-place {op} would change the shape {_shown(x.shape)} to {_shown(shape)}")
-        if op in _VALUE_ERRORS and plan.compute.kind in "iu":  # kernel errors that depend on values
-            values = known(y) if isinstance(y, dask_array.Array) else y
-            if values is not None:
-                kernel(numpy.ones(numpy.shape(values), dtype=x.dtype), values)
+        _check_known_values(kernel, op, plan, y, x.dtype)
         blocks = partial(_blocks_inplace, op, compute, plan.direct, values=plan.values)
         return _updated(elemwise(blocks, x, y, dtype=x.dtype), x)
 

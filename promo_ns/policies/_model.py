@@ -217,7 +217,8 @@ class Policy:
         (or int) compute together, per operator form of :data:`FLOAT_SCALAR_FORMS`
         (``"x * s"``, ``"s / x"``, ``"x // s"``, ...; the functions ``add``,
         ``subtract``, ``multiply``, ``divide`` and ``floor_divide`` with the
-        scalar on the same side too), where the result has ``x``'s dtype; in
+        array first too, while with the scalar first they round it first, as
+        ``torch.multiply(s, x)`` does), where the result has ``x``'s dtype; in
         the forms ``"x op s"``, ``s`` may also be a 0-d real array that does
         not decide the result dtype (a lower priority class); a form missing
         here is ``"scalar_rounded_first"``:

@@ -24,7 +24,10 @@ tensor's dtype first, as NumPy does.  ``s / x`` is ``Tensor.__rtruediv__``:
 ``x.reciprocal() * s``, for every real dtype and Python scalar (an integer
 ``x``'s reciprocal is float32; measured on 10,000 ints of each integer dtype,
 ``s / x`` is bit for bit ``reciprocal(x) * s`` and differs from ``s / x`` in
-float32 in 21-37% of the elements).  bfloat16 NaNs come out of torch's
+float32 in 21-37% of the elements).  The functions with the scalar first (``torch.multiply(s, x)``,
+``torch.divide(s, x)``, measured against the operators on 2,000 float16/bfloat16 values
+with 0.1, 1/3, 7.1, 70000.0 and ints) round ``s`` first and compute in ``x``'s dtype;
+``xp.multiply(s, x)`` and ``xp.divide(s, x)`` do too.  bfloat16 NaNs come out of torch's
 vectorized CPU loops as ``0xffff`` (its scalar loops, and ml_dtypes, write
 ``0x7fc0``): their bits are the CPU's, not the policy's.
 
