@@ -18,6 +18,8 @@ __all__ = ["IdentityKey", "per_policy"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+#: What a cache holds for a key it has no value for.
+_MISSING: Any = object()
 
 
 def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[Policy, P], R]:
@@ -36,11 +38,10 @@ def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[
         if memo is None:
             with lock:
                 memo = caches.setdefault(policy, {})
-        try:
-            return memo[args]
-        except KeyError:
+        value: R = memo.get(args, _MISSING)
+        if value is _MISSING:  # computed outside any except block: its errors carry no KeyError context
             value = memo[args] = fn(policy, *args, **kwargs)
-            return value
+        return value
 
     return cached
 

@@ -1,4 +1,10 @@
-"""What client libraries (tests/clients) met on promo_ns's Dask arrays, each fixed where Dask differed.
+"""What client libraries (tests/clients, marray's own suite) met on promo_ns, each fixed.
+
+- A refusal made when a policy's plan is first compiled carried the plan
+  cache's KeyError as its context ("During handling of the above exception,
+  another exception occurred"), which marray's suite reported as the error.
+
+On Dask, where Dask differed from NumPy:
 
 - SciPy's ``pearsonr`` writes ``r[c] = round(r[c])`` with a 0-d mask ``c``:
   the value's size is known only once computed.
@@ -24,7 +30,16 @@ import numpy as np
 import pytest
 
 import promo_ns
+from promo_ns import get_policy
 from tests.backends import VALUE_BACKENDS, namespace, to_numpy
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_refusal_made_while_compiling_a_plan_has_no_cache_error_as_context(backend: str) -> None:
+    xp = promo_ns.namespace(backend, policy=get_policy("array-api").derive("array-api-fresh-plans"))
+    with pytest.raises(promo_ns.PromotionError, match="abs") as refused:
+        xp.abs(xp.asarray([True, False]))  # the first abs of bool under this policy: compiled now
+    assert refused.value.__context__ is None and refused.value.__cause__ is None
 
 pytest.importorskip("dask")
 array_api_compat = pytest.importorskip("array_api_compat")
