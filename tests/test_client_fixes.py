@@ -1,5 +1,8 @@
 """What client libraries (tests/clients, marray's own suite) met on promo_ns, each fixed.
 
+- torch has no ``linspace`` kernel for bool: its raw NotImplementedError
+  reached marray's suite, where NumPy (and array-api-strict) space the
+  values in float64 and cast.
 - A refusal made when a policy's plan is first compiled carried the plan
   cache's KeyError as its context ("During handling of the above exception,
   another exception occurred"), which marray's suite reported as the error.
@@ -32,6 +35,15 @@ import pytest
 import promo_ns
 from promo_ns import get_policy
 from tests.backends import VALUE_BACKENDS, namespace, to_numpy
+
+
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+def test_linspace_of_bools_as_numpys(backend: str) -> None:
+    xp = namespace(backend)
+    got = xp.linspace(0, 10, 11, dtype=xp.bool)
+    assert got.dtype is xp.bool
+    np.testing.assert_array_equal(to_numpy(got), np.linspace(0, 10, 11, dtype=bool))
+    np.testing.assert_array_equal(to_numpy(xp.linspace(-1, 1, 3, dtype=xp.bool)), [True, False, True])
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
