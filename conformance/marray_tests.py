@@ -255,12 +255,46 @@ def _function(test: str) -> str:
     return test.split("::", 1)[-1].split("[", 1)[0]
 
 
+#: Dtype names and numbers in a message, which :func:`_kind` writes as ``T`` and ``N``.
+_DTYPE_NAMES = re.compile(r"\b(bool|u?int\d+|b?float\d+|complex\d+)\b")
+_NUMBERS = re.compile(r"(?<![\w.])-?\d+(\.\d+)?(e-?\d+)?\b")
+
+
+_REFUSAL = re.compile(r"PromotionError: policy '([^']+)' refuses (\w+)\(")
+
+
+def _kind(message: str) -> str:
+    """What ``message`` says, whatever the dtypes, numbers and op: a policy's refusal, or its first words."""
+    refused = _REFUSAL.search(message)
+    if refused:
+        return f"PromotionError: policy {refused.group(1)!r} refuses the op for these dtypes"
+    return _NUMBERS.sub("N", _DTYPE_NAMES.sub("T", message))[:140]
+
+
 def _message_groups(rows: Iterable[dict[str, Any]], key: str) -> list[tuple[str, list[dict[str, Any]]]]:
-    """``rows`` grouped by ``row[key]`` (its first 160 characters), the largest group first."""
+    """``rows`` grouped by ``row[key]``, the largest group first."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
-        groups.setdefault(str(r[key])[:160], []).append(r)
+        groups.setdefault(str(r[key]), []).append(r)
     return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+
+
+def summarized(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` in groups of one kind of message (:func:`_kind`).
+
+    Each group: how many tests, the reference's outcomes on them, one of them, and the ops a
+    policy refused in them.
+    """
+    return [
+        {
+            "count": len(group),
+            "reference": dict(Counter(r["reference"] for r in group)),
+            "example": group[0]["test"],
+            "message": kind,
+            "ops": sorted({m.group(2) for r in group if (m := _REFUSAL.search(r["message"]))}),
+        }
+        for kind, group in _message_groups([{**r, "kind": _kind(r["message"])} for r in rows], "kind")
+    ]
 
 
 def compare(
@@ -287,12 +321,12 @@ def compare(
             for r in rows
             if r["outcome"] == "failed" and r["reference"] == "passed"
         ]
-        report["not_run"][target] = [
-            r for r in rows if r["outcome"] in ("skipped", "xfailed") and r["reference"] == "passed"
-        ]
-        report["other_failures"][target] = [
-            r for r in rows if r["outcome"] == "failed" and r["reference"] != "passed"
-        ]
+        report["not_run"][target] = summarized(
+            [r for r in rows if r["outcome"] in ("skipped", "xfailed") and r["reference"] == "passed"]
+        )
+        report["other_failures"][target] = summarized(
+            [r for r in rows if r["outcome"] == "failed" and r["reference"] != "passed"]
+        )
     return report
 
 
@@ -318,7 +352,7 @@ def to_markdown(report: dict[str, Any], settings: dict[str, str]) -> str:
             else [
                 str(len(rows)),
                 str(sum(1 for r in rows if r["expected"])),
-                str(len(report["not_run"][target])),
+                str(sum(g["count"] for g in report["not_run"][target])),
             ]
         )
         lines.append(
@@ -331,21 +365,27 @@ def to_markdown(report: dict[str, Any], settings: dict[str, str]) -> str:
         for reason, group in _message_groups(
             [{**r, "why": r["expected"] or "NOT EXPECTED"} for r in rows], "why"
         ):
-            lines.append(f"- **{reason}** ({len(group)}):")
-            lines += [f"  - `{r['test']}`: {r['message']}" for r in group[:6]]
+            shown = reason.replace("*", "\\*")  # (x *= y in a reason is no emphasis)
+            lines.append(f"- **{shown}** ({len(group)}):")
+            lines.append("")
+            lines += [f"    - `{r['test']}`: {r['message']}" for r in group[:6]]
             if len(group) > 6:
-                lines.append(f"  - ... and {len(group) - 6} more")
+                lines.append(f"    - ... and {len(group) - 6} more")
     for title, key in (
         ("passed on `{ref}`, skipped or an expected failure here (the suite's choice)", "not_run"),
         ("failed here, not passed on `{ref}` either (it skips them, or expects its error)", "other_failures"),
     ):
-        for target, rows in report[key].items():
-            if not rows:
+        for target, groups in report[key].items():
+            if not groups:
                 continue
             lines += ["", f"## `{target}`: {title.format(ref=REFERENCE)}", ""]
-            for message, group in _message_groups(rows, "message"):
-                there = ", ".join(f"{n} {o}" for o, n in Counter(r["reference"] for r in group).items())
-                lines.append(f"- {len(group)} ({there} there): `{group[0]['test']}`, ...: {message}")
+            lines += ["| tests | there | e.g. | message (T: a dtype, N: a number) |", "|---:|---|---|---|"]
+            for g in groups:
+                there = ", ".join(f"{n} {o}" for o, n in g["reference"].items())
+                message = g["message"].replace("|", "\\|").replace("*", "\\*")
+                if g["ops"]:
+                    message += f" ({', '.join(g['ops'])})"
+                lines.append(f"| {g['count']} | {there} | `{g['example']}` | {message} |")
     return "\n".join(lines) + "\n"
 
 
@@ -384,6 +424,11 @@ def parser() -> argparse.ArgumentParser:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--out", metavar="DIR", help=f"where the summary goes (default: {DEFAULT_OUT})")
     where.add_argument("--write-docs", action="store_true", help="write the summary into docs/conformance/")
+    p.add_argument(
+        "--outcomes",
+        metavar="FILE",
+        help="write the summary from the outcomes a run stored (marray-tests-outcomes.json), running nothing",
+    )
     p.add_argument("pytest_args", nargs="*", help="extra pytest arguments, after --")
     return p
 
@@ -395,13 +440,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     targets = list(dict.fromkeys(args.target or DEFAULT_TARGETS))
     if REFERENCE not in targets:
         targets.append(REFERENCE)
-    outcomes = {
-        t: run_target(suite, t, args.jobs, args.pytest_args, backend_skips=not args.no_backend_skips)
-        for t in targets
-    }
-    DEFAULT_OUT.mkdir(parents=True, exist_ok=True)
     raw = DEFAULT_OUT / "marray-tests-outcomes.json"
-    raw.write_text(json.dumps(outcomes, indent=0, sort_keys=True) + "\n")
+    if args.outcomes:
+        raw = Path(args.outcomes).expanduser()
+        outcomes = json.loads(raw.read_text())
+    else:
+        outcomes = {
+            t: run_target(suite, t, args.jobs, args.pytest_args, backend_skips=not args.no_backend_skips)
+            for t in targets
+        }
+        DEFAULT_OUT.mkdir(parents=True, exist_ok=True)
+        raw.write_text(json.dumps(outcomes, indent=0, sort_keys=True) + "\n")
     report = compare(outcomes, read_differences(DIFFERENCES))
     settings = {"suite": suite.name, **_versions()}
     if args.pytest_args:
