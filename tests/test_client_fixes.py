@@ -53,6 +53,7 @@ def test_a_refusal_made_while_compiling_a_plan_has_no_cache_error_as_context(bac
         xp.abs(xp.asarray([True, False]))  # the first abs of bool under this policy: compiled now
     assert refused.value.__context__ is None and refused.value.__cause__ is None
 
+
 pytest.importorskip("dask")
 array_api_compat = pytest.importorskip("array_api_compat")
 from dask.callbacks import Callback  # noqa: E402
