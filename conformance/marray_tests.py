@@ -440,7 +440,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     targets = list(dict.fromkeys(args.target or DEFAULT_TARGETS))
     if REFERENCE not in targets:
         targets.append(REFERENCE)
-    raw = DEFAULT_OUT / "marray-tests-outcomes.json"
+    out_dir = DOCS if args.write_docs else Path(args.out).expanduser() if args.out else DEFAULT_OUT
+    # every test's outcome, which --outcomes reads back: next to the summary, but never into docs/
+    raw = (DEFAULT_OUT if args.write_docs else out_dir) / "marray-tests-outcomes.json"
     if args.outcomes:
         raw = Path(args.outcomes).expanduser()
         outcomes = json.loads(raw.read_text())
@@ -449,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             t: run_target(suite, t, args.jobs, args.pytest_args, backend_skips=not args.no_backend_skips)
             for t in targets
         }
-        DEFAULT_OUT.mkdir(parents=True, exist_ok=True)
+        raw.parent.mkdir(parents=True, exist_ok=True)
         raw.write_text(json.dumps(outcomes, indent=0, sort_keys=True) + "\n")
     report = compare(outcomes, read_differences(DIFFERENCES))
     settings = {"suite": suite.name, **_versions()}
@@ -457,7 +459,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings["pytest arguments"] = " ".join(args.pytest_args)
     if args.no_backend_skips:
         settings["the suite's pass_backend"] = "off (--no-backend-skips)"
-    out_dir = DOCS if args.write_docs else Path(args.out).expanduser() if args.out else DEFAULT_OUT
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "marray-tests.json").write_text(json.dumps({"settings": settings, **report}, indent=1) + "\n")
     (out_dir / "marray-tests.md").write_text(to_markdown(report, settings))
