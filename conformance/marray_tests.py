@@ -20,9 +20,15 @@ replaces the name by ``XP``.
 
 A test the suite passes on ``array_api_strict`` must pass on every promo_ns target
 unless ``conformance/xfails/marray.txt`` lists it, with its reason: the exit
-status is 1 otherwise. The summary (``marray-tests.md`` and ``.json``) goes to
-``--out`` (default: ``promo_ns-marray-tests`` in the system's temporary folder);
-``--write-docs`` writes it into ``docs/conformance/``.
+status is 1 otherwise (a test the suite skips here is no failure). The summary
+(``marray-tests.md`` and ``.json``) goes to ``--out`` (default:
+``promo_ns-marray-tests`` in the system's temporary folder), with every test's
+outcome (``marray-tests-outcomes.json``, which ``--outcomes`` turns into the
+summary again without running anything); ``--write-docs`` writes the summary
+into ``docs/conformance/``. The suite draws its data afresh in every run, so a
+few outcomes differ between runs. ``--no-backend-skips`` turns off the suite's
+``pass_backend``, which skips or expects to fail many tests on a namespace
+whose name has "torch" in it (written for array-api-compat's torch).
 """
 
 from __future__ import annotations
