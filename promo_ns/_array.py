@@ -66,10 +66,14 @@ class Array:
 
     @property
     def shape(self) -> tuple[int | None, ...]:
-        """The shape, as a tuple of ints; None for a size a lazy array does not know yet (Dask's nan)."""
+        """The shape, as a tuple of ints.
+
+        A size a lazy array knows only once computed (Dask's nan) is computed here where conversions
+        compute (the default: :func:`promo_ns.backends.dask.compute_conversions`); else it is None.
+        """
         shape = tuple(self._x.shape)
         if float in map(type, shape):
-            return tuple(None if isinstance(s, float) and isnan(s) else s for s in shape)
+            return _unknown_sizes(self, shape)
         return shape
 
     @property
@@ -325,14 +329,31 @@ def _eager(a: Array, convert: str) -> Any:
     return a._x
 
 
-#: The code of ``array_api_compat.is_lazy_array``, which calls ``bool()`` to ask.
+def _unknown_sizes(a: Array, shape: tuple[Any, ...]) -> tuple[int | None, ...]:
+    """The shape of ``a``, whose native ``shape`` has unknown (nan) sizes: computed, or None for them.
+
+    They are computed (once: the native array keeps them) unless the backend refuses conversions
+    or ``array_api_compat.is_lazy_array`` asks (through ``array_api_compat.size``).
+    """
+    backend = a._ns._backend
+    if not backend.refuses_conversions and not _asked_whether_lazy(4):
+        a._x = backend.computed_sizes(a._x)
+        shape = tuple(a._x.shape)
+    return tuple(None if isinstance(s, float) and isnan(s) else s for s in shape)
+
+
+#: The code of ``array_api_compat.is_lazy_array``, which calls ``bool()`` and ``size()`` to ask.
 _IS_LAZY_ARRAY = getattr(array_api_compat.is_lazy_array, "__code__", None)
 
 
-def _asked_whether_lazy() -> bool:
-    """Whether the conversion under way is ``array_api_compat.is_lazy_array`` asking (two frames up)."""
+def _asked_whether_lazy(depth: int = 3) -> bool:
+    """Whether the conversion under way is ``array_api_compat.is_lazy_array`` asking, ``depth`` frames up.
+
+    3 for a conversion (_asked_whether_lazy <- _eager <- __bool__ <- the caller), 4 for a shape
+    (_asked_whether_lazy <- _unknown_sizes <- shape <- array_api_compat.size <- the caller).
+    """
     try:
-        frame = sys._getframe(3)  # _asked_whether_lazy <- _eager <- __bool__ <- the caller
+        frame = sys._getframe(depth)
     except ValueError:  # called from no Python frame at all
         return False
     return frame.f_code is _IS_LAZY_ARRAY

@@ -18,6 +18,8 @@ __all__ = ["IdentityKey", "per_policy"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+#: What a cache holds for a key it has no value for.
+_MISSING: Any = object()
 
 
 def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[Policy, P], R]:
@@ -37,11 +39,10 @@ def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[
             with lock:
                 memo = caches.setdefault(policy, {})
         key = (*args, *sorted(kwargs.items())) if kwargs else args
-        try:
-            return memo[key]
-        except KeyError:
+        value: R = memo.get(key, _MISSING)
+        if value is _MISSING:  # computed outside any except block: its errors carry no KeyError context
             value = memo[key] = fn(policy, *args, **kwargs)
-            return value
+        return value
 
     return cached
 

@@ -398,10 +398,10 @@ def linspace(
     fn = ns._backend.compat.linspace
     try:
         return _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)
-    except NotImplementedError:  # torch's CPU has no linspace kernel for uint16/32/64
-        if dtype is None or canonical(dtype).kind != "u":
+    except NotImplementedError:  # torch's CPU has no linspace kernel for bool and uint16/32/64
+        if dtype is None or canonical(dtype).kind not in "ub":
             raise
-    # NumPy's way for integers: spaced in float64, then cast (truncated toward zero).
+    # NumPy's way for integers and bools: spaced in float64, then cast (truncated toward zero; nonzero).
     kwargs["dtype"] = ns._backend.native_dtype(float64)
     spaced = _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)
     return wrap(ns._backend.astype(spaced._x, canonical(dtype)), ns)

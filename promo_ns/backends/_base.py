@@ -108,6 +108,15 @@ class Backend(Protocol):
         """
         ...
 
+    def computed_sizes(self, x: Any) -> Any:
+        """Native array ``x`` with the sizes a lazy graph knows only once computed made known.
+
+        Only a lazy library's arrays have such sizes (Dask's nan after a boolean
+        mask or ``unique``); this runs their graph.  Called where ``x.shape`` is
+        read and conversions compute (:attr:`refuses_conversions` False).
+        """
+        ...
+
     def dtype(self, x: Any) -> DType:
         """The canonical dtype of native array ``x``."""
         ...
@@ -192,6 +201,10 @@ class DTypeMaps:
     lazy: bool = False
     #: Python scalars of arrays compute (see :attr:`Backend.refuses_conversions`).
     refuses_conversions: bool = False
+
+    def computed_sizes(self, x: Any) -> Any:
+        """``x``: an eager library's arrays know every size (see :meth:`Backend.computed_sizes`)."""
+        return x
 
     def __init__(self) -> None:
         self._native: dict[DType, Any] = {}

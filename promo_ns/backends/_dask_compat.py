@@ -424,11 +424,15 @@ class DaskCompat(ModuleType):
         return out
 
     def _reshape(self, x: Any, /, shape: Any, *args: Any, copy: bool | None = None) -> Any:
-        """``reshape``, its ``shape`` and ``copy`` checked (Dask's takes any ``copy``)."""
+        """``reshape``, its ``shape`` and ``copy`` checked (Dask's takes any ``copy``).
+
+        A list of ints is a shape too, as on every other backend (einops passes one).
+        """
         if args:
             raise _bad_call("reshape", 2, args, {}, ())
-        if not _is_int(shape) and not (isinstance(shape, tuple) and all(map(_is_int, shape))):
+        if not _is_int(shape) and not (isinstance(shape, (tuple, list)) and all(map(_is_int, shape))):
             raise TypeError(f"reshape()'s shape is a tuple of ints, not {type(shape).__name__} {shape!r}")
+        shape = tuple(shape) if isinstance(shape, list) else shape
         if isinstance(copy, str):
             raise ValueError(f"reshape()'s copy is True, False or None, not {copy!r}")
         return self._base.reshape(x, shape, copy=copy)

@@ -83,6 +83,7 @@ def getitem(x: Any, key: Any) -> Any:
     """
     key = _checked(x, _normalized(key), writing=False)
     keys = key if isinstance(key, tuple) else (key,)
+    _check_masks(x, keys)
     mask = keys[0] if len(keys) == 1 and isinstance(keys[0], dask_array.Array) else None
     if mask is not None and mask.dtype == bool and mask.ndim == 0:
         return x[None][mask.reshape((1,))]
@@ -111,6 +112,7 @@ def setitem(x: Any, key: Any, value: Any) -> Any:
     """
     key = _normalized(key)
     keys = key if isinstance(key, tuple) else (key,)
+    _check_masks(x, keys)
     mask = keys[0] if len(keys) == 1 and isinstance(keys[0], dask_array.Array) else None
     if mask is not None and mask.dtype == bool and (mask.ndim == 0 or getattr(value, "ndim", 0) > 0):
         return _masked_write(x, mask, value)
@@ -149,16 +151,15 @@ def _masked_write(x: Any, mask: Any, value: Any) -> Any:
     """``x`` with ``x[mask] = value`` written as NumPy does, for what Dask's own setitem cannot take.
 
     A 0-d mask selects all of ``x`` (or nothing): ``value`` broadcasts to
-    ``(1, *x.shape)``.  A mask of ``x``'s shape with an array value (whose size
-    may be known only once computed, ``x[m] = x[m] * 2``) writes the value's
-    elements into the selected places in order, in one task over the whole
-    array; a value of the wrong size raises when the graph is computed.
+    ``(1, *x.shape)``.  A mask of ``x``'s shape (or of its leading axes) with an array value, or a 0-d
+    mask with a value whose size is known only once computed (``x[m] = x[m] * 2``,
+    ``x[m] = x[m]`` for a 0-d ``x``), writes the value's elements into the
+    selected places in order, in one task over the whole array; a value of the
+    wrong size raises when the graph is computed.
     """
-    if mask.ndim == 0:
+    if mask.ndim == 0 and not any(map(isnan, getattr(value, "shape", ()))):
         selected = dask_array.broadcast_to(dask_array.asarray(value, dtype=x.dtype), (1, *x.shape))[0]
         return dask_array.where(mask, selected, x)
-    if tuple(mask.shape) != tuple(x.shape) and not any(map(isnan, (*mask.shape, *x.shape))):
-        raise IndexError(f"boolean index shape {mask.shape} must match the indexed array's {x.shape}")
     written = dask.delayed(_write_where, pure=True)(x, mask, value)
     out = dask_array.from_delayed(written, shape=x.shape, dtype=x.dtype, meta=x._meta)
     return out if any(map(isnan, x.shape)) else out.rechunk(x.chunks)
@@ -268,6 +269,25 @@ def _is_int(k: Any) -> bool:
 
 
 # --- bounds ----------------------------------------------------------------------------------
+
+
+def _check_masks(x: Any, keys: tuple[Any, ...]) -> None:
+    """Raise NumPy's IndexError where a boolean mask's known sizes differ from the axes it indexes.
+
+    (Dask's getitem says only that "chunks do not add up".)
+    """
+    axis = 0
+    for k in _expanded(x.ndim, keys):
+        if k is None:
+            continue
+        if getattr(k, "dtype", None) is not None and k.dtype.kind == "b":
+            for d, (m, n) in enumerate(zip(k.shape, x.shape[axis : axis + k.ndim], strict=False)):
+                if not (isnan(m) or isnan(n)) and m != n:
+                    raise IndexError(
+                        f"boolean index did not match indexed array along axis {axis + d}; size of axis "
+                        f"is {int(n)} but size of corresponding boolean axis is {int(m)}"
+                    )
+        axis += _axes(k)
 
 
 def _out_of_bounds(values: Any, n: int, axis: int) -> str | None:

@@ -22,10 +22,13 @@ only a computation gives comes when the graph is computed, naming the op
 
 Dask arrays are lazy: converting one to a Python scalar (``bool``, ``int``,
 ``float``, ``complex``, ``__index__``) computes its graph, as Dask's own
-arrays and array-api-compat's Dask do, and the arrays still answer as lazy to
-``array_api_compat.is_lazy_array`` (clients pick their lazy code paths that
-way).  :func:`compute_conversions` ``(False)`` makes those conversions raise
-a ValueError instead, as the standard allows lazy arrays to.
+arrays and array-api-compat's Dask do, and so does reading a size the graph
+knows only once computed (``x.shape`` after a boolean mask, ``unique_values``,
+``nonzero``: ``shape[0] > 2`` is a Python comparison); the arrays still answer
+as lazy to ``array_api_compat.is_lazy_array`` (clients pick their lazy code
+paths that way).  :func:`compute_conversions` ``(False)`` makes those
+conversions raise a ValueError instead, and unknown sizes None, as the
+standard allows lazy arrays to.
 """
 
 from __future__ import annotations
@@ -183,6 +186,10 @@ class DaskBackend(NumpyLike):
         """NumPy's dtype for ``dtype`` (Dask arrays hold NumPy dtypes; bfloat16 through ml_dtypes)."""
         return _numpy().native_dtype(dtype)
 
+    def computed_sizes(self, x: Any) -> Any:
+        """``x`` with its unknown (nan) chunk sizes computed, in place: its graph runs once, for them."""
+        return x.compute_chunk_sizes()
+
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``: the NumPy adapter's kernel on each pair of blocks.
 
@@ -337,10 +344,14 @@ def compute_conversions(enabled: bool = True) -> bool:
     On (the default), ``bool(x)``, ``int(x)``, ``float(x)``, ``complex(x)`` and
     ``x.__index__()`` of a promo_ns Dask array compute ``x``'s graph and
     convert the value, as Dask's own arrays and array-api-compat's Dask do
-    (scikit-learn's ``if xp.any(...):`` works).  Off, they raise a ValueError,
-    as the standard allows lazy arrays to, so that code computing a graph once
-    per ``if`` is found.  Either way ``array_api_compat.is_lazy_array`` answers
-    True, and nothing else about the arrays changes.
+    (scikit-learn's ``if xp.any(...):`` works), and ``x.shape`` computes the
+    sizes ``x``'s graph knows only once computed (after a boolean mask,
+    ``unique_*``, ``nonzero``), once: scikit-learn's ``unique(y).shape[0] > 2``
+    works (Dask's own nan answers False, silently).  Off, conversions raise a
+    ValueError and unknown sizes are None, as the standard allows lazy arrays,
+    so that code computing a graph once per ``if`` is found.  Either way
+    ``array_api_compat.is_lazy_array`` answers True (and computes nothing), and
+    nothing else about the arrays changes.
 
     Parameters
     ----------

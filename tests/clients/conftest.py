@@ -14,6 +14,7 @@ import os
 
 os.environ["SCIPY_ARRAY_API"] = "1"
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,7 +23,15 @@ from tests.backends import namespace
 from tests.clients.support import BACKENDS, POLICIES
 
 
-@pytest.fixture(params=[(b, p) for b in BACKENDS for p in POLICIES], ids="-".join)
+def _pairs() -> Iterator[Any]:
+    for backend in BACKENDS:
+        # a backend is its name, or pytest.param(name, marks=skip where its library is missing)
+        name, marks = (backend, ()) if isinstance(backend, str) else (backend.values[0], backend.marks)
+        for policy in POLICIES:
+            yield pytest.param((name, policy), marks=marks, id=f"{name}-{policy}")
+
+
+@pytest.fixture(params=list(_pairs()))
 def xp(request: pytest.FixtureRequest) -> Any:
     """A promo_ns namespace: each backend of ``BACKENDS`` under each policy of ``POLICIES``."""
     backend, policy = request.param

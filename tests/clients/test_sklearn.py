@@ -16,8 +16,15 @@ import numpy as np
 import pytest
 
 import promo_ns
-from tests.backends import to_numpy
-from tests.clients.support import BACKENDS, POLICIES, check, require_scipy_array_api, rtol
+from tests.backends import namespace, to_numpy
+from tests.clients.support import (
+    BACKENDS,
+    POLICIES,
+    check,
+    held_to_reference,
+    require_scipy_array_api,
+    rtol,
+)
 
 require_scipy_array_api()
 sklearn = pytest.importorskip("sklearn")
@@ -95,21 +102,25 @@ def _reference(est: Estimator) -> Any:
 
 @pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: e.name)
 def test_estimator_on_promo_ns_arrays_as_on_numpy(est: Estimator, xp: Any) -> None:
-    model = est.fit(xp)
-    check(est.output(model, xp), _reference(est), xp, getattr(xp, est.dtype), atol=1e-6)
+    with held_to_reference(xp, ("sklearn", est.name), lambda m: est.output(est.fit(m), m)):
+        model = est.fit(xp)
+        check(est.output(model, xp), _reference(est), xp, getattr(xp, est.dtype), atol=1e-6)
 
 
 @pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: e.name)
 def test_fitted_estimator_survives_pickle_deepcopy_and_clone(est: Estimator, xp: Any) -> None:
-    model = est.fit(xp)
-    want = to_numpy(est.output(model, xp))
-    dtype = getattr(xp, est.dtype)
-    for again in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model)):
-        check(est.output(again, xp), want, xp, dtype)
-    fresh = base.clone(model)
-    assert fresh.get_params() == model.get_params()
-    fresh.fit(*[xp.asarray(a) for a in (est.x, est.y) if a is not None])
-    check(est.output(fresh, xp), want, xp, dtype)
+    with held_to_reference(
+        xp, ("sklearn pickled", est.name), lambda m: est.output(pickle.loads(pickle.dumps(est.fit(m))), m)
+    ):
+        model = est.fit(xp)
+        want = to_numpy(est.output(model, xp))
+        dtype = getattr(xp, est.dtype)
+        for again in (pickle.loads(pickle.dumps(model)), copy.deepcopy(model)):
+            check(est.output(again, xp), want, xp, dtype)
+        fresh = base.clone(model)
+        assert fresh.get_params() == model.get_params()
+        fresh.fit(*[xp.asarray(a) for a in (est.x, est.y) if a is not None])
+        check(est.output(fresh, xp), want, xp, dtype)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -117,14 +128,15 @@ def test_fitted_estimator_survives_pickle_deepcopy_and_clone(est: Estimator, xp:
 @pytest.mark.parametrize("est", ESTIMATORS, ids=lambda e: e.name)
 def test_fit_and_predict_on_arrays_of_two_namespace_calls(est: Estimator, backend: str, policy: str) -> None:
     """Fitted on one ``namespace()`` call's arrays, used with another's: one namespace to scikit-learn."""
-    xp = promo_ns.namespace(backend, policy=policy)
-    again = promo_ns.namespace(backend, policy=policy)
-    assert again is xp
-    x1, x2 = xp.asarray(est.x), again.asarray(QUERY)
-    assert array_api_compat.array_namespace(x1, x2) is xp
-    assert array_api_compat.array_namespace(x2) is array_api_compat.array_namespace(x1)
-    model = est.fit(xp)
-    check(est.output(model, again), _reference(est), xp, getattr(xp, est.dtype), atol=1e-6)
+    with held_to_reference(namespace(backend), ("sklearn", est.name), lambda m: est.output(est.fit(m), m)):
+        xp = promo_ns.namespace(backend, policy=policy)
+        again = promo_ns.namespace(backend, policy=policy)
+        assert again is xp
+        x1, x2 = xp.asarray(est.x), again.asarray(QUERY)
+        assert array_api_compat.array_namespace(x1, x2) is xp
+        assert array_api_compat.array_namespace(x2) is array_api_compat.array_namespace(x1)
+        model = est.fit(xp)
+        check(est.output(model, again), _reference(est), xp, getattr(xp, est.dtype), atol=1e-6)
 
 
 PAIRS = [
@@ -138,25 +150,37 @@ PAIRS = [
 
 @pytest.mark.parametrize(("name", "fn", "dtype"), PAIRS, ids=[p[0] for p in PAIRS])
 def test_pairwise_metrics_as_on_numpy(name: str, fn: Callable[..., Any], dtype: str, xp: Any) -> None:
-    with sklearn.config_context(array_api_dispatch=False):
-        want = fn(QUERY, X[:9])
-    check(fn(xp.asarray(QUERY), xp.asarray(X[:9])), want, xp, getattr(xp, dtype), atol=1e-12)
+    with held_to_reference(xp, ("sklearn", name), lambda m: fn(m.asarray(QUERY), m.asarray(X[:9]))):
+        with sklearn.config_context(array_api_dispatch=False):
+            want = fn(QUERY, X[:9])
+        check(fn(xp.asarray(QUERY), xp.asarray(X[:9])), want, xp, getattr(xp, dtype), atol=1e-12)
 
 
 def test_r2_score_as_on_numpy(xp: Any) -> None:
     # r2_score's output_scores[valid_score] = ... sets through a boolean mask on a one-element axis.
     prediction = TARGET * 0.9 + 0.2
-    with sklearn.config_context(array_api_dispatch=False):
-        want = metrics.r2_score(TARGET, prediction)
-    got = metrics.r2_score(xp.asarray(TARGET), xp.asarray(prediction))
-    assert got == pytest.approx(want, rel=rtol("float64"))
+    with held_to_reference(
+        xp, "r2_score", lambda m: metrics.r2_score(m.asarray(TARGET), m.asarray(prediction))
+    ):
+        with sklearn.config_context(array_api_dispatch=False):
+            want = metrics.r2_score(TARGET, prediction)
+        got = metrics.r2_score(xp.asarray(TARGET), xp.asarray(prediction))
+        assert got == pytest.approx(want, rel=rtol("float64"))
 
 
 def test_scores_that_return_python_floats(xp: Any) -> None:
     prediction = TARGET * 0.9 + 0.2
     shuffled = LABELS[::-1].copy()
-    with sklearn.config_context(array_api_dispatch=False):
-        mse = metrics.mean_squared_error(TARGET, prediction)
-        accuracy = metrics.accuracy_score(LABELS, shuffled)
-    assert metrics.mean_squared_error(xp.asarray(TARGET), xp.asarray(prediction)) == pytest.approx(mse)
-    assert metrics.accuracy_score(xp.asarray(LABELS), xp.asarray(shuffled)) == pytest.approx(accuracy)
+    with held_to_reference(
+        xp,
+        "scores",
+        lambda m: (
+            metrics.mean_squared_error(m.asarray(TARGET), m.asarray(prediction)),
+            metrics.accuracy_score(m.asarray(LABELS), m.asarray(shuffled)),
+        ),
+    ):
+        with sklearn.config_context(array_api_dispatch=False):
+            mse = metrics.mean_squared_error(TARGET, prediction)
+            accuracy = metrics.accuracy_score(LABELS, shuffled)
+        assert metrics.mean_squared_error(xp.asarray(TARGET), xp.asarray(prediction)) == pytest.approx(mse)
+        assert metrics.accuracy_score(xp.asarray(LABELS), xp.asarray(shuffled)) == pytest.approx(accuracy)
