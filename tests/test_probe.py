@@ -26,11 +26,13 @@ POLICIES = promo_ns.policies()
 EVERY = {"numpy": 25, "torch": 25, "dask": 1500, "jax": 6000}
 #: Agreement with the framework today (NumPy backend, the sample of :func:`_sample` every 25):
 #: a floor that only rises as policies get closer to their frameworks.
-RATCHET = {"pytorch": 0.97, "numpy": 0.98, "array-api": 0.98}
+RATCHET = {"pytorch": 0.97, "numpy": 0.98, "array-api": 0.98, "paddle": 0.92, "tf-safe": 0.87}
 _LIVE = {
     "pytorch": ("torch", "Torch"),
     "numpy": ("numpy", "NumPy"),
     "array-api": ("array_api_strict", "ArrayApiStrict"),
+    "paddle": ("paddle", "Paddle"),
+    "tf-safe": ("tensorflow", "TensorFlowSafe"),
 }
 
 
