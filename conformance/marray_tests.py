@@ -46,9 +46,10 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from conformance.array_api_tests import Xfail, read_xfails
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "conformance"
@@ -155,41 +156,12 @@ def pytest_sessionfinish(session: Any) -> None:
 # --- the runner ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Difference:
-    """An expected difference from the reference: a test id (or its prefix) and why."""
-
-    test: str
-    reason: str
-
-
-def read_differences(path: Path) -> list[Difference]:
-    """Parse the differences file: ``<test id>  # <reason>`` per line; blank and ``#`` lines skipped.
-
-    Raises
-    ------
-    ValueError
-        A line has no reason.
-    """
-    if not path.exists():
-        return []
-    out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        test, sep, reason = line.partition("  # ")
-        if not sep or not reason.strip():
-            raise ValueError(f"{path}:{n}: every difference needs a reason: '<test id>  # <reason>'")
-        out.append(Difference(test.strip(), reason.strip()))
-    return out
-
-
 def generic(nodeid: str, xp_id: str) -> str:
     """``nodeid`` with the namespace's id replaced by ``XP`` (the same test on every target)."""
     return re.sub(rf"(?<=[\[-]){re.escape(xp_id)}(?=[-\]])", "XP", nodeid, count=1)
 
 
-def _covered(test: str, differences: Iterable[Difference]) -> Difference | None:
+def _covered(test: str, differences: Iterable[Xfail]) -> Xfail | None:
     for d in differences:
         if test == d.test or test.startswith(d.test):
             return d
@@ -303,9 +275,7 @@ def summarized(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def compare(
-    outcomes: dict[str, dict[str, dict[str, str]]], differences: Sequence[Difference]
-) -> dict[str, Any]:
+def compare(outcomes: dict[str, dict[str, dict[str, str]]], differences: Sequence[Xfail]) -> dict[str, Any]:
     """Counts per target, and per promo_ns target how its outcomes differ from the reference's.
 
     ``regressions``: tests that fail here and pass on the reference, each with the reason
@@ -459,7 +429,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         raw.parent.mkdir(parents=True, exist_ok=True)
         raw.write_text(json.dumps(outcomes, indent=0, sort_keys=True) + "\n")
-    report = compare(outcomes, read_differences(DIFFERENCES))
+    report = compare(outcomes, read_xfails(DIFFERENCES))
     settings = {"suite": suite.name, **_versions()}
     if args.pytest_args:
         settings["pytest arguments"] = " ".join(args.pytest_args)

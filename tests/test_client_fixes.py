@@ -56,20 +56,8 @@ def test_a_refusal_made_while_compiling_a_plan_has_no_cache_error_as_context(bac
 
 pytest.importorskip("dask")
 array_api_compat = pytest.importorskip("array_api_compat")
-from dask.callbacks import Callback  # noqa: E402
-
 from promo_ns.backends.dask import compute_conversions  # noqa: E402
-
-
-class Computes(Callback):  # type: ignore[misc]  # Dask's classes are Any to mypy
-    """Counts the graphs Dask starts computing."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def _start(self, dsk: Any) -> None:
-        self.count += 1
+from tests.test_dask import Computes  # noqa: E402
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -150,3 +151,27 @@ def _computed(result: Any) -> Any:
     if isinstance(result, (tuple, list)):
         return [_computed(r) for r in result]
     return np.asarray(result) if hasattr(result, "__array_namespace__") else result
+
+
+@dataclass(frozen=True)
+class Case:
+    """Client code over namespace ``xp`` (NumPy for the reference) and its data's dtype under the policy."""
+
+    name: str
+    run: Callable[[Any], Any]
+    dtype: Callable[[Any], Any]
+
+
+def on_array_api_strict(case: Case) -> Any:
+    """``case`` run on array-api-strict, with the dtype the policy gives there checked; None for an
+    ``"array ..."`` case (a promo_ns array with the client's object), which array-api-strict's
+    operators refuse with a TypeError (they return no NotImplemented).
+    """
+    strict = pytest.importorskip("array_api_strict")
+    if case.name.startswith("array "):
+        with pytest.raises(TypeError):
+            case.run(strict)
+        return None
+    got = case.run(strict)
+    assert got.dtype == case.dtype(strict)
+    return got
