@@ -42,7 +42,7 @@ class Row:
     case: Case
     times: dict[str, float]
     memory: dict[str, int | None]
-    verdicts: list[tuple[str, float, bool]]  #: (target text, ratio shown, met)
+    verdicts: list[tuple[str, str, bool]]  #: (target text, what was measured, met)
 
 
 def _fmt_time(s: float) -> str:
@@ -74,12 +74,15 @@ def speed(ratio: float) -> str:
     return f"{ratio:.2f}x slower" if ratio > 1 else f"{1 / ratio:.2f}x faster"
 
 
-def _verdict(target: Target, times: dict[str, float]) -> tuple[str, float, bool] | None:
+def _verdict(target: Target, times: dict[str, float]) -> tuple[str, str, bool] | None:
+    """``(target's text, what was measured, met)``, or None where none of the target's peers ran."""
+    if not target.peers:  # a time limit
+        return target.text, _fmt_time(times["promo_ns"]), times["promo_ns"] <= target.ratio
     peers = [times[p] for p in target.peers if p in times]
     if not peers:
         return None
     ratio = times["promo_ns"] / min(peers)
-    return target.text, ratio, ratio <= target.ratio
+    return target.text, speed(ratio), ratio <= target.ratio
 
 
 def available(backend: str) -> bool:
@@ -129,7 +132,7 @@ def run_backend(backend: str, *, rounds: int, memory: bool, progress: Progress) 
         verdicts = [v for t in case.targets.get(backend, ()) if (v := _verdict(t, times))]
         if peaks.get("native") and peaks.get("promo_ns") is not None:
             ratio = peaks["promo_ns"] / peaks["native"]  # type: ignore[operator]
-            verdicts.append(("peak memory <= native + 5%", ratio, ratio <= MEMORY_SLACK))
+            verdicts.append(("peak memory <= native + 5%", f"{ratio:.2f}x native's", ratio <= MEMORY_SLACK))
         rows.append(Row(case, times, peaks, verdicts))
     return rows
 
@@ -237,11 +240,10 @@ def machine() -> list[str]:
     ]
 
 
-def _shown(verdicts: list[tuple[str, float, bool]], missed: list[str], where: str) -> str:
+def _shown(verdicts: list[tuple[str, str, bool]], missed: list[str], where: str) -> str:
     """The targets cell of a row, ``"<= 3.5x native: 3.49x slower, met; ..."``; misses go to ``missed``."""
     shown = []
-    for text, ratio, ok in verdicts:
-        value = speed(ratio) if not text.startswith("peak memory") else f"{ratio:.2f}x native's"
+    for text, value, ok in verdicts:
         shown.append(f"{text}: {value}, {'met' if ok else '**missed**'}")
         if not ok:
             missed.append(f"{where}: {text} (measured: {value})")
@@ -295,18 +297,14 @@ def report(
             "Medians per call; ratios are promo_ns's over the peer's, from this run.",
             "",
         ]
-        lines += ["| case | " + " | ".join(peers) + " | promo_ns / native | targets |"]
-        lines += ["|---|" + "---:|" * len(peers) + "---:|---|"]
+        lines += ["| case | " + " | ".join(peers) + " | promo_ns / native | promo_ns / minimal | targets |"]
+        lines += ["|---|" + "---:|" * len(peers) + "---:|---:|---|"]
         for r in brows:
             cells = [_fmt_time(r.times[p]) if p in r.times else "" for p in peers]
+            t = r.times
+            ratios = [f"{t['promo_ns'] / t[p]:.2f}x" if p in t else "" for p in ("native", "minimal")]
             shown = _shown(r.verdicts, missed, f"{backend}, {r.case.group}, {r.case.name}")
-            lines.append(
-                f"| {r.case.group}: {r.case.name} | "
-                + " | ".join(cells)
-                + f" | {r.times['promo_ns'] / r.times['native']:.2f}x | "
-                + shown
-                + " |"
-            )
+            lines.append(f"| {r.case.group}: {r.case.name} | " + " | ".join([*cells, *ratios, shown]) + " |")
         mem = [r for r in brows if r.memory]
         if mem:
             mpeers = [p for p in MEMORY_PEERS if any(p in r.memory for r in mem)]

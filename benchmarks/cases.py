@@ -4,6 +4,9 @@ Every case is run on one backend with the same inputs for every peer:
 
 ``native``
     the backend's own operator or function on its own arrays;
+``minimal``
+    the same call through :mod:`benchmarks.minimal`, the floor of any Python
+    wrapper (one call, the native op, one new object; no decisions);
 ``promo_ns``
     the same code on promo_ns arrays;
 ``compat``
@@ -30,7 +33,7 @@ from typing import Any
 
 __all__ = ["BACKENDS", "BACKENDS_ORDER", "CASES", "PEERS", "Case", "Target", "setup_code"]
 
-PEERS = ("native", "promo_ns", "compat", "strict", "cast, then op")
+PEERS = ("native", "minimal", "promo_ns", "compat", "strict", "cast, then op")
 BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy", "jax", "dask")
 #: where a case runs unless it says otherwise (JAX runs its compiled workload only).
 _ARRAY_BACKENDS = ("numpy", "torch", "torch-cuda", "cupy")
@@ -53,7 +56,10 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
 
 @dataclass(frozen=True)
 class Target:
-    """promo_ns's median at most ``ratio`` times the fastest of ``peers``' (those that ran)."""
+    """promo_ns's median at most ``ratio`` times the fastest of ``peers``' (those that ran).
+
+    With no ``peers``, ``ratio`` is a time in seconds promo_ns's median must stay within.
+    """
 
     peers: tuple[str, ...]
     ratio: float
@@ -98,7 +104,8 @@ def setup_code(backend: str, n: int | tuple[int, int]) -> str:
         else ""
     )
     strict = (
-        "import array_api_strict as strict\nSA, SB, SI8, S2 = (strict.asarray(v) for v in (a, b, i8, x2))\n"
+        "import array_api_strict as strict\n"
+        "SA, SB, SI8, S2, SC, SW = (strict.asarray(v) for v in (a, b, i8, x2, c, w))\n"
         if backend == "numpy"
         else ""
     )
@@ -125,6 +132,7 @@ import numpy
 import promo_ns
 import {compat} as compat
 {imp}
+from benchmarks.cases import first_op
 from benchmarks.cases import standardize_logsumexp as work, standardize_logsumexp_torch as work_torch
 rng = numpy.random.default_rng(0)
 def native(v):
@@ -137,7 +145,16 @@ xp = promo_ns.namespace({name!r}, policy="array-api")
 xq = promo_ns.namespace({name!r}, policy="pytorch")
 A, B, X2 = (xp.asarray(v) for v in (a, b, x2))
 {unsigned}QI8, QB, QH = xq.asarray(i8), xq.asarray(b), xq.asarray(h)
-import contextvars, operator
+import benchmarks.minimal
+mw = benchmarks.minimal.MinimalNamespace(nat)
+c = a < b
+w = native(rng.standard_normal({n!r}).astype(numpy.float32))
+MA, MB, MI8, MC, MW, MX2 = (mw.asarray(v) for v in (a, b, i8, c, w, x2))
+C, AI8, W = xp.asarray(c), xp.asarray(i8), xp.asarray(w)
+PT = promo_ns.get_policy("pytorch")
+NAME = {name!r}
+import contextvars, itertools, operator
+FRESH = itertools.count()
 with promo_ns.trace():
     TRACING = contextvars.copy_context()  # runs code inside a trace block
 {strict}{jitted}{dask}"""
@@ -151,6 +168,14 @@ def standardize_logsumexp(xp: Any, x: Any) -> Any:
     return m[:, 0] + log(sum_(exp(z - m), axis=1))
 
 
+def first_op(policy: Any, backend: str, a: Any, b: Any) -> Any:
+    """``a + b`` in a new namespace of ``policy``: the first op compiles what the policy needs."""
+    import promo_ns
+
+    xp = promo_ns.namespace(backend, policy=policy)
+    return xp.asarray(a) + xp.asarray(b)
+
+
 def standardize_logsumexp_torch(x: Any) -> Any:
     """The workload written with torch's own API."""
     import torch
@@ -161,7 +186,18 @@ def standardize_logsumexp_torch(x: Any) -> Any:
 
 
 _SMALL, _LARGE = 100, 10_000_000
-_SAME = {"native": "a + b", "promo_ns": "A + B", "compat": "compat.add(a, b)", "strict": "SA + SB"}
+_SAME = {
+    "native": "a + b",
+    "minimal": "MA + MB",
+    "promo_ns": "A + B",
+    "compat": "compat.add(a, b)",
+    "strict": "SA + SB",
+}
+#: promo_ns over the minimal wrapper (issue 28's targets): operators, then functions.
+_OPERATOR_FLOOR: tuple[Target, ...] = (Target(("minimal",), 1.2, "<= 1.2x minimal wrapper"),)
+_FUNCTION_FLOOR: tuple[Target, ...] = (Target(("minimal",), 1.3, "<= 1.3x minimal wrapper"),)
+_FLOORS = {"numpy": _OPERATOR_FLOOR, "torch": _OPERATOR_FLOOR}
+_FUNCTION_FLOORS = {"numpy": _FUNCTION_FLOOR, "torch": _FUNCTION_FLOOR}
 _MIXED = {
     "native": "i8 + b",
     "promo_ns": "QI8 + QB",
@@ -170,6 +206,43 @@ _MIXED = {
     "cast, then op": "compat.astype(i8, compat.float32) + b",
 }
 _SCALAR = {"native": "a + 1.0", "promo_ns": "A + 1.0", "compat": "compat.add(a, 1.0)", "strict": "SA + 1.0"}
+_SMALL_FUNCTIONS = {
+    "xp.where(c, a, b)": {
+        "native": "nat.where(c, a, b)",
+        "minimal": "mw.where(MC, MA, MB)",
+        "promo_ns": "xp.where(C, A, B)",
+        "compat": "compat.where(c, a, b)",
+        "strict": "strict.where(SC, SA, SB)",
+    },
+    "xp.clip(a, -0.5, 0.5)": {
+        "native": "nat.clip(a, -0.5, 0.5)",
+        "minimal": "mw.clip(MA, -0.5, 0.5)",
+        "promo_ns": "xp.clip(A, -0.5, 0.5)",
+        "compat": "compat.clip(a, -0.5, 0.5)",
+        "strict": "strict.clip(SA, -0.5, 0.5)",
+    },
+    "xp.concat([a, b])": {
+        "native": "nat.concat([a, b])",
+        "minimal": "mw.concat([MA, MB])",
+        "promo_ns": "xp.concat([A, B])",
+        "compat": "compat.concat([a, b])",
+        "strict": "strict.concat([SA, SB])",
+    },
+    "xp.sum(int8)": {
+        "native": "nat.sum(i8)",
+        "minimal": "mw.sum(MI8)",
+        "promo_ns": "xp.sum(AI8)",
+        "compat": "compat.sum(i8)",
+        "strict": "strict.sum(SI8)",
+    },
+    "xp.astype(a, float64)": {
+        "native": "a.astype(numpy.float64) if hasattr(a, 'astype') else a.to(nat.float64)",
+        "minimal": "mw.astype(MA, nat.float64)",
+        "promo_ns": "xp.astype(A, xp.float64)",
+        "compat": "compat.astype(a, compat.float64)",
+        "strict": "strict.astype(SA, strict.float64)",
+    },
+}
 #: float16 times a Python float under the pytorch policy: computed in float32, rounded once (torch's
 #: bits). NumPy's own ``h * 0.1`` rounds 0.1 to float16 first; cast-then-op is the float32 computation.
 _HALF_SCALAR = {
@@ -189,8 +262,9 @@ CASES: tuple[Case, ...] = (
             "numpy": (
                 Target(("native",), 3.5, "<= 3.5x native"),
                 Target(("strict",), 1 / 5, ">= 5x faster than strict"),
+                *_OPERATOR_FLOOR,
             ),
-            "torch": (Target(("native",), 1.6, "<= 1.6x native"),),
+            "torch": (Target(("native",), 1.6, "<= 1.6x native"), *_OPERATOR_FLOOR),
         },
     ),
     Case(
@@ -199,10 +273,12 @@ CASES: tuple[Case, ...] = (
         _SMALL,
         {
             "native": "nat.add(a, b)",
+            "minimal": "mw.add(MA, MB)",
             "promo_ns": "xp.add(A, B)",
             "compat": "compat.add(a, b)",
             "strict": "strict.add(SA, SB)",
         },
+        _FUNCTION_FLOORS,
     ),
     Case("small (n=100)", "a + 1.0", _SMALL, _SCALAR, {"numpy": (Target(("native",), 3.0, "<= 3x native"),)}),
     Case(
@@ -221,7 +297,14 @@ CASES: tuple[Case, ...] = (
         "small (n=100)",
         "a < b",
         _SMALL,
-        {"native": "a < b", "promo_ns": "A < B", "compat": "compat.less(a, b)", "strict": "SA < SB"},
+        {
+            "native": "a < b",
+            "minimal": "MA < MB",
+            "promo_ns": "A < B",
+            "compat": "compat.less(a, b)",
+            "strict": "SA < SB",
+        },
+        _FLOORS,
     ),
     Case(
         "small (n=100)",
@@ -229,10 +312,12 @@ CASES: tuple[Case, ...] = (
         _SMALL,
         {
             "native": "nat.log(a)",
+            "minimal": "mw.log(MA)",
             "promo_ns": "xp.log(A)",
             "compat": "compat.log(a)",
             "strict": "strict.log(SA)",
         },
+        _FUNCTION_FLOORS,
     ),
     Case(
         "small (n=100)",
@@ -240,10 +325,43 @@ CASES: tuple[Case, ...] = (
         _SMALL,
         {
             "native": "nat.mean(a)",
+            "minimal": "mw.mean(MA)",
             "promo_ns": "xp.mean(A)",
             "compat": "compat.mean(a)",
             "strict": "strict.mean(SA)",
         },
+        _FUNCTION_FLOORS,
+    ),
+    *(Case("small (n=100)", n, _SMALL, stmts, _FUNCTION_FLOORS) for n, stmts in _SMALL_FUNCTIONS.items()),
+    Case(
+        "small (n=100)",
+        "x[mask] = 0.5",
+        _SMALL,
+        {
+            "native": "w[c] = 0.5",
+            "minimal": "MW[MC] = 0.5",
+            "promo_ns": "W[C] = 0.5",
+            "strict": "SW[SC] = 0.5",
+        },
+        _FLOORS,
+    ),
+    Case(
+        "new policy",
+        "p.derive(...) alone (native: a + b, for scale)",
+        _SMALL,
+        {"native": "a + b", "promo_ns": "PT.derive(f'bench{next(FRESH)}', summary=str(next(FRESH)))"},
+        backends=_CPU,
+    ),
+    Case(
+        "new policy",
+        "p.derive(...), then its first a + b (native: a + b, for scale)",
+        _SMALL,
+        {
+            "native": "a + b",
+            "promo_ns": "first_op(PT.derive(f'bench{next(FRESH)}', summary=str(next(FRESH))), NAME, a, b)",
+        },
+        {b: (Target((), 0.005, "<= 5 ms"),) for b in _CPU},
+        backends=_CPU,
     ),
     Case(
         "small (n=100)",
@@ -255,7 +373,13 @@ CASES: tuple[Case, ...] = (
         "small (n=100)",
         "a += b",
         _SMALL,
-        {"native": "global a; a += b", "promo_ns": "global A; A += B", "strict": "global SA; SA += SB"},
+        {
+            "native": "global a; a += b",
+            "minimal": "global MA; MA += MB",
+            "promo_ns": "global A; A += B",
+            "strict": "global SA; SA += SB",
+        },
+        _FLOORS,
     ),
     Case(
         "large (n=10M)",
