@@ -184,12 +184,12 @@ def legacy_cell(case: Case) -> tuple[str, str]:
     return op, "|".join(_legacy_token(t) for t in case.args)
 
 
-def deviation(policy: str, case: Case, seen: str, *, values: bool = False) -> str | None:
+def deviation(policy: str, case: Case, seen: str, got: str = "", *, values: bool = False) -> str | None:
     """The reason of a documented deviation covering ``case`` (``values``: its values only), if any."""
     from conformance.frameworks import _fidelity
     from conformance.probe import _deviations
 
-    reason = _deviations.find(policy, case, seen, values=values)
+    reason = _deviations.find(policy, case, seen, got, values=values)
     if reason is not None:
         return reason
     op, key = legacy_cell(case)
@@ -222,9 +222,9 @@ def bucket(policy: str, case: Case, seen: str, got: str) -> tuple[str, str | Non
     if agree(seen, got, case.op):
         return "agree", None
     if dtypes_of(seen) == dtypes_of(got) and is_result(seen):
-        reason = deviation(policy, case, seen, values=True)
+        reason = deviation(policy, case, seen, got, values=True)
     else:
-        reason = deviation(policy, case, seen)
+        reason = deviation(policy, case, seen, got)
     return ("deviation", reason) if reason is not None else ("disagree", None)
 
 

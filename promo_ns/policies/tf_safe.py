@@ -226,7 +226,9 @@ POLICY = Policy(
     deviations=(
         "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
         "TF 2.21 wraps it silently (int8 + 1000 -> int8); beyond int32's range both refuse it.",
-        "A bool tensor * x (Tensor.__mul__) gives bool in TF; tf-safe promotes as tf.multiply does.",
+        "x * y with a bool tensor on either side gives bool in TF (Tensor.__mul__, "
+        "tensor_math_operator_overrides._mul_dispatch_factory, casts both to int32, multiplies and "
+        "casts back to bool); tf-safe promotes as tf.multiply does.",
         "tf.experimental.numpy's binary functions (tnp.add, tnp.less, tnp.logical_and, tnp.outer, "
         "tnp.where, ...) promote by NumPy's rules, not safe mode's (np_math_ops._bin_op casts both "
         "operands to np_utils._result_type_binary, NumPy's result_type: tnp.add(int8, uint8) is "
@@ -253,6 +255,24 @@ POLICY = Policy(
         "tf.linalg.pinv refuses complex matrices that inv, det and qr take; tf-safe takes them.",
         "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
         "the complex dtype; tf-safe gives the real dtype, as TF's svdvals does.",
+        # Measured by the generated probe (conformance/probe/_deviations.py holds each as a rule).
+        "tnp.sum/prod/cumsum/cumprod/trace accumulate int8/int16/bool in int32 (uint8/uint16 in "
+        "uint32) and have no bool kernel for dtype=bool; tf-safe keeps the dtype as tf.reduce_sum "
+        "does and computes dtype=bool. TF's index-returning functions give int32 (tf.unique's out_idx, "
+        "tf.searchsorted's out_type, tnp.argsort); promo_ns gives the backend's int64.",
+        "tnp.isinf/isnan/isfinite of a bool or integer tensor return a Python bool; tnp.meshgrid "
+        "converts every array to one dtype; tnp.result_type of Python scalars alone gives their weak "
+        "dtype and folds from the left with each scalar where it stands (int32, 1.5, float64 is "
+        "refused); tf-safe returns arrays, meshgrid's in their own dtypes, refuses result_type without "
+        "an array or dtype and promotes the Python scalars last.",
+        "tnp.asarray/full convert Python data to dtype= as NumPy's astype does (a complex drops its "
+        "imaginary part, 65504.0 into int8 wraps), tnp.arange takes dtype=bool and tnp.linspace "
+        "ignores it; a Python int with a uint64 tensor goes through NumPy (OverflowError for a "
+        "negative one); tf-safe refuses these.",
+        "Values, not dtypes: TF's CPU kernels flush subnormals to zero; TF divides complex numbers "
+        "with Eigen's formula (1 ulp off, x / 0 is nan); tf.clip_by_value with min > max gives min "
+        "(NumPy: max); astype of NaN/inf/out-of-range floats to integers differs (undefined in C). "
+        "promo_ns gives the backend's values.",
     ),
 )
 
