@@ -87,10 +87,12 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
             _paddle_complex_0d,
         ),
         Deviation(
-            "Paddle's s & x (Tensor.__rand__) converts a Python int or bool to x's dtype, while x & s "
-            "and paddle.bitwise_and take no Python scalar; the paddle policy follows x & s and refuses "
-            "a Python scalar on either side.",
-            lambda op, key, seen: op == "bitwise_and" and key.startswith("py:"),
+            "Paddle's s & x, s | x, s ^ x (Tensor.__rand__ ...) convert a Python int or bool to x's "
+            "dtype, while x & s and paddle.bitwise_and take no Python scalar; the paddle policy follows "
+            "x & s and refuses a Python scalar on either side.",
+            lambda op, key, seen: (
+                op in ("bitwise_and", "bitwise_or", "bitwise_xor") and key.startswith("py:")
+            ),
         ),
         Deviation(
             "Paddle's atan2 of two integer tensors returns float64 computed in float32; promo_ns "
@@ -123,6 +125,12 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
                 op == "logaddexp" and "py:float" in key and ("bool" in key or "bfloat16" in key)
             ),
             values_only=True,
+        ),
+        Deviation(
+            "tf.experimental.numpy.outer (TF has no outer op) promotes by NumPy's rules "
+            "(np_math_ops._bin_op: int8 with uint8 is int16); tf-safe promotes outer as matmul, by "
+            "safe mode's table.",
+            lambda op, key, seen: op == "linalg.outer",
         ),
     ),
     "pytorch": (

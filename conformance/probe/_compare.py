@@ -11,17 +11,21 @@ The bound is the same on every backend.  A value not computed (``?``: a dtype
 decided without a kernel, eigenvectors) is not compared.
 
 Buckets of a framework comparison (as :mod:`conformance.frameworks._fidelity`):
-``agree``, ``deviation`` (documented in ``conformance.frameworks._fidelity``'s
-tables, read through the old cell names), ``framework cannot run`` (no kernel,
-no such spelling), ``no backend kernel`` (the backend promo_ns wraps), ``no
-promo_ns spelling`` (a framework's in-place method promo_ns has no operator
-for) and ``disagree``.
+``agree``, ``deviation`` (documented in :mod:`conformance.probe._deviations`, or in
+``conformance.frameworks._fidelity``'s tables, read through the old cell names),
+``framework cannot run`` (no kernel, no such spelling, or a dtype decided without
+a kernel where promo_ns raises a value error), ``no backend kernel`` (the backend
+promo_ns wraps), ``no promo_ns spelling`` (a framework's in-place method promo_ns
+has no operator for), ``backend difference`` (on a backend other than NumPy's, a
+disagreement where promo_ns differs from promo_ns on NumPy's as the table of known
+cross-backend differences, :mod:`conformance.probe._known`, says) and ``disagree``.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +55,7 @@ BUCKETS = (
     "framework cannot run",
     "no backend kernel",
     "no promo_ns spelling",
+    "backend difference",
     "disagree",
 )
 FRAMEWORKS: dict[str, str] = {
@@ -179,10 +184,14 @@ def legacy_cell(case: Case) -> tuple[str, str]:
     return op, "|".join(_legacy_token(t) for t in case.args)
 
 
-def deviation(policy: str, case: Case, seen: str, *, values: bool = False) -> str | None:
+def deviation(policy: str, case: Case, seen: str, got: str = "", *, values: bool = False) -> str | None:
     """The reason of a documented deviation covering ``case`` (``values``: its values only), if any."""
     from conformance.frameworks import _fidelity
+    from conformance.probe import _deviations
 
+    reason = _deviations.find(policy, case, seen, got, values=values)
+    if reason is not None:
+        return reason
     op, key = legacy_cell(case)
     legacy_seen = dtypes_of(seen)
     if case.kind in ("elementwise", "reduction", "linalg", "fft"):
@@ -200,6 +209,9 @@ def bucket(policy: str, case: Case, seen: str, got: str) -> tuple[str, str | Non
         return "no promo_ns spelling", None
     if got.startswith("unsupported"):
         return "no backend kernel", None
+    # a dtype decided without a kernel (the framework computed no values) cannot meet a value error
+    if got.startswith("error") and is_result(seen) and all(p.endswith(" ?") for p in seen.split("; ")):
+        return "framework cannot run", None
     # promo_ns never changes an in-place target's dtype: a framework that does is refusing in our terms
     if (
         case.spelling in ("inplace", "method_")
@@ -210,9 +222,9 @@ def bucket(policy: str, case: Case, seen: str, got: str) -> tuple[str, str | Non
     if agree(seen, got, case.op):
         return "agree", None
     if dtypes_of(seen) == dtypes_of(got) and is_result(seen):
-        reason = deviation(policy, case, seen, values=True)
+        reason = deviation(policy, case, seen, got, values=True)
     else:
-        reason = deviation(policy, case, seen)
+        reason = deviation(policy, case, seen, got)
     return ("deviation", reason) if reason is not None else ("disagree", None)
 
 
@@ -240,14 +252,25 @@ class Comparison:
 
 
 def compare(
-    policy: str, backend: str, items: list[Case], seen: dict[str, str], got: dict[str, str]
+    policy: str,
+    backend: str,
+    items: list[Case],
+    seen: dict[str, str],
+    got: dict[str, str],
+    known: Callable[[Case], str | None] | None = None,
 ) -> Comparison:
-    """Bucket every case present in both observation sets."""
+    """Bucket every case present in both observation sets.
+
+    ``known(case)`` names the known cross-backend difference of a case on ``backend``, if any: a
+    disagreement there is a ``backend difference``.
+    """
     out = Comparison(policy, backend)
     for case in items:
         if case.key not in seen or case.key not in got:
             continue
         b, reason = bucket(policy, case, seen[case.key], got[case.key])
+        if b == "disagree" and known is not None and known(case) is not None:
+            b = "backend difference"
         out.counts[b] += 1
         out.by_family.setdefault(family(case), Counter())[b] += 1
         out.by_spelling.setdefault(case.spelling, Counter())[b] += 1

@@ -8,6 +8,7 @@ same sample in the conformance command and, smaller, in the test suite.
 
 from __future__ import annotations
 
+import functools
 import time
 import warnings
 from collections import Counter
@@ -47,6 +48,10 @@ class PolicyRun:
     cross_compared: dict[str, int] = field(default_factory=dict)
 
 
+def _known_reason(cross: dict[str, str | None], case: Case) -> str | None:
+    return cross.get(case.key)
+
+
 def run_policy(
     policy: str, backends: tuple[str, ...] = promo.BACKENDS, every: dict[str, int] | None = None
 ) -> PolicyRun:
@@ -69,14 +74,21 @@ def run_policy(
             warnings.simplefilter("ignore")
             observed[backend] = promo.run(backend, policy, items)
         out.runs[backend] = (len(items), time.perf_counter() - start)
-        if stored is not None:
-            out.fidelity[backend] = _compare.compare(
-                policy, backend, items, stored["observations"], observed[backend]
-            )
+        cross: dict[str, str | None] = {}
         if backend != "numpy":
             diffs = _compare.cross_backend(items, observed["numpy"], observed[backend])
             out.cross[backend] = [(c, r, g, _known.known(policy, backend, c, r, g)) for c, r, g in diffs]
             out.cross_compared[backend] = len(items)
+            cross = {c.key: why for c, _, _, why in out.cross[backend]}
+        if stored is not None:
+            out.fidelity[backend] = _compare.compare(
+                policy,
+                backend,
+                items,
+                stored["observations"],
+                observed[backend],
+                known=functools.partial(_known_reason, cross),
+            )
     return out
 
 

@@ -244,6 +244,8 @@ _REASONS: tuple[tuple[re.Pattern[str], str], ...] = (
         "unsupported: no tensor from data",
     ),
     (re.compile(r"is not supported when casting data type"), "unsupported: implicit cast not implemented"),
+    # searchsorted's kernels take values of bfloat16, float16, float32, float64, int32 and int64 only
+    (re.compile(r"can not meet input requirements"), "unsupported: no kernel for the values' dtype"),
     (re.compile(r"different from that of inplace tensor"), "unsupported: in-place result shape differs"),
     (
         re.compile(

@@ -412,5 +412,32 @@ POLICY = replace(
         "an integer tensor to a negative Python int power never returns in Paddle 3.3.1 (its CPU "
         "PowKernel loops); promo_ns computes it as Paddle computes a negative exponent tensor "
         "(1 ** -n is 1, (-1) ** -n is -1 or 1, any other base 0).",
+        # Measured by the generated probe (conformance/probe/_deviations.py holds each as a rule).
+        "paddle.isin with a 0-d x or test_elements returns a 0-d tensor (one answer); promo_ns gives "
+        "x's shape, as the standard says.",
+        "A 0-d tensor met by a Python scalar in //, % and ** (and by a Python complex in any op) comes "
+        "back as a shape-[1] tensor in Paddle; promo_ns keeps the 0-d shape.",
+        "Values: paddle.equal/not_equal (and ==, !=) compare floats within an absolute 1e-8 "
+        "(phi/kernels/funcs/compare_functors.h: 1e-30 == 0.0 is True); promo_ns compares exactly.",
+        "paddle.floor_divide(x, s) makes s a tensor of its own (int8 // 1 is int64); paddle.remainder, "
+        "paddle.pow and paddle.equal convert s to x's dtype (equal(bool, 2) compares with True): the "
+        "policy follows the operators.",
+        "Values: x * s with a Python float is Paddle's scale kernel, which adds a +0.0 bias (x * -0.0 "
+        "is +0.0); promo_ns multiplies.",
+        "paddle.meshgrid and paddle.broadcast_tensors refuse tensors of two dtypes ('The data_type of "
+        "input tensor in list isn't consistent'); they promote nothing, and promo_ns returns each array "
+        "in its own dtype, as the standard says.",
+        "Creation: Paddle converts dtype= through NumPy (paddle.uint16 becomes bfloat16, uint32/uint64 "
+        "raise 'Not supported numpy dtype'); paddle.full without dtype= gives float32 for a Python int "
+        "and complex128 for a complex (to_tensor: int64, complex64; the policy's defaults follow "
+        "to_tensor); to_tensor and full cast a Python scalar to dtype= as NumPy's astype does (complex "
+        "drops its imaginary part, -1 into uint8 is 255) and full/full_like refuse one outside the "
+        "dtype ('is_out_range'); promo_ns refuses a complex into a real dtype and raises OverflowError "
+        "for a value beyond the dtype.",
+        "Values: paddle.clip with one bound fills the other with float32's limit converted to x's "
+        "dtype (clip(int32 2**31 - 1, 0) is 2147483519); promo_ns clips by the bound given only.",
+        "paddle.finfo/iinfo raise ValueError for a dtype of the other kind (promo_ns: TypeError); an int "
+        "beyond int64 in x << s raises OverflowError before x's dtype is looked at (the policy refuses "
+        "a bool or float x first).",
     ),
 )

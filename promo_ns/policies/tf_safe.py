@@ -9,8 +9,13 @@ a Python bool is bool.  True division: 8/16-bit integers to float32, 32/64-bit
 to float64 (bool operands promote first; ``bool / bool`` is refused).
 ``logaddexp`` is ``tf.experimental.numpy``'s composite, with a rule of its own.
 Comparisons other than ``==`` (``!=`` too), logical, bitwise, ``where``,
-``atan2``, ``concat``/``stack`` and ``cross`` do not promote: their operands must
-share a dtype, and a Python scalar converts to the tensor's dtype.
+``atan2``, ``cross`` and ``solve`` do not promote: their operands must share a dtype, and a
+Python scalar converts to the tensor's dtype.  ``concat``/``stack`` are
+``tnp.concatenate``/``tnp.stack``, which promote by safe mode's table
+(``np_utils.result_type`` is ``flexible_dtypes.result_type`` when auto dtype
+conversion is on), folding from the left as ``result_type`` does: ``(uint8,
+int16, int32)`` is int32, ``(uint8, int8, int16)`` is refused; ``tf.concat`` and
+``tf.stack`` themselves refuse two dtypes ("expected to be a int8 tensor").
 
 Spellings.  Each binary op was measured in every spelling (the TF op
 ``tf.add``/``tf.math.*``/``tf.bitwise.*``, its ``tf.experimental.numpy``
@@ -20,9 +25,11 @@ mode; they agree but for ``bool * x`` (below) and ``&``/``|``/``^`` of two bool
 tensors, which the operators run as ``tf.logical_*`` (the policy follows them;
 ``tf.bitwise.*`` has no bool).  ``x != y`` is ``tf.not_equal``, which does not
 promote two dtypes, where ``x == y`` (``tf.equal``) does.  The
-``tf.experimental.numpy`` functions promote by NumPy's rules instead (``tnp.add(int8,
-uint8)`` is int16, ``tnp.add(int8, 1.5)`` float64, ``tnp.logical_and`` takes any
-dtype, ``tnp.concatenate``/``tnp.where``/``tnp.outer`` promote), so the policy
+``tf.experimental.numpy`` binary functions promote by NumPy's rules instead
+(``np_math_ops._bin_op`` casts both operands to ``np_utils._result_type_binary``,
+NumPy's ``result_type``, whatever the conversion mode: ``tnp.add(int8, uint8)`` is
+int16, ``tnp.add(int8, 1.5)`` float64, ``tnp.logical_and`` takes any dtype,
+``tnp.where``/``tnp.outer`` promote), so the policy
 follows them only for ``hypot`` and ``logaddexp`` (TF has no op) and the
 one-array functions.  ``x += y`` rebinds a tensor to ``x + y`` and
 ``Variable.assign_add`` keeps the variable's dtype; both agree with the in-place
@@ -191,9 +198,11 @@ POLICY = Policy(
             result_kinds="f",
             scalars={(bool_, Role.FLOAT): float64, (bfloat16, Role.FLOAT): float64},
         ),
-        # ``tf.concat``, ``tf.stack`` and ``tf.linalg.cross`` do not promote; ``result_type``
-        # answers what ``+`` gives, as ``tf.experimental.numpy.result_type`` does.
-        "common": Family(same_dtype=True),
+        # ``tnp.concatenate``/``tnp.stack`` promote by safe mode's table, as ``result_type``
+        # (``tf.experimental.numpy.result_type``, what ``+`` gives) does.
+        "common": Family(),
+        # ``tf.linalg.cross`` and ``tf.linalg.solve`` do not promote ("expected to be a int8 tensor").
+        "no_promotion": Family(same_dtype=True),
         "where": Family(same_dtype=True, int_range=_INT64),
         "clip": Family(kinds="biuf"),
         "setitem": Family(same_dtype=True),
@@ -204,7 +213,8 @@ POLICY = Policy(
         "logaddexp": "logaddexp",
         "not_equal": "not_equal",
         "result_type": "arithmetic",
-        "cross": "common",
+        "cross": "no_promotion",
+        "solve": "no_promotion",
     },
     accumulate_kinds="iufc",
     int_values="refuse",
@@ -216,15 +226,21 @@ POLICY = Policy(
     deviations=(
         "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
         "TF 2.21 wraps it silently (int8 + 1000 -> int8); beyond int32's range both refuse it.",
-        "A bool tensor * x (Tensor.__mul__) gives bool in TF; tf-safe promotes as tf.multiply does.",
+        "x * y with a bool tensor on either side gives bool in TF (Tensor.__mul__, "
+        "tensor_math_operator_overrides._mul_dispatch_factory, casts both to int32, multiplies and "
+        "casts back to bool); tf-safe promotes as tf.multiply does.",
         "tf.experimental.numpy's binary functions (tnp.add, tnp.less, tnp.logical_and, tnp.outer, "
-        "tnp.concatenate, tnp.where, ...) promote by NumPy's rules, not safe mode's (tnp.add(int8, "
-        "uint8) is int16, tnp.add(int8, 1.5) float64; tnp.logical_and takes any dtype), and tnp.sum "
+        "tnp.where, ...) promote by NumPy's rules, not safe mode's (np_math_ops._bin_op casts both "
+        "operands to np_utils._result_type_binary, NumPy's result_type: tnp.add(int8, uint8) is "
+        "int16, tnp.add(int8, 1.5) float64; tnp.logical_and takes any dtype), and tnp.sum "
         "of int8/int16/bool accumulates in int32 (uint8/uint16 in uint32); tf-safe follows the TF "
         "ops and operators, which run safe mode (hypot and logaddexp, which TF has no op for, are "
         "tnp's).",
-        "tf.experimental.numpy.clip with one bound promotes a bool tensor with a Python int to int64 "
-        "(with both bounds to int32); tf-safe gives int32 to both.",
+        "tf.experimental.numpy.clip is tnp.maximum/tnp.minimum with one bound and promotes with "
+        "np_array_ops._promote_dtype with two: NumPy's rules (int8 with 1.5 is float64, a bool "
+        "tensor with a Python int int64); tf-safe promotes clip by safe mode's table.",
+        "tnp.full, tnp.full_like and tnp.asarray convert a Python int to a weak int32 first and "
+        "refuse one beyond int32's range whatever dtype= says; tf-safe converts it to the dtype.",
         "tf.Variable.assign takes a Python bool for some dtypes and refuses it for others (int8, "
         "uint8, bfloat16, complex64); tf-safe takes it wherever its category allows.",
         "Values, not dtypes: tf.experimental.numpy.hypot squares integer and float16/bfloat16 operands "
@@ -239,6 +255,24 @@ POLICY = Policy(
         "tf.linalg.pinv refuses complex matrices that inv, det and qr take; tf-safe takes them.",
         "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
         "the complex dtype; tf-safe gives the real dtype, as TF's svdvals does.",
+        # Measured by the generated probe (conformance/probe/_deviations.py holds each as a rule).
+        "tnp.sum/prod/cumsum/cumprod/trace accumulate int8/int16/bool in int32 (uint8/uint16 in "
+        "uint32) and have no bool kernel for dtype=bool; tf-safe keeps the dtype as tf.reduce_sum "
+        "does and computes dtype=bool. TF's index-returning functions give int32 (tf.unique's out_idx, "
+        "tf.searchsorted's out_type, tnp.argsort); promo_ns gives the backend's int64.",
+        "tnp.isinf/isnan/isfinite of a bool or integer tensor return a Python bool; tnp.meshgrid "
+        "converts every array to one dtype; tnp.result_type of Python scalars alone gives their weak "
+        "dtype and folds from the left with each scalar where it stands (int32, 1.5, float64 is "
+        "refused); tf-safe returns arrays, meshgrid's in their own dtypes, refuses result_type without "
+        "an array or dtype and promotes the Python scalars last.",
+        "tnp.asarray/full convert Python data to dtype= as NumPy's astype does (a complex drops its "
+        "imaginary part, 65504.0 into int8 wraps), tnp.arange takes dtype=bool and tnp.linspace "
+        "ignores it; a Python int with a uint64 tensor goes through NumPy (OverflowError for a "
+        "negative one); tf-safe refuses these.",
+        "Values, not dtypes: TF's CPU kernels flush subnormals to zero; TF divides complex numbers "
+        "with Eigen's formula (1 ulp off, x / 0 is nan); tf.clip_by_value with min > max gives min "
+        "(NumPy: max); astype of NaN/inf/out-of-range floats to integers differs (undefined in C). "
+        "promo_ns gives the backend's values.",
     ),
 )
 

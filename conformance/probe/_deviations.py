@@ -1,0 +1,463 @@
+"""Documented deviations the old cell names of :mod:`conformance.frameworks._fidelity` cannot express.
+
+A deviation names a spelling, an operand's value or a creation function's
+``dtype=``, which the old cells (op, dtype:role) lose.  Each says why the policy
+does not follow its framework there, with the framework's own reason; the
+policy module (``promo_ns/policies/<policy>.py``, its ``deviations``) says it too.
+:func:`find` is what :func:`conformance.probe._compare.deviation` asks first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from conformance.probe._compare import dtypes_of, is_result, values_of
+from conformance.probe._space import Case, operand
+
+__all__ = ["DEVIATIONS", "ProbeDeviation", "find"]
+
+_INTS = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+
+
+def _outside_result_range(case: Case, seen: str, got: str) -> bool:
+    """Whether TF computed with a Python int of ``case`` outside its integer dtype's range.
+
+    The dtype is the result's, or for a bool result (a comparison) the integer array operand's.
+    """
+    if not (is_result(seen) or seen.startswith("dtype ")):
+        return False
+    dtype = dtypes_of(seen).split(",")[0]
+    if dtype == "bool":
+        dtype = next((str(o.dtype) for o in map(operand, case.args) if o.what in ("array", "dtype")), dtype)
+    if dtype not in _INTS:
+        return False
+    info = np.iinfo(dtype)
+    ints = [int(t.split(":", 2)[2]) for t in case.args if t.startswith("py:int:")]
+    return any(not info.min <= v <= info.max for v in ints)
+
+
+def _int32_fill(case: Case, seen: str, got: str) -> bool:
+    """Whether TF refused a creation function's Python int beyond int32's range."""
+    return (
+        case.op in ("full", "full_like", "asarray")
+        and seen == "refused"
+        and any(not -(2**31) <= v < 2**31 for v in _ints_of(case))
+    )
+
+
+def _big_int(case: Case, seen: str, got: str) -> bool:
+    """Whether a Python int of ``case`` is beyond 2**53 (Paddle converts it through a double)."""
+    return case.op in ("add", "subtract", "multiply", "divide", "pow", "setitem") and any(
+        abs(int(t.split(":", 2)[2])) > 2**53 for t in case.args if t.startswith("py:int:")
+    )
+
+
+def _integer_copysign(case: Case, seen: str, got: str) -> bool:
+    o = operand(case.args[0])
+    return case.op == "copysign" and o.what == "array" and str(o.dtype)[0] in "biu"
+
+
+def _zero_d_with_complex(case: Case, seen: str, got: str) -> bool:
+    """A 0-d tensor with a Python complex, which Paddle rebuilds as a shape-[1] tensor."""
+    ops = [operand(t) for t in case.args]
+    return any(o.what == "array" and o.shape == "0d" for o in ops) and any(
+        o.what == "py" and str(o.dtype) == "complex" for o in ops
+    )
+
+
+def _zero_d_isin(case: Case, seen: str, got: str) -> bool:
+    ops = [operand(t) for t in case.args]
+    return case.op == "isin" and any(o.what == "array" and o.shape == "0d" for o in ops)
+
+
+_CREATION = (
+    *("asarray", "full", "full_like", "empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like"),
+)
+
+
+def _unsigned_dtype_argument(case: Case, seen: str, got: str) -> bool:
+    """A creation function given ``dtype=uint16/32/64``, which Paddle reads through NumPy."""
+    return case.op in _CREATION and dict(case.kwargs).get("dtype") in ("dt:uint16", "dt:uint32", "dt:uint64")
+
+
+def _creation_value(case: Case, seen: str, got: str) -> bool:
+    """A creation function's Python scalar that Paddle checks its own way."""
+    return case.op in _CREATION and seen.startswith("error") and any(t.startswith("py:") for t in case.args)
+
+
+def _creation_cast(case: Case, seen: str, got: str) -> bool:
+    """A creation function's Python scalar (or list of them) that Paddle casts to ``dtype=``."""
+    return case.op in _CREATION and is_result(seen) and "dtype" in dict(case.kwargs)
+
+
+def _zero_d_as_one(case: Case, seen: str, got: str) -> bool:
+    """A 0-d tensor with Python scalars only, which Paddle returned as a shape-[1] tensor."""
+    ops = [operand(t) for t in case.args]
+    arrays = [o for o in ops if o.what == "array"]
+    return (
+        is_result(seen)
+        and seen.split(" ")[1] == "1"
+        and len(arrays) == 1
+        and arrays[0].shape == "0d"
+        and any(o.what == "py" for o in ops)
+    )
+
+
+def _float_equality(case: Case, seen: str, got: str) -> bool:
+    ops = [operand(t) for t in case.args]
+    return case.op in ("equal", "not_equal") and any(
+        str(o.dtype).startswith(("float", "bfloat", "complex")) for o in ops if o.what in ("array", "py")
+    )
+
+
+def _function_scalar_path(case: Case, seen: str, got: str) -> bool:
+    return (
+        case.op in ("floor_divide", "remainder", "pow", "equal", "not_equal")
+        and case.spelling in ("function", "method", "method_")
+        and any(t.startswith("py:") for t in case.args)
+    )
+
+
+_TINY = {"float16": 2.0**-14, "bfloat16": 2.0**-126, "float32": 2.0**-126, "float64": 2.0**-1022}
+
+
+def _flushed(case: Case, seen: str, got: str) -> bool:
+    """Whether the values differ only where TF gives 0 and promo_ns a subnormal (either sign)."""
+    if not (is_result(seen) and is_result(got)):
+        return False
+    for a, b in zip(seen.split("; "), got.split("; "), strict=False):
+        dtype = a.split(" ")[0]
+        x, y = values_of(a), values_of(b)
+        if x is None or y is None or x.shape != y.shape:
+            return False
+        if dtype.startswith("complex"):
+            x, y = x.view(x.real.dtype), y.view(y.real.dtype)
+            dtype = "float32" if dtype == "complex64" else "float64"
+        if dtype not in _TINY:
+            return False
+        x, y = x.astype(np.float64), y.astype(np.float64)
+        differ = ~((x == y) & (np.signbit(x) == np.signbit(y))) & ~(np.isnan(x) & np.isnan(y))
+        subnormal = (np.abs(y) < _TINY[dtype]) | (np.abs(x) < _TINY[dtype])
+        if not bool(np.all(subnormal[differ])):
+            return False
+    return True
+
+
+def _complex_result(case: Case, seen: str, got: str) -> bool:
+    return is_result(seen) and dtypes_of(seen).startswith("complex")
+
+
+def _bool_times(case: Case, seen: str, got: str) -> bool:
+    """``bool * x`` or ``x * bool`` spelled with TF's operator."""
+    return (
+        case.op == "multiply"
+        and case.spelling in ("operator", "reflected")
+        and any(o.what == "array" and str(o.dtype) == "bool" for o in map(operand, case.args))
+    )
+
+
+_ACCUMULATING = ("sum", "prod", "cumulative_sum", "cumulative_prod", "linalg.trace")
+_INDEXING = ("unique_counts", "unique_inverse", "unique_all", "searchsorted", "argsort")
+_ORDER = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "maximum", "minimum")
+
+
+def _ints_of(case: Case) -> list[int]:
+    """The Python ints of ``case``: scalars and the items of literal lists."""
+    out = []
+    for t in case.args:
+        if t.startswith("py:int:"):
+            out.append(int(t.split(":", 2)[2]))
+        elif t.startswith("lit:["):
+            out += [int(v) for v in t[5:-1].split(", ") if v.lstrip("-").isdigit()]
+    return out
+
+
+def _float_edges(case: Case, seen: str, got: str) -> bool:
+    """A comparison or extremum of float tensors at the edges of their dtype (subnormals included)."""
+    ops = [operand(t) for t in case.args]
+    return case.op in _ORDER and any(
+        o.what == "array" and str(o.dtype).startswith(("float", "bfloat", "complex")) and t.endswith(":edge")
+        for o, t in zip(ops, case.args, strict=True)
+    )
+
+
+def _int64_of_unsigned(case: Case, seen: str, got: str) -> bool:
+    """A negative (or beyond int64) Python int with a uint64 tensor, or one beyond int64 with bfloat16."""
+    dtypes = {str(o.dtype) for o in map(operand, case.args) if o.what == "array"}
+    ints = _ints_of(case)
+    return bool(ints) and (
+        ("uint64" in dtypes and seen == "error: OverflowError")
+        or ("bfloat16" in dtypes and seen == "refused" and any(abs(v) >= 2**63 for v in ints))
+    )
+
+
+class ProbeDeviation(NamedTuple):
+    """A documented deviation the old cell names cannot express (a spelling, a value)."""
+
+    reason: str
+    applies: Callable[[Case, str, str], bool]  # (case, framework's observation, promo_ns's)
+    #: Only the value differs: the dtype is still compared.
+    values_only: bool = False
+
+
+#: policy -> its documented deviations that :mod:`conformance.frameworks._fidelity`'s cells
+#: cannot express; the policy module says each too.
+DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
+    "paddle": (
+        ProbeDeviation(
+            "paddle.finfo and paddle.iinfo raise ValueError for a dtype of the other kind; promo_ns "
+            "raises TypeError, as for any dtype a function does not take.",
+            lambda case, seen, got: case.op in ("finfo", "iinfo") and seen == "error: ValueError",
+        ),
+        ProbeDeviation(
+            "x << s and s << x make a Python int a 0-d int64 tensor before looking at x's dtype, so one "
+            "beyond int64 raises ('dtype must be any of ...') where the policy refuses x's dtype (bool, "
+            "float): both refuse.",
+            lambda case, seen, got: (
+                case.op.startswith("bitwise_") and "shift" in case.op and seen.startswith("error")
+            ),
+        ),
+        ProbeDeviation(
+            "Paddle's creation functions convert dtype= through NumPy: paddle.uint16 becomes bfloat16 "
+            "(NumPy uint16 is Paddle's bfloat16 storage) and uint32/uint64 raise 'Not supported numpy "
+            "dtype'; promo_ns creates the dtype asked for.",
+            _unsigned_dtype_argument,
+        ),
+        ProbeDeviation(
+            "A Python scalar a creation function cannot hold: paddle.full/full_like check it fits the "
+            "dtype ('is_out_range': 1.5 into bool, 128 into int8) and paddle.to_tensor wraps an int "
+            "(-1 into uint8 is 255); promo_ns converts what fits, as a cast does, and raises "
+            "OverflowError for an int beyond the dtype.",
+            _creation_value,
+        ),
+        ProbeDeviation(
+            "paddle.to_tensor and paddle.full convert a Python scalar to dtype= as NumPy's astype does "
+            "(a complex drops its imaginary part, -1 into uint8 is 255, 65504.0 into int8 wraps); "
+            "promo_ns refuses a complex into a real dtype and raises OverflowError for a value beyond "
+            "the dtype.",
+            _creation_cast,
+        ),
+        ProbeDeviation(
+            "paddle.clip raises ValueError when min > max ('max should be greater than or equal to "
+            "min'), bounds converted to float included (int64 2**63 - 1); the policy computes it.",
+            lambda case, seen, got: case.op == "clip" and seen == "error: ValueError",
+        ),
+        ProbeDeviation(
+            "Values: paddle.clip with one bound fills the other with float32's limit, converted to the "
+            "tensor's dtype (clip(int32 2**31 - 1, 0) is 2147483519), and keeps -0.0 at a 0 bound; "
+            "promo_ns clips by the bound given only.",
+            lambda case, seen, got: case.op == "clip" and "none" in case.args,
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "paddle.full without dtype= makes its default float dtype (float32) from a Python int and "
+            "complex128 from a complex, where paddle.to_tensor gives int64 and complex64; the policy's "
+            "defaults follow to_tensor.",
+            lambda case, seen, got: case.op == "full" and "dtype" not in dict(case.kwargs),
+        ),
+        ProbeDeviation(
+            "x @ y (Paddle's legacy operator patch) casts y to x's dtype (int32 @ bool is int32, bool @ "
+            "int32 int64, float32 @ float64 float32); the policy follows paddle.matmul, which refuses "
+            "two dtypes (MATMUL).",
+            lambda case, seen, got: (
+                case.op == "matmul" and case.spelling in ("operator", "inplace", "reflected")
+            ),
+        ),
+        ProbeDeviation(
+            "Tensor.add_ and the other in-place methods count a 0-d y as n-d and take no Python scalar "
+            "(int8.add_(<0-d int32>) refuses: 'Type promotion only support calculations between "
+            "floating-point numbers'); the policy follows x += y (x = x + y: int8).",
+            lambda case, seen, got: case.spelling == "method_" and seen == "refused",
+        ),
+        ProbeDeviation(
+            "copysign of an integer or bool tensor keeps its dtype in Paddle; NumPy and torch have no "
+            "integer copysign, so promo_ns refuses it there.",
+            _integer_copysign,
+        ),
+        ProbeDeviation(
+            "Values: Paddle converts a Python int in arithmetic and setitem through a double (beyond "
+            "2**53 it rounds, beyond the dtype it becomes the dtype's minimum); the policy wraps it.",
+            _big_int,
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Paddle rebuilds a 0-d tensor met by a Python complex (and by any Python scalar in //, % "
+            "and **) as a shape-[1] tensor; promo_ns keeps the 0-d shape.",
+            lambda case, seen, got: _zero_d_with_complex(case, seen, got) or _zero_d_as_one(case, seen, got),
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Values: Paddle's equal and not_equal compare floats within an absolute 1e-8 "
+            "(paddle/phi/kernels/funcs/compare_functors.h: 1e-30 == 0.0 is True); promo_ns compares "
+            "exactly.",
+            _float_equality,
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "paddle.floor_divide(x, s) makes s a tensor of its own (int8 // 1 is int64), and "
+            "paddle.remainder, paddle.pow and paddle.equal convert s to x's dtype (pow(int8, 1.5) is "
+            "int8, equal(bool, 2) compares with True): those functions' own scalar paths; the policy "
+            "follows the operators.",
+            _function_scalar_path,
+        ),
+        ProbeDeviation(
+            "Values: x * s with a Python float is Paddle's scale kernel, which adds a +0.0 bias (x * "
+            "-0.0 is +0.0); promo_ns multiplies.",
+            lambda case, seen, got: case.op == "multiply" and "py:float:-0.0" in case.args,
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "x[i] = v with a Python float beyond an integer tensor's dtype: Paddle converts it with C's "
+            "float-to-int cast, undefined there; promo_ns refuses it (OverflowError; ValueError for NaN).",
+            lambda case, seen, got: case.op == "setitem" and any(t.startswith("py:float") for t in case.args),
+        ),
+        ProbeDeviation(
+            "paddle.isin with a 0-d x or test_elements returns a 0-d tensor (one answer); promo_ns gives "
+            "x's shape, as the standard says.",
+            _zero_d_isin,
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "paddle.meshgrid and paddle.broadcast_tensors refuse tensors of two dtypes ('The data_type "
+            "of input tensor in list isn't consistent'); they promote nothing, and promo_ns returns each "
+            "array in its own dtype, as the standard says.",
+            lambda case, seen, got: case.op in ("meshgrid", "broadcast_arrays") and seen == "refused",
+        ),
+    ),
+    "tf-safe": (
+        ProbeDeviation(
+            "x * y with a bool tensor on either side gives bool in TF: Tensor.__mul__ "
+            "(tensor_math_operator_overrides._mul_dispatch_factory) casts both to int32, multiplies "
+            "and casts back to bool; tf-safe promotes as tf.multiply does.",
+            _bool_times,
+        ),
+        ProbeDeviation(
+            "tnp.sum, tnp.prod, tnp.cumsum, tnp.cumprod and tnp.trace accumulate int8/int16/bool in "
+            "int32 (uint8/uint16 in uint32); tf-safe follows tf.reduce_sum/tf.reduce_prod/tf.math.cumsum, "
+            "which keep the dtype. With dtype=bool TF's Sum/Cumsum/Cumprod ops have no bool kernel "
+            "(refused); promo_ns computes it.",
+            lambda case, seen, got: case.op in _ACCUMULATING,
+        ),
+        ProbeDeviation(
+            "TF's index-returning functions give int32 (tf.unique's out_idx, tf.searchsorted's "
+            "out_type, tnp.argsort); promo_ns gives the backend's int64 index dtype.",
+            lambda case, seen, got: case.op in _INDEXING,
+        ),
+        ProbeDeviation(
+            "tnp.isinf, tnp.isnan and tnp.isfinite of a bool or integer tensor return a Python bool "
+            "(one answer, not an array); promo_ns returns a bool array of x's shape.",
+            lambda case, seen, got: case.op in ("isinf", "isnan", "isfinite") and seen.startswith("value"),
+        ),
+        ProbeDeviation(
+            "tnp.meshgrid converts every array to one dtype (refusing the pairs safe mode refuses); "
+            "meshgrid promotes nothing in the standard, and promo_ns returns each array in its own dtype.",
+            lambda case, seen, got: case.op == "meshgrid",
+        ),
+        ProbeDeviation(
+            "TF converts a Python int for a uint64 tensor through NumPy (OverflowError for a negative "
+            "one) and for a bfloat16 tensor through ml_dtypes (refused beyond int64); tf-safe refuses "
+            "the first as out of range and converts the second to the float.",
+            _int64_of_unsigned,
+        ),
+        ProbeDeviation(
+            "tnp.result_type of Python scalars alone gives their weak dtype (the standard needs an "
+            "array or a dtype: promo_ns refuses), and it folds from the left with each Python scalar "
+            "where it stands (int32 then 1.5 is refused before float64 comes); tf-safe promotes the "
+            "arrays and dtypes first and the Python scalars last.",
+            lambda case, seen, got: (
+                case.op == "result_type"
+                and (all(t.startswith("py:") for t in case.args) or len(case.args) > 2)
+            ),
+        ),
+        ProbeDeviation(
+            "Values: tf.clip_by_value (tnp.clip's kernel) with min > max gives min; NumPy's clip, "
+            "and promo_ns on every backend, give max.",
+            lambda case, seen, got: case.op == "clip",
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Values: TF's CPU kernels flush subnormal operands to zero, so comparisons and extrema "
+            "at the edges of a float dtype differ; promo_ns compares them as the backend does.",
+            _float_edges,
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Values: astype of NaN, inf or a float beyond the integer dtype is undefined in C (and "
+            "differs between TF's and NumPy's casts); promo_ns gives the backend's.",
+            lambda case, seen, got: case.op == "astype",
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "tnp.asarray and tnp.full convert Python data to dtype= as NumPy's astype does (a complex "
+            "drops its imaginary part, 65504.0 into int8 wraps, NaN into int8 is 0); tnp.arange takes "
+            "dtype=bool, tnp.linspace ignores it (float32) and gives complex128 for a complex endpoint "
+            "whatever dtype= says; promo_ns refuses a complex into a real dtype, a bool range, and "
+            "raises OverflowError for a value beyond the dtype.",
+            lambda case, seen, got: (
+                case.op in ("asarray", "full", "full_like", "arange", "linspace") and is_result(seen)
+            ),
+        ),
+        ProbeDeviation(
+            "tf.experimental.numpy.hypot (TF has no hypot op) promotes by NumPy's rules (int8 with "
+            "128 is float32) and squares integer and float16/bfloat16 operands in their own dtype "
+            "(int8: 100 * 100 wraps); promo_ns computes hypot in the result's float dtype.",
+            lambda case, seen, got: case.op == "hypot",
+        ),
+        ProbeDeviation(
+            "Values: tnp.hypot squares integer and float16/bfloat16 operands in their own dtype "
+            "(int8: 100 * 100 wraps, float16 65504 ** 2 is inf); promo_ns computes in the result's "
+            "float dtype.",
+            lambda case, seen, got: case.op == "hypot",
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Values: TF divides complex numbers with Eigen's formula ((ac + bd) / (c^2 + d^2): 1 ulp "
+            "off, and x / 0 is nan); promo_ns divides as the backend does (NumPy: Smith's algorithm, "
+            "x / 0 is inf).",
+            lambda case, seen, got: (
+                case.op in ("divide", "floor_divide", "pow") and _complex_result(case, seen, got)
+            ),
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Values: TF's CPU kernels flush subnormal results (and operands) to zero; promo_ns keeps "
+            "them, as the backend does.",
+            _flushed,
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "tf.experimental.numpy's binary functions promote by NumPy's rules, not safe mode's "
+            "(np_math_ops._bin_op casts both operands to np_utils._result_type_binary, NumPy's "
+            "result_type, whatever the conversion mode): tf-safe follows the TF ops and operators.",
+            lambda case, seen, got: case.spelling == "method",
+        ),
+        ProbeDeviation(
+            "A Python int outside the dtype's range: tf-safe follows RFC 431 and refuses it; TF 2.21 "
+            "wraps it around.",
+            _outside_result_range,
+        ),
+        ProbeDeviation(
+            "tf.experimental.numpy.clip is tnp.maximum/tnp.minimum with one bound and promotes with "
+            "np_array_ops._promote_dtype with two: NumPy's rules (int8 with 1.5 is float64); tf-safe "
+            "promotes clip by safe mode's table.",
+            lambda case, seen, got: case.op == "clip",
+        ),
+        ProbeDeviation(
+            "tnp.full, tnp.full_like and tnp.asarray convert a Python int to a weak int32 first and "
+            "refuse one beyond int32's range whatever dtype= says; tf-safe converts it to the dtype.",
+            _int32_fill,
+        ),
+    ),
+}
+
+
+def find(policy: str, case: Case, seen: str, got: str, *, values: bool = False) -> str | None:
+    """The reason of ``policy``'s deviation covering ``case`` (``values``: its values only), if any."""
+    found = next(
+        (d for d in DEVIATIONS.get(policy, ()) if d.values_only == values and d.applies(case, seen, got)),
+        None,
+    )
+    return None if found is None else found.reason
