@@ -40,6 +40,7 @@ import json
 import operator
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol
@@ -276,6 +277,14 @@ def write(fw: Adapter, command: str, path: Path | None = None) -> Path:
     with path.open("wb") as f, gzip.GzipFile(fileobj=f, mode="wb", mtime=0, compresslevel=9) as z:
         z.write(raw)
     return path
+
+
+def main(fw: Adapter, command: str) -> None:
+    """A runner's command: probe ``fw`` with the framework's warnings silenced, store, say where."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        path = write(fw, command)
+    print(f"wrote {path}")
 
 
 def load(policy: str) -> dict[str, Any]:

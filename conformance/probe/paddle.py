@@ -369,10 +369,7 @@ class Paddle:
 
 def main() -> None:
     """Write ``tests/reference/probe-paddle.json.gz``."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        path = _driver.write(Paddle(), COMMAND)
-    print(f"wrote {path}")
+    _driver.main(Paddle(), COMMAND)
 
 
 if __name__ == "__main__":

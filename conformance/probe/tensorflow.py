@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import operator
 import re
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -174,9 +173,9 @@ class _Variable:
         try:
             fn(value)
         except tf.errors.InvalidArgumentError:
-            if _shape(value) == tuple(self.var.shape):
+            if _tf._shape(value) == tuple(self.var.shape):
                 raise
-            fn(_broadcast(value, self.var))  # assign_add does not broadcast
+            fn(_tf._broadcast(value, self.var))  # assign_add does not broadcast
         return self
 
     def __iadd__(self, value: Any) -> _Variable:
@@ -197,16 +196,6 @@ for _op, _fn in _driver.INPLACE_OPERATORS.items():
     _dunder = f"__{_fn.__name__}__"
     if _op not in ("add", "subtract"):
         setattr(_Variable, _dunder, _no_inplace)
-
-
-def _shape(x: Any) -> tuple[int, ...]:
-    return tuple(x.shape) if isinstance(x, tf.Tensor) else ()
-
-
-def _broadcast(x: Any, like: Any) -> Any:
-    if isinstance(x, tf.Tensor):
-        return tf.broadcast_to(x, tf.shape(like))
-    return [x] * int(like.shape[0])
 
 
 def _lookup(op: str) -> Callable[..., Any]:
@@ -325,10 +314,7 @@ class TensorFlowSafe:
 
 def main() -> None:
     """Write ``tests/reference/probe-tf-safe.json.gz``."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        path = _driver.write(TensorFlowSafe(), COMMAND)
-    print(f"wrote {path}")
+    _driver.main(TensorFlowSafe(), COMMAND)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ Refusals are recognised by the messages of :mod:`conformance.frameworks.torch`.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -268,10 +267,7 @@ class Torch:
 
 def main() -> None:
     """Write ``tests/reference/probe-pytorch.json.gz``."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        path = _driver.write(Torch(), "python -m conformance.probe.torch")
-    print(f"wrote {path}")
+    _driver.main(Torch(), "python -m conformance.probe.torch")
 
 
 if __name__ == "__main__":
