@@ -188,7 +188,10 @@ def deviation(policy: str, case: Case, seen: str, *, values: bool = False) -> st
     if case.kind in ("elementwise", "reduction", "linalg", "fft"):
         found = _fidelity.function_deviation(policy, op, key, legacy_seen)
         return found.reason if found is not None and not values else None
-    found = _fidelity.deviation(policy, op, key, legacy_seen, values=values)
+    # the old cell's key, then the case's own tokens (with the Python scalars' values, ``:edge``)
+    found = _fidelity.deviation(policy, op, key, legacy_seen, values=values) or _fidelity.deviation(
+        policy, op, "|".join(case.args), legacy_seen, values=values
+    )
     return found.reason if found is not None else None
 
 
