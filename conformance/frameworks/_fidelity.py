@@ -25,7 +25,6 @@ these comparisons.
 
 from __future__ import annotations
 
-import math
 import re
 import warnings
 from collections import Counter
@@ -79,81 +78,6 @@ def _paddle_complex_0d(op: str, key: str, seen: str) -> bool:
     return op in ("divide", "remainder", "pow") and "py:complex" in key and zero_d_wide
 
 
-def _ml_dtypes_promotion(op: str, key: str, seen: str) -> bool:
-    """Where NumPy's answer with a bfloat16 is ml_dtypes' result_type rather than its ufuncs' loops."""
-    if op in ("where", "result_type", "concat", "stack") and seen == "refused":
-        return True
-    if op in ("tensordot", "linalg.tensordot", "linalg.cross", "linalg.outer"):
-        return seen in ("refused", "object")
-    if op == "result_type" and "py:" in key:
-        return seen in ("float64", "complex128")
-    return op == "iadd" and "complex" in key
-
-
-#: The ops of two arrays whose promotion array-api-strict leaves to NumPy (it checks only that
-#: each operand is numeric).
-_UNCHECKED_LINALG = frozenset(
-    (
-        *("matmul", "linalg.matmul", "tensordot", "linalg.tensordot", "vecdot", "linalg.vecdot"),
-        *("linalg.cross", "linalg.outer", "searchsorted"),
-    )
-)
-
-
-def _undefined_promotion(key: str) -> bool:
-    """Whether the standard's tables leave the promotion of the key's two array dtypes undefined."""
-    from promo_ns._dtypes import BY_NAME
-    from promo_ns.policies.array_api import ARRAYS
-
-    dtypes = [t.split(":", maxsplit=1)[0] for t in key.split("|")[:2]]
-    if len(dtypes) != 2 or not all(d in BY_NAME for d in dtypes):
-        return False
-    return (BY_NAME[dtypes[0]], BY_NAME[dtypes[1]]) not in ARRAYS
-
-
-def _py_values(key: str, kind: str) -> list[complex]:
-    """The values of the key's Python scalars of ``kind`` (``float``, ``complex``)."""
-    prefix = f"py:{kind}:"
-    return [complex(t.removeprefix(prefix)) for t in key.split("|") if t.startswith(prefix)]
-
-
-def _py_ints(key: str) -> list[int]:
-    """The values of the key's Python ints."""
-    return [int(t.removeprefix("py:int:")) for t in key.split("|") if t.startswith("py:int:")]
-
-
-def _complex_specials(op: str, key: str, seen: str) -> bool:
-    """Complex add/subtract/pow with an infinite or NaN part (an edge array, a Python scalar)."""
-    if op not in ("add", "subtract", "pow") or not seen.startswith("complex"):
-        return False
-    big = 3.4028234663852886e38  # beyond float32: infinite in complex64
-    scalars = _py_values(key, "float") + _py_values(key, "complex")
-    special = any(not math.isfinite(abs(v)) or max(abs(v.real), abs(v.imag)) > big for v in scalars)
-    return special or ":edge" in key
-
-
-#: The Python ints torch converts (``c10::Scalar``: an int64, or a uint64 from ``2**63``).
-_TORCH_INTS = (-(2**63), 2**64 - 1)
-
-
-def _torch_int_conversion(op: str, key: str, seen: str) -> bool:
-    """Whether torch refused a Python int while converting it, before (or instead of) the dtypes' check."""
-    ints = _py_ints(key)
-    if seen == "error: OverflowError":
-        return any(not _TORCH_INTS[0] <= v <= _TORCH_INTS[1] for v in ints)
-    return seen == "refused" and "bool:" in key and any(v >= 2**63 for v in ints)
-
-
-_COMPLEX_ALPHA = Deviation(
-    "torch's add/sub kernels compute x + alpha * y with a complex multiplication by alpha (1 or -1), "
-    "and its pow of complex special values goes through exp(log): an infinite or NaN part gives NaN "
-    "parts (torch.tensor([1+0j]) + complex('inf') is inf+nanj, NumPy's inf+0j). The values are the "
-    "backend kernel's: promo_ns on torch gives torch's, on NumPy NumPy's, under every policy.",
-    _complex_specials,
-    values_only=True,
-)
-
-
 DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
     "paddle": (
         Deviation(
@@ -202,15 +126,6 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
         ),
     ),
     "pytorch": (
-        _COMPLEX_ALPHA,
-        Deviation(
-            "torch converts a Python int to a c10::Scalar (an int64, a uint64 from 2**63) while parsing "
-            "the arguments: beyond that it raises OverflowError before any dtype check, and a uint64 "
-            "refuses to promote with a bool tensor (RuntimeError: Promotion for uint16, uint32, uint64 "
-            "types is not supported). Both refuse; the pytorch policy checks the dtypes first (a "
-            "PromotionError) and the int against the int64 a bool tensor's int becomes (OverflowError).",
-            _torch_int_conversion,
-        ),
         Deviation(
             "PyTorch gives complex32 for float16 with a complex operand of a lower category; promo_ns "
             "has no complex32 and gives complex64.",
@@ -225,46 +140,25 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
         ),
     ),
     "numpy": (
-        _COMPLEX_ALPHA,
         Deviation(
-            "ml_dtypes registers no bfloat16 promotions with int16+/uint16+ or float16 for "
-            "np.result_type (so np.where, np.concatenate and np.stack refuse them, and result_type "
-            "refuses a Python scalar beside bfloat16 and another dtype, or takes a Python float as "
-            "float64; np.tensordot gives an object array, np.cross refuses) while its ufunc loops accept "
-            "them, and it casts complex to bfloat16 'same_kind': "
-            "the numpy policy uses the ufuncs' answer everywhere and NumPy's own casting rule.",
-            lambda op, key, seen: "bfloat16" in key and _ml_dtypes_promotion(op, key, seen),
+            "ml_dtypes registers no bfloat16 promotions for np.result_type (so np.where refuses) while "
+            "its ufunc loops accept them, and it casts complex to bfloat16 'same_kind': the numpy policy "
+            "uses the ufuncs' answer everywhere and NumPy's own casting rule.",
+            lambda op, key, seen: (
+                "bfloat16" in key and (op == "where" or (op == "iadd" and "complex" in key))
+            ),
         ),
     ),
     "array-api": (
-        _COMPLEX_ALPHA,
         Deviation(
-            "meshgrid of arrays of different dtypes: array-api-strict raises ValueError; the array-api "
-            "policy refuses them too, with the PromotionError (a TypeError) of every dtype refusal.",
-            lambda op, key, seen: op == "meshgrid" and seen == "error: ValueError",
+            "array-api-strict lets a Python complex into real-only maximum/minimum/less with real "
+            "floating arrays; the standard does not define it and the array-api policy refuses.",
+            lambda op, key, seen: op in ("maximum", "minimum", "less") and "py:complex" in key,
         ),
         Deviation(
-            "array-api-strict's functions bitwise_left_shift/bitwise_right_shift raise ValueError for a "
-            "negative shift (before the kind check of a bool or floating array) while its operators "
-            "compute; the array-api policy has one rule for both spellings and follows the operators.",
-            lambda op, key, seen: (
-                op in ("bitwise_left_shift", "bitwise_right_shift") and seen == "error: ValueError"
-            ),
-        ),
-        Deviation(
-            "array-api-strict lets a Python complex into the real-only maximum/minimum and ordering "
-            "comparisons with real floating arrays; the standard does not define it and the array-api "
-            "policy refuses.",
-            lambda op, key, seen: (
-                op in ("maximum", "minimum", "less", "less_equal", "greater", "greater_equal")
-                and "py:complex" in key
-            ),
-        ),
-        Deviation(
-            "array-api-strict's matmul, tensordot, vecdot, linalg.cross, linalg.outer and searchsorted "
-            "check only that each operand is numeric and let NumPy promote them; the array-api policy "
-            "refuses the pairs the standard leaves undefined (int8 with float32, int64 with uint64).",
-            lambda op, key, seen: op in _UNCHECKED_LINALG and seen != "refused" and _undefined_promotion(key),
+            "array-api-strict's matmul does not check promotion; the array-api policy refuses the "
+            "mixed-kind pairs the standard leaves undefined.",
+            lambda op, key, seen: op == "matmul" and seen != "refused",
         ),
     ),
 }

@@ -182,14 +182,15 @@ def legacy_cell(case: Case) -> tuple[str, str]:
 def deviation(policy: str, case: Case, seen: str, *, values: bool = False) -> str | None:
     """The reason of a documented deviation covering ``case`` (``values``: its values only), if any."""
     from conformance.frameworks import _fidelity
+    from conformance.probe import _deviations
 
     op, key = legacy_cell(case)
     legacy_seen = dtypes_of(seen)
     if case.kind in ("elementwise", "reduction", "linalg", "fft"):
         found = _fidelity.function_deviation(policy, op, key, legacy_seen)
         return found.reason if found is not None and not values else None
-    # the old cell's key, then the case's own tokens (with the Python scalars' values, ``:edge``)
-    found = _fidelity.deviation(policy, op, key, legacy_seen, values=values) or _fidelity.deviation(
+    # the framework cells' deviations, then the probe's own (read with the Python scalars' values)
+    found = _fidelity.deviation(policy, op, key, legacy_seen, values=values) or _deviations.deviation(
         policy, op, "|".join(case.args), legacy_seen, values=values
     )
     return found.reason if found is not None else None
