@@ -142,6 +142,7 @@ def test_numpy_policy_bfloat16_products_stay_bfloat16(op: str, other: str) -> No
         # ml_dtypes registers no bfloat16 promotion with int16 or float16 for np.result_type
         ("numpy", "result_type|function|dt:bfloat16|dt:int16|dt:float16", "refused", "dtype float32"),
         ("numpy", "stack|function|bfloat16:nd:one|float16:nd:one", "refused", "float32 2x3 ?"),
+        ("numpy", "add|operator|bfloat16:nd:one|py:int:9223372036854775808", "refused", "bfloat16 3 ?"),
         # array-api-strict leaves matmul-like promotion to NumPy
         ("array-api", "linalg.cross|function|int8:nd:one|float32:nd:one", "float32 3 ?", "refused"),
         ("array-api", "searchsorted|function|int64:sorted:one|uint64:nd:one", "int64 3 ?", "refused"),

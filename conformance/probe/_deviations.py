@@ -55,6 +55,12 @@ _UNCHECKED = frozenset(
 )
 
 
+def _ml_dtypes_int(op: str, key: str, seen: str) -> bool:
+    """ml_dtypes' bfloat16 converts no Python int beyond int64, where NumPy's float16 rounds it."""
+    beyond = any(not -(2**63) <= v < 2**63 for v in _py_ints(key))
+    return beyond and seen == "refused" and "bfloat16" in _dtypes(key)
+
+
 def _undefined_promotion(op: str, key: str, seen: str) -> bool:
     """array-api-strict computes where the standard's tables leave the two dtypes' promotion undefined."""
     from promo_ns._dtypes import BY_NAME
@@ -115,6 +121,12 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
             "float as float64, while its ufunc loops accept them: the numpy policy uses the ufuncs' "
             "answer everywhere.",
             _ml_dtypes_promotion,
+        ),
+        Deviation(
+            "ml_dtypes' bfloat16 converts no Python int beyond int64 (TypeError: expected number, got "
+            "int); the numpy policy converts it as NumPy does for float16: rounded, infinite beyond "
+            "the range.",
+            _ml_dtypes_int,
         ),
     ),
     "array-api": (
