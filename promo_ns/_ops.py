@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["DELEGATED_DTYPES", "FAMILY", "FUNCTION_FAMILY", "INPUT_KIND_OPS", "NATIVE", "family_of"]
+__all__ = [
+    "DELEGATED_DTYPES",
+    "FAMILY",
+    "FUNCTION_FAMILY",
+    "INPUT_KIND_OPS",
+    "NATIVE",
+    "UNPROMOTED",
+    "family_of",
+]
 
 #: op name -> op family (see :data:`promo_ns.policies._model.FAMILIES`).
 FAMILY: Final[dict[str, str]] = {
@@ -25,6 +33,11 @@ FAMILY: Final[dict[str, str]] = {
     "setitem": "setitem",
     **dict.fromkeys(("matmul", "tensordot", "vecdot", "cross", "outer", "solve"), "linalg"),
 }
+
+#: Ops that combine arrays but promote none: a policy may still put one in a family of its
+#: ``op_families`` to hold the arrays to it (torch.meshgrid: "expects all tensors to have the same
+#: dtype"); where none names one, they take any dtypes.
+UNPROMOTED: Final[tuple[str, ...]] = ("meshgrid",)
 
 _FLOAT_FUNCTIONS = (
     *("acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "sin", "sinh", "tan", "tanh"),

@@ -11,7 +11,7 @@ The bound is the same on every backend.  A value not computed (``?``: a dtype
 decided without a kernel, eigenvectors) is not compared.
 
 Buckets of a framework comparison (as :mod:`conformance.frameworks._fidelity`):
-``agree``, ``deviation`` (documented in :mod:`conformance.probe._deviations`, or in
+``agree``, ``deviation`` (documented in :mod:`conformance.probe._deviations` and ``_token_deviations``, or in
 ``conformance.frameworks._fidelity``'s tables, read through the old cell names),
 ``framework cannot run`` (no kernel, no such spelling, or a dtype decided without
 a kernel where promo_ns raises a value error), ``no backend kernel`` (the backend
@@ -187,7 +187,7 @@ def legacy_cell(case: Case) -> tuple[str, str]:
 def deviation(policy: str, case: Case, seen: str, got: str = "", *, values: bool = False) -> str | None:
     """The reason of a documented deviation covering ``case`` (``values``: its values only), if any."""
     from conformance.frameworks import _fidelity
-    from conformance.probe import _deviations
+    from conformance.probe import _deviations, _token_deviations
 
     reason = _deviations.find(policy, case, seen, got, values=values)
     if reason is not None:
@@ -197,7 +197,10 @@ def deviation(policy: str, case: Case, seen: str, got: str = "", *, values: bool
     if case.kind in ("elementwise", "reduction", "linalg", "fft"):
         found = _fidelity.function_deviation(policy, op, key, legacy_seen)
         return found.reason if found is not None and not values else None
-    found = _fidelity.deviation(policy, op, key, legacy_seen, values=values)
+    # the framework cells' deviations, then the probe's own (read with the Python scalars' values)
+    found = _fidelity.deviation(policy, op, key, legacy_seen, values=values) or _token_deviations.deviation(
+        policy, op, "|".join(case.args), legacy_seen, values=values
+    )
     return found.reason if found is not None else None
 
 

@@ -157,6 +157,23 @@ def _stand_in(x: Any) -> Any:
     return x
 
 
+def _wrapped_number(value: Any, dtype: Any) -> Any:
+    """A Python number as torch's wrapped number, cast into ``dtype`` as TensorIterator casts it.
+
+    ``c10::Scalar`` holds a bool, an int64 (a uint64 from ``2**63``; beyond, "Overflow"), a double or
+    a complex double; the kernel reads it in the common dtype, an int wrapping modulo ``2**bits``
+    (as ``torch.add(int8_tensor, 128)`` does).  ``torch.tensor(128, dtype=torch.int8)`` would
+    check the value instead, which no op taking a scalar does.
+    """
+    if isinstance(value, bool):
+        held = torch.bool
+    elif isinstance(value, int):
+        held = torch.uint64 if value >= 2**63 else torch.int64
+    else:
+        held = torch.float64 if isinstance(value, float) else torch.complex128
+    return torch.tensor(value, dtype=held).to(dtype)
+
+
 def _meta(x: Any) -> Any:
     if isinstance(x, torch.Tensor):
         return x.to("meta")
@@ -255,14 +272,21 @@ class Torch:
                 raise _RefusedError(str(exc).split("\n")[0]) from meta
         if no_overload and case.kind == "binary" and len(args) == 2:
             common = torch.result_type(*args)
-            wrapped = [
-                a.to(common) if isinstance(a, torch.Tensor) else torch.tensor(a, dtype=common) for a in args
-            ]
-            try:
-                return _driver.call(self, case, wrapped, kwargs)
-            except Exception as again:
-                return self.fallback(case, wrapped, kwargs, again)
+            out = self._in_dtype(case, args, kwargs, common)
+            # an op computing integers in a float (atan2, copysign) reads the scalar in that float
+            computes = isinstance(out, torch.Tensor) and (out.is_floating_point() or out.is_complex())
+            if computes and not (common.is_floating_point or common.is_complex):
+                return self._in_dtype(case, args, kwargs, out.dtype)
+            return out
         raise exc
+
+    def _in_dtype(self, case: Case, args: list[Any], kwargs: dict[str, Any], dtype: Any) -> Any:
+        """``case`` on its operands cast into ``dtype``, Python scalars as torch's wrapped numbers."""
+        wrapped = [a.to(dtype) if isinstance(a, torch.Tensor) else _wrapped_number(a, dtype) for a in args]
+        try:
+            return _driver.call(self, case, wrapped, kwargs)
+        except Exception as again:
+            return self.fallback(case, wrapped, kwargs, again)
 
 
 def main() -> None:

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from promo_ns._dtypes import INT_RANGE, DType, a_or_an, canonical, float64, int64, uint64
-from promo_ns._engine import Operand, PromotionError, operand, promote_elements
+from promo_ns._engine import Operand, PromotionError, operand, promote_elements, resolve_many
 from promo_ns._functions._common import SIGNATURES, sequence_of
-from promo_ns._plan import Space, array_of, is_numpy_like, native, unknown_device, wrap
+from promo_ns._plan import Space, array_of, is_numpy_like, native, operand_of, unknown_device, wrap
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
@@ -408,8 +408,16 @@ def linspace(
 
 
 def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> tuple[Any, ...] | list[Any]:
-    """``meshgrid`` of the Array API standard: a tuple of arrays (a list in 2024.12)."""
-    out = ns._backend.compat.meshgrid(*(array_of(ns, x, "meshgrid") for x in arrays), indexing=indexing)
+    """``meshgrid`` of the Array API standard: a tuple of arrays (a list in 2024.12).
+
+    No array changes dtype; a policy that names a family for ``meshgrid`` holds the
+    arrays to it (PyTorch's and the standard's: one dtype).
+    """
+    natives = [array_of(ns, x, "meshgrid") for x in arrays]
+    policy = ns.policy_now()
+    if "meshgrid" in policy.op_families and len(arrays) > 1:
+        resolve_many(policy, "meshgrid", [operand_of(ns, x) for x in arrays])
+    out = ns._backend.compat.meshgrid(*natives, indexing=indexing)
     return sequence_of(ns, [wrap(x, ns) for x in out])
 
 

@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import Any, Literal
 
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._ops import DELEGATED_DTYPES, FAMILY, INPUT_KIND_OPS
+from promo_ns._ops import DELEGATED_DTYPES, FAMILY, INPUT_KIND_OPS, UNPROMOTED
 from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind, did_you_mean
 from promo_ns.policies._family import FAMILIES, Family, IntRule
 from promo_ns.policies._frozen import freeze_fields, read_only
@@ -136,7 +136,8 @@ class Policy:
         Per op family rules; a family missing here refuses every cell.
     op_families
         Ops this policy groups differently from :data:`promo_ns._ops.FAMILY`
-        (op name -> a family name of ``families``).
+        (op name -> a family name of ``families``), and the ops of
+        :data:`promo_ns._ops.UNPROMOTED` whose arrays it holds to a family.
     accumulate
         The dtype ``sum``/``prod``/``cumulative_*`` accumulate in, per input
         dtype; a dtype missing here accumulates in itself.
@@ -465,7 +466,7 @@ def _validate(record: Policy, owner: str) -> None:
             f"{owner}: defaults lacks {', '.join(missing)}; its keys are {', '.join(DEFAULT_KINDS)}"
         )
     for op, family in record.op_families.items():
-        if op not in FAMILY:
+        if op not in FAMILY and op not in UNPROMOTED:
             raise ValueError(f"{owner}: op_families names an unknown op {op!r}{did_you_mean(op, FAMILY)}")
         if family not in record.families and family not in FAMILIES:
             raise ValueError(

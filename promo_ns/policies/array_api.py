@@ -144,7 +144,8 @@ POLICY = Policy(
     arrays=ARRAYS,
     roles="weak-scalars",
     scalars=SCALARS,
-    op_families={"isin": "membership"},
+    # meshgrid: "Each array should have the same numeric data type" (array-api-strict: ValueError).
+    op_families={"isin": "membership", "meshgrid": "meshgrid"},
     families={
         "arithmetic": Family(kinds="iufc"),
         "power": Family(kinds="iufc"),
@@ -171,6 +172,7 @@ POLICY = Policy(
         ),
         "setitem": Family(int_range={"f": _NUMPY_INTS["f"]}),
         "linalg": Family(kinds="iufc"),
+        "meshgrid": Family(same_dtype=True),
     },
     accumulate={
         **{d: int64 for d in DTYPES if d.kind == "i"},
@@ -201,6 +203,9 @@ POLICY = Policy(
         "<, <=, >, >=, maximum and minimum of a real floating array with a Python complex: "
         "array-api-strict checks the array's dtype only and computes (complex64 for maximum); the "
         "standard defines them for real operands, and the policy refuses the complex.",
+        "meshgrid of arrays of different dtypes (the standard: each array should have the same "
+        "numeric data type): array-api-strict raises ValueError, the policy the PromotionError (a "
+        "TypeError) of every dtype it refuses.",
         "A shift by a negative Python int or array element: array-api-strict's functions "
         "bitwise_left_shift and bitwise_right_shift raise ValueError (the standard defines shifts by "
         "x2 >= 0), while its operators x << s and x >> s compute (NumPy's 0 or -1); the policy has one "

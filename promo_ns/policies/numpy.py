@@ -135,6 +135,13 @@ _SMALLEST_FLOAT = {
     **{d: float64 for d in DTYPES if d.kind in "iu" and d.bits >= 32},
 }
 
+#: The precision np.linalg.solve computes each operand in (its ``linalg`` column): the loops are
+#: float32, float64, complex64 and complex128.
+_SOLVE_LOOPS = {
+    **{d: float64 for d in DTYPES if d.kind in "biu" or d is bfloat16},
+    **{d: d for d in (float32, float64, complex64, complex128)},
+}
+
 FUNCTIONS = {
     **function_grid("""
      float reciprocal  abs negative positive sign square rounding round
@@ -185,7 +192,12 @@ POLICY = Policy(
     scalars_alone="defaults",
     nary="main-dtype",
     nary_order=_TYPE_NUMBERS,
-    op_families={"subtract": "subtraction"},
+    # np.tensordot, np.outer and np.cross multiply through np.dot and ufuncs that ml_dtypes gives
+    # bfloat16 loops (tensordot(bf16, bf16) is bfloat16); only matmul and solve lack them.
+    op_families={
+        **{"subtract": "subtraction", "solve": "solve"},
+        **dict.fromkeys(("tensordot", "outer", "cross"), "arithmetic"),
+    },
     families={
         "arithmetic": Family(),
         # NumPy has no bool subtraction loop: bool - bool (an array or a Python bool) is refused.
@@ -208,6 +220,12 @@ POLICY = Policy(
         "setitem": Family(cast="any", int_values={"i": "fit", "u": "fit"}),
         # ml_dtypes has no bfloat16 matmul loop: NumPy computes bfloat16 products in float32.
         "linalg": Family(result_map={bfloat16: float32}),
+        # np.linalg.solve's _commonType: a non-float operand (bfloat16 too) counts as float64, float16
+        # is refused ("array type float16 is unsupported in linalg").
+        "solve": Family(
+            arrays={pair: d for pair, d in ARRAYS.items() if float16 not in pair},
+            operand_map=_SOLVE_LOOPS,
+        ),
     },
     accumulate={
         **{d: int64 for d in DTYPES if d.kind in "bi"},
@@ -224,8 +242,9 @@ POLICY = Policy(
         "OverflowError naming the int and the dtype to ask for (dtype=xp.uint64, or a float dtype), "
         "on every backend: a value-based dtype is what NEP 50 removed from the rest of NumPy.",
         "ml_dtypes registers no bfloat16 promotion with int16+/uint16+ or float16 for np.result_type "
-        "(so np.where, np.concatenate and np.stack refuse them, and result_type refuses a Python int "
-        "beside bfloat16 and another dtype), and result_type takes a Python float or complex with "
+        "(so np.where, np.concatenate and np.stack refuse them, np.cross too, np.tensordot gives an "
+        "object array, and result_type refuses a Python int beside bfloat16 and another dtype), and "
+        "result_type takes a Python float or complex with "
         "bfloat16 as float64 or complex128, while its ufunc loops accept them all (float32, complex64): "
         "the numpy policy uses the ufuncs' answer everywhere. ml_dtypes also casts complex to bfloat16 "
         "under 'same_kind'; the numpy policy keeps NumPy's rule and refuses bf16 += complex.",

@@ -68,9 +68,11 @@ Functions of two arrays: ``outer`` promotes as ``*`` does (it is
 ("linalg.vecdot: Expected a floating point or complex tensor as input"),
 ``isin`` refuses bool and complex operands, Python scalars too ("Unsupported
 input type encountered for isin()"), ``matmul``/``tensordot``/``cross`` take
-one dtype.  ``can_cast`` is ``torch.can_cast``: by category, bool < integer <
-float < complex (``c10::canCast``).  ``result_type`` and ``where`` of Python
-scalars alone give their default dtypes (``torch.result_type(1, 2.5)`` is
+one dtype, and so does ``meshgrid``, which promotes nothing ("torch.meshgrid:
+expects all tensors to have the same dtype").  ``can_cast`` is
+``torch.can_cast``: by category, bool < integer < float < complex
+(``c10::canCast``).  ``result_type`` and ``where`` of Python scalars alone
+give their default dtypes (``torch.result_type(1, 2.5)`` is
 float32).  ``all``/``any`` of uint8 give uint8, ``conj`` of bool is bool,
 ``imag`` refuses real dtypes ("imag is not implemented for tensors with
 non-complex dtypes"): ``DELEGATED``.  ``sign`` follows ``torch.sgn``, which
@@ -260,7 +262,11 @@ POLICY = Policy(
     roles="priority",
     scalar_dtypes={Role.BOOL: bool_, Role.INT: int64, Role.FLOAT: float32, Role.COMPLEX: complex64},
     cross=CROSS,
-    op_families={"subtract": "subtraction", "outer": "arithmetic", "vecdot": "vecdot", "isin": "isin"},
+    op_families={
+        **{"subtract": "subtraction", "outer": "arithmetic", "vecdot": "vecdot", "isin": "isin"},
+        # "torch.meshgrid: expects all tensors to have the same dtype"
+        "meshgrid": "linalg",
+    },
     families={
         "arithmetic": Family(int_values=_WRAPPED),
         "subtraction": Family(kinds="iufc", scalar_kinds="ifc", int_values=_WRAPPED),
@@ -332,6 +338,14 @@ POLICY = Policy(
         "torch's CPU mul/div/floor_divide read any second operand that broadcasts from one element (a "
         "shape-(1,) tensor too) in float32 for float16/bfloat16: the kernel picks that path by the "
         "operand's strides at run time; promo_ns decides per dtype and role, so only 0-d operands do.",
+        "torch converts a Python int to a c10::Scalar (an int64, a uint64 from 2**63) while parsing "
+        "arguments, before any dtype check: an int beyond -2**63..2**64-1 raises OverflowError where the "
+        "dtypes are refused too (float16_tensor & -2**63 - 1), and a uint64 int refuses to promote with "
+        "a bool tensor (Promotion for uint16, uint32, uint64 types is not supported); the policy checks "
+        "the dtypes first (PromotionError) and holds a bool tensor's int to int64 (OverflowError).",
+        "torch's add/sub kernels compute x + alpha * y with a complex multiplication by alpha, so an "
+        "infinite part of a complex operand gives a NaN other part (tensor([1+0j]) + complex('inf') is "
+        "inf+nanj); the values are the backend kernel's (NumPy's inf+0j on the NumPy backend).",
         "float16/bfloat16 x // y of two tensors (and s // x) round each step of div_floor to the "
         "tensor's dtype in torch's vectorized CPU loop; NumPy's and ml_dtypes' loops compute in float32 "
         "and round once: the backends' numerics differ in the last bit of some quotients.",
