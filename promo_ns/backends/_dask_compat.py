@@ -326,6 +326,22 @@ _KEEPDIMS_CHECKED = frozenset(("count_nonzero", "mean", "std", "var"))
 _CREATION = dict.fromkeys(("empty", "ones", "zeros"), frozenset(("dtype", "device", "chunks")))
 
 
+def _bool_diff(diff: Callable[..., Any]) -> Callable[..., Any]:
+    """``diff``, of bools too: NumPy's ``not_equal`` of neighbours (Dask's subtracts, which bools refuse)."""
+
+    @wraps(diff)
+    def exact(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
+        if x.dtype != numpy.bool_ or not isinstance(n, int) or n < 1:
+            return diff(x, axis=axis, n=n, prepend=prepend, append=append)
+        ends = [e.astype(numpy.int8) if getattr(e, "dtype", None) == numpy.bool_ else e for e in (prepend, append)]
+        out = diff(x.astype(numpy.int8), axis=axis, prepend=ends[0], append=ends[1]) != 0
+        for _ in range(n - 1):
+            out = diff(out.astype(numpy.int8), axis=axis) != 0
+        return out
+
+    return exact
+
+
 def _checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     """``fn``, compat's ``name``, its keywords checked where Dask's would fail late or take them silently."""
     keywords = _CREATION.get(name)
@@ -404,6 +420,7 @@ class DaskCompat(ModuleType):
             self.linspace = self._linspace
             self.repeat = self._repeat
             self.take_along_axis = _take_along_axis
+            self.diff = _bool_diff(_wrapped(base.diff, "diff"))
         else:
             for name, fn in _linalg(base).items():
                 setattr(self, name, fn)
@@ -484,7 +501,7 @@ class DaskCompat(ModuleType):
             raise TypeError(f"full_like()'s dtype is a dtype, not {type(dtype).__name__} {dtype!r}")
         dtype = dtype or x.dtype
         if not isinstance(fill_value, dask_array.Array):
-            numpy.asarray(fill_value, dtype=dtype)
+            numpy.full((), fill_value, dtype=dtype)  # NumPy's cast, or its OverflowError or ValueError
         return self._base.full_like(x, fill_value, **kwargs)
 
     def __getattr__(self, name: str) -> Any:

@@ -24,6 +24,7 @@ dtype only; every other tensor goes straight to torch's kernel.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
@@ -168,6 +169,25 @@ def _bool_matrix_power(fn: Callable[..., Any]) -> Callable[..., Any]:
     return matrix_power
 
 
+def _in_float64(fn: Callable[..., Any], *, back: bool) -> Callable[..., Any]:
+    """``linalg.solve``/``matrix_rank`` of bfloat16 (and, for ``matrix_rank``, bool and integer) tensors.
+
+    NumPy computes those in float64 (its linalg reads bfloat16 and integers
+    as float64); ``back``: the result is cast back to the operands' dtype.
+    """
+
+    @functools.wraps(fn)
+    def in_float64(*args: Any, **kw: Any) -> Any:
+        dtype = args[0].dtype if args and isinstance(args[0], Tensor) else None
+        if dtype is None or not (dtype == torch.bfloat16 or (not back and not dtype.is_floating_point and not dtype.is_complex)):
+            return fn(*args, **kw)
+        wide = [a.to(torch.float64) if isinstance(a, Tensor) and a.dtype == dtype else a for a in args]
+        out = fn(*wide, **kw)
+        return out.to(dtype) if back else out
+
+    return in_float64
+
+
 def _meshgrid(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``meshgrid`` of tensors of several dtypes (torch's takes one dtype): each broadcast as it is."""
 
@@ -205,6 +225,38 @@ def _linspace(fn: Callable[..., Any]) -> Callable[..., Any]:
         return spaced != 0 if dtype == torch.bool else spaced.real.to(dtype)
 
     return linspace
+
+
+def _arange(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``arange`` of float bounds or step into an integer dtype, as NumPy makes it.
+
+    NumPy's length is ``ceil((stop - start) / step)``; its values are the
+    first two cast to the dtype and repeated differences of those
+    (``arange(0, 2, 0.5, dtype=int8)`` is four zeros).  torch casts the
+    bounds first (``arange(3.5, dtype=int64)`` has 3 elements) or refuses a
+    step that casts to 0.
+    """
+
+    @functools.wraps(fn)
+    def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, **kw: Any) -> Any:
+        bounds = (start, stop, step)
+        if (
+            dtype is None
+            or dtype.is_floating_point
+            or dtype.is_complex
+            or dtype == torch.bool
+            or all(v.__class__ is not float for v in bounds)
+            or not all(math.isfinite(v) for v in bounds if v is not None)
+            or step == 0
+        ):
+            return fn(start, stop, step, dtype=dtype, **kw)
+        if stop is None:
+            start, stop = 0, start
+        first = int(start)
+        steps = torch.arange(max(0, math.ceil((stop - start) / step)), dtype=torch.int64, device=kw.get("device"))
+        return (steps * (int(start + step) - first) + first).to(dtype)
+
+    return arange
 
 
 def numpy_fill(value: Any, dtype: torch.dtype, *, data: bool = False) -> Any:
@@ -257,7 +309,10 @@ def install(compat: ModuleType) -> None:
         _wrap(compat, name, _bool_product)
         _wrap(compat.linalg, name, _bool_product)
     _wrap(compat.linalg, "matrix_power", _bool_matrix_power)
+    _wrap(compat.linalg, "solve", functools.partial(_in_float64, back=True))
+    _wrap(compat.linalg, "matrix_rank", functools.partial(_in_float64, back=False))
     _wrap(compat, "meshgrid", _meshgrid)
     _wrap(compat, "linspace", _linspace)
+    _wrap(compat, "arange", _arange)
     _wrap(compat, "full", _full)
     _wrap(compat, "full_like", _full_like)
