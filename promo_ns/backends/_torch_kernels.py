@@ -24,7 +24,6 @@ dtype only; every other tensor goes straight to torch's kernel.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
@@ -33,6 +32,7 @@ import numpy
 import torch
 
 from promo_ns._dtypes import canonical, native
+from promo_ns.backends import _values
 
 __all__ = ["install", "numpy_fill"]
 
@@ -52,7 +52,7 @@ def _codes(*xs: Tensor) -> list[Tensor]:
     if xs[0].device.type == "meta":
         return [torch.empty(x.shape, dtype=torch.int64, device=x.device) for x in xs]
     flat = torch.cat([x.reshape(-1) for x in xs])
-    re_values, re = torch.unique(flat.real, return_inverse=True)
+    re = torch.unique(flat.real, return_inverse=True)[1]
     im_values, im = torch.unique(flat.imag, return_inverse=True)
     codes = re * im_values.numel() + im
     return [c.reshape(x.shape) for c, x in zip(torch.split(codes, [x.numel() for x in xs]), xs, strict=True)]
@@ -179,13 +179,34 @@ def _in_float64(fn: Callable[..., Any], *, back: bool) -> Callable[..., Any]:
     @functools.wraps(fn)
     def in_float64(*args: Any, **kw: Any) -> Any:
         dtype = args[0].dtype if args and isinstance(args[0], Tensor) else None
-        if dtype is None or not (dtype == torch.bfloat16 or (not back and not dtype.is_floating_point and not dtype.is_complex)):
+        if dtype is None or not (
+            dtype == torch.bfloat16 or (not back and not dtype.is_floating_point and not dtype.is_complex)
+        ):
             return fn(*args, **kw)
         wide = [a.to(torch.float64) if isinstance(a, Tensor) and a.dtype == dtype else a for a in args]
         out = fn(*wide, **kw)
         return out.to(dtype) if back else out
 
     return in_float64
+
+
+def _no_kernel(
+    fn: Callable[..., Any], name: str, refused: Callable[[torch.dtype], bool]
+) -> Callable[..., Any]:
+    """``fn``, raising torch's CPU error for a dtype no torch device computes (``meta`` would give a dtype).
+
+    ``bitwise_invert`` of floats, ``linalg.cross`` of bools (NumPy's subtracts
+    them), ``linalg.solve`` of float16: the NotImplementedError the plan
+    layer turns into promo_ns's TypeError, on every device alike.
+    """
+
+    @functools.wraps(fn)
+    def checked(x: Any, /, *args: Any, **kw: Any) -> Any:
+        if isinstance(x, Tensor) and refused(x.dtype):
+            raise NotImplementedError(f"{name!r} not implemented for {x.dtype} tensors on any torch device")
+        return fn(x, *args, **kw)
+
+    return checked
 
 
 def _meshgrid(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -219,7 +240,12 @@ def _linspace(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, **kw: Any) -> Any:
         complex_bound = start.__class__ is complex or stop.__class__ is complex
-        if not complex_bound or dtype is None or dtype.is_complex or not (dtype.is_floating_point or dtype == torch.bool):
+        if (
+            not complex_bound
+            or dtype is None
+            or dtype.is_complex
+            or not (dtype.is_floating_point or dtype == torch.bool)
+        ):
             return fn(start, stop, num, dtype=dtype, **kw)
         spaced = fn(start, stop, num, dtype=torch.complex128, **kw)
         return spaced != 0 if dtype == torch.bool else spaced.real.to(dtype)
@@ -228,46 +254,28 @@ def _linspace(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _arange(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``arange`` of float bounds or step into an integer dtype, as NumPy makes it.
+    """``arange`` of a float bound or step into an integer dtype, as NumPy makes it.
 
-    NumPy's length is ``ceil((stop - start) / step)``; its values are the
-    first two cast to the dtype and repeated differences of those
-    (``arange(0, 2, 0.5, dtype=int8)`` is four zeros).  torch casts the
-    bounds first (``arange(3.5, dtype=int64)`` has 3 elements) or refuses a
-    step that casts to 0.
+    (see :func:`._values.integer_arange`); torch casts the bounds first
+    (``arange(3.5, dtype=int64)`` has 3 elements) or refuses a step that casts to 0.
     """
 
     @functools.wraps(fn)
     def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, **kw: Any) -> Any:
-        bounds = (start, stop, step)
-        if (
-            dtype is None
-            or dtype.is_floating_point
-            or dtype.is_complex
-            or dtype == torch.bool
-            or all(v.__class__ is not float for v in bounds)
-            or not all(math.isfinite(v) for v in bounds if v is not None)
-            or step == 0
-        ):
+        made = None
+        if dtype is not None and not (dtype.is_floating_point or dtype.is_complex or dtype == torch.bool):
+            made = _values.integer_arange(start, stop, step)
+        if made is None:
             return fn(start, stop, step, dtype=dtype, **kw)
-        if stop is None:
-            start, stop = 0, start
-        first = int(start)
-        steps = torch.arange(max(0, math.ceil((stop - start) / step)), dtype=torch.int64, device=kw.get("device"))
-        return (steps * (int(start + step) - first) + first).to(dtype)
+        n, first, delta = made
+        return (torch.arange(n, dtype=torch.int64, device=kw.get("device")) * delta + first).to(dtype)
 
     return arange
 
 
 def numpy_fill(value: Any, dtype: torch.dtype, *, data: bool = False) -> Any:
-    """Python scalar ``value`` as NumPy fills ``dtype`` with it: cast, or NumPy's OverflowError/ValueError.
-
-    ``data``: as ``np.asarray(value, dtype=...)`` converts it (a float beyond an
-    integer dtype raises), else as ``np.full`` does (it casts).
-    """
-    np_dtype = native(canonical(dtype), numpy)
-    filled = numpy.asarray(value, dtype=np_dtype) if data else numpy.full((), value, dtype=np_dtype)
-    return float(filled) if dtype == torch.bfloat16 else filled.item()
+    """Python scalar ``value`` for torch ``dtype`` as NumPy converts it (see :func:`._values.numpy_fill`)."""
+    return _values.numpy_fill(value, native(canonical(dtype), numpy), data=data)
 
 
 def _full(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -312,6 +320,13 @@ def install(compat: ModuleType) -> None:
     _wrap(compat.linalg, "solve", functools.partial(_in_float64, back=True))
     _wrap(compat.linalg, "matrix_rank", functools.partial(_in_float64, back=False))
     _wrap(compat, "meshgrid", _meshgrid)
+    _wrap(
+        compat,
+        "bitwise_invert",
+        lambda f: _no_kernel(f, "bitwise_invert", lambda d: d.is_floating_point or d.is_complex),
+    )
+    _wrap(compat.linalg, "cross", lambda f: _no_kernel(f, "cross", lambda d: d == torch.bool))
+    _wrap(compat.linalg, "solve", lambda f: _no_kernel(f, "solve", lambda d: d == torch.float16))
     _wrap(compat, "linspace", _linspace)
     _wrap(compat, "arange", _arange)
     _wrap(compat, "full", _full)
