@@ -1,11 +1,12 @@
-"""The standard's functions torch has no kernel for on bool and complex tensors, as NumPy computes them.
+"""The standard's functions where torch has no kernel (or its own rule) for a dtype, as NumPy computes them.
 
-torch refuses ``isin``/``searchsorted`` of bool and complex tensors, sorts,
-orders (``max``, ``argmax``, ...) and ``signbit`` no complex tensor, has no
-bool ``matmul``/``tensordot``/``vecdot``, no ``meshgrid`` of mixed dtypes and
-no ``linspace`` with a complex bound and a real dtype, and checks a fill value
-against the dtype in its own words.  Here each computes NumPy's result from
-kernels torch has, exactly:
+torch refuses ``isin``/``searchsorted`` of bool and complex tensors, sorts and
+orders (``max``, ``argmax``, ...) no complex tensor, has no bool
+``matmul``/``tensordot``/``vecdot``/``matrix_power``, no bfloat16 ``solve`` nor
+integer ``matrix_rank``, no ``meshgrid`` of mixed dtypes, no ``linspace`` with
+a complex bound and a real dtype, makes ``arange`` of float bounds into
+integers its own way and checks a fill value in its own words.  Here each
+computes NumPy's result from kernels torch has:
 
 - a bool tensor is the uint8 tensor of its 0s and 1s; a bool product is
   NumPy's "or of ands", a float32 product (a sum of 0s and 1s is never 0 where
@@ -14,11 +15,15 @@ kernels torch has, exactly:
   part): each becomes the int64 *code* of that order, ``rank(real) * n +
   rank(imag)``, from ``unique`` of the parts of every operand together, so
   equal numbers get equal codes (a NaN is unequal to everything, as in ``==``);
+- ``solve`` of bfloat16 and ``matrix_rank`` of bfloat16, bools and integers
+  compute in float64, as NumPy's linalg does;
 - a fill value is converted by NumPy first (its casts and its OverflowError).
 
-Nothing leaves the device.  On ``meta`` (dtypes and shapes only) the same
-steps run on stand-ins of the result's dtype.  Each wrapper looks at the
-dtype only; every other tensor goes straight to torch's kernel.
+Where NumPy has no kernel either (``bitwise_invert`` of floats, ``linalg.cross``
+of bools, ``solve`` of float16), every torch device raises, ``meta`` too.
+Nothing leaves the device; on ``meta`` (dtypes and shapes only) the same steps
+run on stand-ins.  Each wrapper looks at the dtype first; every other tensor
+goes straight to torch's kernel.
 """
 
 from __future__ import annotations
@@ -58,24 +63,16 @@ def _codes(*xs: Tensor) -> list[Tensor]:
     return [c.reshape(x.shape) for c, x in zip(torch.split(codes, [x.numel() for x in xs]), xs, strict=True)]
 
 
-def _isin(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _compared(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``isin`` or ``searchsorted`` of two bool (complex) tensors: on their uint8 values (order codes)."""
+
     @functools.wraps(fn)
-    def isin(x1: Any, x2: Any, /, **kw: Any) -> Any:
+    def compared(x1: Any, x2: Any, /, **kw: Any) -> Any:
         if not (_special(x1) and isinstance(x2, Tensor) and x2.dtype == x1.dtype):
             return fn(x1, x2, **kw)
         return fn(*_codes(x1, x2), **kw)
 
-    return isin
-
-
-def _searchsorted(fn: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(fn)
-    def searchsorted(x1: Any, x2: Any, /, **kw: Any) -> Any:
-        if not (_special(x1) and isinstance(x2, Tensor) and x2.dtype == x1.dtype):
-            return fn(x1, x2, **kw)
-        return fn(*_codes(x1, x2), **kw)
-
-    return searchsorted
+    return compared
 
 
 def _sorting(fn: Callable[..., Any], argsort: Callable[..., Any], *, values: bool) -> Callable[..., Any]:
@@ -305,8 +302,8 @@ def _wrap(module: ModuleType, name: str, make: Callable[[Callable[..., Any]], Ca
 def install(compat: ModuleType) -> None:
     """Set this module's functions on ``compat`` (the adapter's own compat module), around its own."""
     argsort = compat.argsort
-    _wrap(compat, "isin", _isin)
-    _wrap(compat, "searchsorted", _searchsorted)
+    _wrap(compat, "isin", _compared)
+    _wrap(compat, "searchsorted", _compared)
     _wrap(compat, "sort", functools.partial(_sorting, argsort=argsort, values=True))
     _wrap(compat, "argsort", functools.partial(_sorting, argsort=argsort, values=False))
     for name, index, largest in (("max", False, True), ("min", False, False)):
