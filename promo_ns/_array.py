@@ -219,7 +219,7 @@ class Array:
         return self._ns.abs(self)  # type: ignore[no-any-return]
 
     def __invert__(self) -> Array:
-        return _wrap(self._ns._backend.compat.bitwise_invert(self._x), self._ns)
+        return self._ns.bitwise_invert(self)  # type: ignore[no-any-return]
 
     # -- binary operators: one path (see _operator) --
     __add__ = operator("add", NORMAL, defer=True)

@@ -981,7 +981,8 @@ def _other_operand(ns: Any, x: Any, op: str) -> Any:
 _SHAPE_WORDS = ("shape", "size", "dim", "broadcast", "with a sequence")
 #: How NumPy (and CuPy) say a ufunc has no loop for the dtypes.
 _NO_LOOP_WORDS = (
-    *("No loop matching", "did not contain a loop", "not supported for the input types"),
+    *("No loop matching", "did not contain a loop", "not supported for the input types", "boolean subtract"),
+    *("unsupported in linalg", "Parameters of such types are not supported"),  # NumPy's linalg, Dask's
     *("have no ordering", "not well defined for complex", "does not accept dtype"),  # JAX's
 )
 

@@ -128,44 +128,12 @@ def _edge(case: Case) -> bool:
 _VALUES = "values>values"
 KNOWN: tuple[Known, ...] = (
     _k(
-        "torch has no kernel for isin/searchsorted/sort of bool or complex, cumulative_sum/prod into bool, "
-        "max/min/signbit of complex, tensordot of bool, linspace into bool: promo_ns lets torch's "
-        "RuntimeError through where NumPy computes",
-        "torch",
-        "isin searchsorted sort argsort cumulative_sum cumulative_prod max min signbit tensordot "
-        "linalg.tensordot linspace unique_values unique_counts unique_inverse unique_all",
-        "result>unsupported; refused>unsupported",
-    ),
-    _k(
-        "torch refuses a fill value that does not fit the dtype (full, full_like, asarray with dtype=) "
-        "with a raw RuntimeError; NumPy casts or raises OverflowError",
-        "torch",
-        "full full_like asarray",
-        "result>unsupported; error: OverflowError>unsupported; error: ValueError>unsupported; "
-        "result>error: OverflowError; error: OverflowError>result; refused>result; result>refused; "
-        "refused>error: OverflowError",
-    ),
-    _k(
         "NumPy has no complex logaddexp/atan2 loop where torch and JAX compute one, and the backends check "
         "copysign/nextafter/hypot of complex in another order",
         "torch jax dask",
         "logaddexp atan2 copysign nextafter hypot",
         "unsupported>result; unsupported>refused; refused>unsupported",
         _dtype_in("complex"),
-    ),
-    _k(
-        "torch's meshgrid, imag of real input, fftfreq/rfftfreq into bool or integers and linspace with a "
-        "complex bound and a real dtype fail with a raw RuntimeError",
-        "torch",
-        "meshgrid imag fft.fftfreq fft.rfftfreq linspace",
-        "result>unsupported; refused>unsupported",
-    ),
-    _k(
-        "a dtype without a torch kernel is checked before promo_ns's refusal (bitwise_invert of floats, "
-        "subtract of bools)",
-        "torch",
-        "bitwise_invert subtract",
-        "refused>unsupported",
     ),
     _k(
         "complex special values and signed zeros (infinite, NaN or zero Python scalars, edge arrays) follow "
@@ -191,29 +159,11 @@ KNOWN: tuple[Known, ...] = (
         outcomes=_zero_signs_only,
     ),
     _k(
-        "the NumPy backend's conj of a 0-d bfloat16 array returns a NumPy scalar, not a promo_ns array",
-        "torch jax dask",
-        "conj",
-        "value>result",
-    ),
-    _k(
-        "linalg.matrix_power of bfloat16: the NumPy backend computes in float32 and returns float32",
-        "torch jax dask",
-        "linalg.matrix_power",
-        "result>result",
-    ),
-    _k(
         "searchsorted of NaN: the backends order NaN differently",
         "torch jax dask",
         "searchsorted",
         _VALUES,
         _special_scalar,
-    ),
-    _k(
-        "arange(3.5, dtype=int64): the NumPy backend gives 4 elements, torch 3",
-        "torch",
-        "arange",
-        _VALUES,
     ),
     _k(
         "from_dlpack of bfloat16: NumPy's DLPack has no bfloat16 (BufferError), torch's has",
@@ -255,20 +205,6 @@ KNOWN: tuple[Known, ...] = (
         "refused>result; result>refused",
     ),
     _k(
-        "arange with a fractional step into an integer dtype: NumPy computes, torch raises ValueError",
-        "torch",
-        "arange",
-        "result>error: ValueError",
-    ),
-    _k(
-        "torch has no linalg kernel for bool, integers, float16 or bfloat16 (matmul, vecdot, matrix_power, "
-        "solve, matrix_rank) nor argmax/argmin of complex; promo_ns lets its error through",
-        "torch",
-        "linalg.matmul linalg.vecdot linalg.matrix_power linalg.solve linalg.matrix_rank matmul vecdot "
-        "argmax argmin linalg.cross",
-        "result>unsupported; refused>unsupported",
-    ),
-    _k(
         "a kernel NumPy lacks (bool true division in place) that torch has",
         "torch",
         "divide",
@@ -296,10 +232,10 @@ KNOWN: tuple[Known, ...] = (
         _dtype_in("complex"),
     ),
     _k(
-        "Dask: diff of bool refuses, from_dlpack of bool has no path, full_like checks the fill value",
+        "Dask: from_dlpack of bool has no path",
         "dask",
-        "diff from_dlpack full_like",
-        "result>refused; result>unsupported; result>error: OverflowError",
+        "from_dlpack",
+        "result>unsupported",
     ),
     _k(
         "JAX: clip of complex with a bfloat16 bound has no kernel",

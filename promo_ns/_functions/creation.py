@@ -394,6 +394,11 @@ def linspace(
 ) -> Any:
     """``num`` evenly spaced values; without ``dtype``, the policy's default float (complex) dtype."""
     kind = "complex" if isinstance(start, complex) or isinstance(stop, complex) else "float"
+    if kind == "complex" and dtype is not None and canonical(dtype).kind in "iu":
+        raise TypeError(
+            f"linspace() cannot space {canonical(dtype)} values between the complex bounds {start!r} and "
+            f"{stop!r} (NumPy has no complex floor); give real bounds, or a complex dtype and cast the result"
+        )
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
     fn = ns._backend.compat.linspace
     try:

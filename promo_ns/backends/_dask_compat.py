@@ -41,6 +41,8 @@ def _numpy_linalg(name: str, *arrays: Any, array_keyword: str | None = None, **k
         kwargs[array_keyword] = arrays[-1]
         arrays = arrays[:-1]
     out = getattr(compat_numpy.linalg, name)(*arrays, **kwargs)
+    if name == "matrix_power" and arrays[0].dtype != out.dtype:  # bfloat16: NumPy returns float32
+        out = out.astype(arrays[0].dtype)
     return tuple(out) if isinstance(out, tuple) else out
 
 
@@ -96,6 +98,8 @@ def _linalg(base: ModuleType) -> dict[str, Callable[..., Any]]:
 
         def fn(x: Any, /, *args: Any, **kwargs: Any) -> Any:
             n = name == "matrix_power"
+            if n and not args and "n" in kwargs:  # n= by name, as NumPy's and torch's take it
+                args = (kwargs.pop("n"),)
             if len(args) != n or not kwargs.keys() <= ({"rtol"} if rtol else set()):
                 raise _bad_call(name, 1 + n, args, kwargs, {"rtol"} if rtol else set())
             if n:
@@ -326,6 +330,24 @@ _KEEPDIMS_CHECKED = frozenset(("count_nonzero", "mean", "std", "var"))
 _CREATION = dict.fromkeys(("empty", "ones", "zeros"), frozenset(("dtype", "device", "chunks")))
 
 
+def _bool_diff(diff: Callable[..., Any]) -> Callable[..., Any]:
+    """``diff``, of bools too: NumPy's ``not_equal`` of neighbours (Dask's subtracts, which bools refuse)."""
+
+    @wraps(diff)
+    def exact(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
+        if x.dtype != numpy.bool_ or not isinstance(n, int) or n < 1:
+            return diff(x, axis=axis, n=n, prepend=prepend, append=append)
+        ends = [
+            e.astype(numpy.int8) if getattr(e, "dtype", None) == numpy.bool_ else e for e in (prepend, append)
+        ]
+        out = diff(x.astype(numpy.int8), axis=axis, prepend=ends[0], append=ends[1]) != 0
+        for _ in range(n - 1):
+            out = diff(out.astype(numpy.int8), axis=axis) != 0
+        return out
+
+    return exact
+
+
 def _checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     """``fn``, compat's ``name``, its keywords checked where Dask's would fail late or take them silently."""
     keywords = _CREATION.get(name)
@@ -404,6 +426,7 @@ class DaskCompat(ModuleType):
             self.linspace = self._linspace
             self.repeat = self._repeat
             self.take_along_axis = _take_along_axis
+            self.diff = _bool_diff(_wrapped(base.diff, "diff"))
         else:
             for name, fn in _linalg(base).items():
                 setattr(self, name, fn)
@@ -416,8 +439,23 @@ class DaskCompat(ModuleType):
     def _linspace(self, start: Any, stop: Any, /, num: int, *, endpoint: bool = True, **kwargs: Any) -> Any:
         """``linspace``, whose last value is ``stop`` itself where it is included, as NumPy's.
 
-        (Dask's computes it as ``start + (num - 1) * step``, which may round elsewhere.)
+        (Dask's computes it as ``start + (num - 1) * step``, which may round elsewhere.)  A
+        complex bound (Dask's takes none) spaces the real and imaginary parts apart, as
+        NumPy's complex steps do, and casts them to a bool or real ``dtype`` as NumPy does.
         """
+        if start.__class__ is complex or stop.__class__ is complex:
+            dtype = numpy.dtype(kwargs.pop("dtype", None) or numpy.complex128)
+            re, im = (
+                self._linspace(a, b, num, endpoint=endpoint, dtype=numpy.dtype(numpy.float64), **kwargs)
+                for a, b in (
+                    (complex(start).real, complex(stop).real),
+                    (complex(start).imag, complex(stop).imag),
+                )
+            )
+            if dtype.kind == "f":
+                return re.astype(dtype)
+            spaced = re + 1j * im
+            return spaced != 0 if dtype.kind == "b" else spaced.astype(dtype)
         out = self._base.linspace(start, stop, num, endpoint=endpoint, **kwargs)
         if endpoint and num > 1:
             out[-1] = stop
@@ -484,7 +522,7 @@ class DaskCompat(ModuleType):
             raise TypeError(f"full_like()'s dtype is a dtype, not {type(dtype).__name__} {dtype!r}")
         dtype = dtype or x.dtype
         if not isinstance(fill_value, dask_array.Array):
-            numpy.asarray(fill_value, dtype=dtype)
+            numpy.full((), fill_value, dtype=dtype)  # NumPy's cast, or its OverflowError or ValueError
         return self._base.full_like(x, fill_value, **kwargs)
 
     def __getattr__(self, name: str) -> Any:

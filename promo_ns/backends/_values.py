@@ -1,8 +1,42 @@
-"""The errors every adapter raises where the policy's values refuse (:class:`~._base.Values`)."""
+"""The errors every adapter raises where the policy's values refuse (:class:`~._base.Values`), and fills."""
 
 from __future__ import annotations
 
-__all__ = ["negative_power_error", "zero_divisor_error"]
+import math
+from typing import Any
+
+import numpy
+
+__all__ = ["integer_arange", "negative_power_error", "numpy_fill", "zero_divisor_error"]
+
+
+def integer_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
+    """NumPy's ``arange`` of a float bound or step into an integer dtype: (length, first value, difference).
+
+    NumPy's length is ``ceil((stop - start) / step)``; its values are the first
+    two cast to the dtype and repeated differences of those
+    (``arange(0, 2, 0.5, dtype=int8)`` is four zeros, ``arange(3.5, dtype=int64)``
+    four values).  None where no bound is a float, or one is not finite, or
+    the step is 0: the backend's own ``arange`` answers.
+    """
+    if stop is None:
+        start, stop = 0, start
+    bounds = (start, stop, step)
+    if all(v.__class__ is not float for v in bounds) or not all(map(math.isfinite, bounds)) or step == 0:
+        return None
+    first = int(start)
+    return max(0, math.ceil((stop - start) / step)), first, int(start + step) - first
+
+
+def numpy_fill(value: Any, dtype: Any, *, data: bool = False) -> Any:
+    """Python scalar ``value`` as NumPy fills ``dtype`` with it: cast, or NumPy's OverflowError/ValueError.
+
+    ``data``: as ``np.asarray(value, dtype=...)`` converts it (a float beyond an
+    integer dtype raises), else as ``np.full`` does (it casts).  Returns a
+    Python scalar (a float for bfloat16), for a backend whose own checks differ.
+    """
+    filled = numpy.asarray(value, dtype=dtype) if data else numpy.full((), value, dtype=dtype)
+    return float(filled) if filled.dtype.name == "bfloat16" else filled.item()
 
 
 def zero_divisor_error(op: str) -> ZeroDivisionError:

@@ -52,7 +52,7 @@ from promo_ns._memo import IdentityKey
 from promo_ns._ops import NATIVE
 from promo_ns.backends._base import DTypeMaps, Plan, Values
 from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
-from promo_ns.backends._values import negative_power_error, zero_divisor_error
+from promo_ns.backends._values import integer_arange, negative_power_error, numpy_fill, zero_divisor_error
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
@@ -455,11 +455,51 @@ def _compat() -> ModuleType:
     module.sign = _sign  # type: ignore[attr-defined]
     module.from_dlpack = _from_dlpack  # type: ignore[attr-defined]
     module.__dict__.update(checked_creators(jnp))
+    module.arange = _arange(module.arange)  # type: ignore[attr-defined]
+    module.full = _filled(module.full)  # type: ignore[attr-defined]
+    module.full_like = _filled_like(module.full_like)  # type: ignore[attr-defined]
     fft = ModuleType("promo_ns.backends.jax.compat.fft", "jax.numpy.fft, checking the sizes it makes.")
     fft.__dict__.update({k: v for k, v in vars(jnp.fft).items() if not k.startswith("_")})
     fft.__dict__.update(checked_creators(jnp.fft))
     module.fft = fft  # type: ignore[attr-defined]
     return module
+
+
+def _arange(arange: Callable[..., Any]) -> Callable[..., Any]:
+    """``arange`` of a float bound or step into an integer dtype, as NumPy makes it (JAX steps otherwise)."""
+
+    def integer(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, **kwargs: Any) -> Any:
+        made = (
+            None if dtype is None or jnp.dtype(dtype).kind not in "iu" else integer_arange(start, stop, step)
+        )
+        if made is None:
+            return arange(start, stop, step, dtype=dtype, **kwargs)
+        n, first, delta = made
+        return (arange(n, dtype=jnp.int64, **kwargs) * delta + first).astype(dtype)
+
+    return integer
+
+
+def _filled(full: Callable[..., Any]) -> Callable[..., Any]:
+    """``full``, its Python scalar fill value converted as NumPy does (JAX wraps, or refuses a complex)."""
+
+    def filled(shape: Any, fill_value: Any, *args: Any, dtype: Any = None, **kwargs: Any) -> Any:
+        if dtype is not None and fill_value.__class__ in (bool, int, float, complex):
+            fill_value = numpy_fill(fill_value, dtype)
+        return full(shape, fill_value, *args, dtype=dtype, **kwargs)
+
+    return filled
+
+
+def _filled_like(full_like: Callable[..., Any]) -> Callable[..., Any]:
+    """``full_like``, its Python scalar fill value converted as NumPy converts it."""
+
+    def filled(x: Any, /, fill_value: Any, *args: Any, dtype: Any = None, **kwargs: Any) -> Any:
+        if fill_value.__class__ in (bool, int, float, complex) and hasattr(x, "dtype"):
+            fill_value = numpy_fill(fill_value, x.dtype if dtype is None else dtype)
+        return full_like(x, fill_value, *args, dtype=dtype, **kwargs)
+
+    return filled
 
 
 def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:

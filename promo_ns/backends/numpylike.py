@@ -127,16 +127,38 @@ def _dividend_signed(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
 _EXACT_IN: dict[tuple[str, DType], DType] = {("pow", bool_): uint8}
 
 
-class _NumpyCompat(ModuleType):
-    """``array_api_compat.numpy`` with ``clip`` exact on ml_dtypes' bfloat16, which has no clip loop.
+class _NumpyLinalg(ModuleType):
+    """``array_api_compat.numpy.linalg`` whose ``matrix_power`` of bfloat16 returns bfloat16.
 
-    A bfloat16 array and bounds clip in float32, which holds each of their
-    values exactly, and the result is cast back: no value is rounded.
+    ml_dtypes' bfloat16 has no matmul loop: NumPy multiplies in float32 and
+    returns float32; the result is rounded back to bfloat16, torch's and JAX's dtype.
     """
 
     def __init__(self, base: ModuleType) -> None:
         super().__init__(base.__name__, base.__doc__)
         self._base = base
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._base, name)
+
+    def matrix_power(self, x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        """``compat.linalg.matrix_power``, rounded back to bfloat16 for a bfloat16 ``x``."""
+        out = self._base.matrix_power(x, *args, **kwargs)
+        return out.astype(x.dtype) if x.dtype.name == "bfloat16" and out.dtype != x.dtype else out
+
+
+class _NumpyCompat(ModuleType):
+    """``array_api_compat.numpy`` with ``clip`` exact on ml_dtypes' bfloat16, which has no clip loop.
+
+    A bfloat16 array and bounds clip in float32, which holds each of their
+    values exactly, and the result is cast back: no value is rounded.
+    ``linalg.matrix_power`` of bfloat16 returns bfloat16 (see :class:`_NumpyLinalg`).
+    """
+
+    def __init__(self, base: ModuleType) -> None:
+        super().__init__(base.__name__, base.__doc__)
+        self._base = base
+        self.linalg = _NumpyLinalg(base.linalg)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)

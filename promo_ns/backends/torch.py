@@ -25,6 +25,7 @@ from promo_ns._dtypes import (
 )
 from promo_ns._ops import NATIVE
 from promo_ns.backends import _torch_index as index
+from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, Plan, Values
@@ -87,6 +88,7 @@ class TorchBackend(DTypeMaps):
         self.module = torch
         self.compat = unsigned.exact_compat(compat)
         self.compat.imag = numerics.imag(compat.imag)  # type: ignore[attr-defined]
+        kernels.install(self.compat)
         self.array_type: type = torch.Tensor
         self.native_policy = get_policy("pytorch")
         # The pytorch policy gives complex64 where torch makes complex32, torch
@@ -348,7 +350,9 @@ class TorchBackend(DTypeMaps):
         """``compat.asarray``; NumPy input with negative strides is copied first (torch takes none).
 
         Python data for the ``meta`` device is made on the CPU first: ``meta``
-        checks no value (an int beyond the dtype would pass silently).
+        checks no value (an int beyond the dtype would pass silently).  A
+        Python float or complex number with a ``dtype`` is converted as NumPy
+        converts it (see :func:`._torch_kernels.numpy_fill`).
         """
         if type(obj).__module__ == "numpy" and any(s < 0 for s in getattr(obj, "strides", ())):
             obj = numpy.ascontiguousarray(obj)
@@ -357,6 +361,9 @@ class TorchBackend(DTypeMaps):
             data = numpy.asarray(obj)  # ascontiguousarray alone makes a 0-d array 1-d
             bits = numpy.ascontiguousarray(data).view(numpy.uint16).reshape(data.shape)
             obj = torch.from_numpy(bits).view(torch.bfloat16)
+        dtype = kwargs.get("dtype")
+        if dtype is not None and obj.__class__ in (float, complex):  # NumPy's cast, or its OverflowError
+            obj = kernels.numpy_fill(obj, dtype, data=True)
         device = kwargs.get("device")
         if device is not None and torch.device(device).type == "meta" and isinstance(obj, (list, tuple, int)):
             return compat.asarray(obj, **{**kwargs, "device": "cpu"}).to(device)

@@ -1,0 +1,249 @@
+"""Every backend gives the NumPy backend's outcome where torch (or Dask) had no kernel of its own.
+
+Each case was a known cross-backend difference (``conformance/probe/_known.py``):
+torch's RuntimeError where NumPy computes, a fill value torch checks in its
+own words, a kernel error before promo_ns's refusal, the NumPy backend's
+float32 ``matrix_power`` of bfloat16, Dask's refused ``diff`` of bool.  Each
+runs on every backend and its outcome (result dtypes, shapes and values, or
+the error's class) is compared with the NumPy backend's; torch's ``meta``
+device compares dtypes and shapes.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import promo_ns
+from promo_ns._dtypes import canonical
+from tests.backends import BACKENDS, close, has_values, namespace, to_numpy
+
+_NAN = float("nan")
+
+#: name -> (policy, the call on a namespace).
+CASES: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    # torch has no isin/searchsorted of bool or complex, no sort/argsort/max/min/argmax of complex
+    "isin-bool": ("numpy", lambda xp: xp.isin(xp.asarray([True, False]), xp.asarray([True]))),
+    "isin-bool-invert": (
+        "numpy",
+        lambda xp: xp.isin(xp.asarray([True, False]), xp.asarray([True]), invert=True),
+    ),
+    "isin-complex": (
+        "numpy",
+        lambda xp: xp.isin(xp.asarray([1 + 1j, 2, _NAN, -0.0]), xp.asarray([[2 + 0j, 1 + 1j], [_NAN, 0]])),
+    ),
+    "isin-bool-complex": ("numpy", lambda xp: xp.isin(xp.asarray([True, False]), xp.asarray([1 + 0j]))),
+    "searchsorted-complex": (
+        "numpy",
+        lambda xp: xp.searchsorted(xp.asarray([1 + 0j, 1 + 1j, 2]), xp.asarray([1 + 0.5j, 3, 0, 1 + 1j])),
+    ),
+    "searchsorted-complex-right": (
+        "numpy",
+        lambda xp: xp.searchsorted(xp.asarray([1 + 0j, 1 + 1j, 2]), xp.asarray([1 + 1j]), side="right"),
+    ),
+    "searchsorted-bool": (
+        "numpy",
+        lambda xp: xp.searchsorted(xp.asarray([False, True]), xp.asarray([True, False]), side="right"),
+    ),
+    "sort-complex": (
+        "numpy",
+        lambda xp: xp.sort(xp.asarray([[2 + 1j, 1 + 3j, 2 - 1j], [0, -1j, 1]]), axis=1),
+    ),
+    "sort-complex-descending": (
+        "numpy",
+        lambda xp: xp.sort(xp.asarray([[2 + 1j, 1 + 3j], [2 - 1j, 0]]), axis=0, descending=True),
+    ),
+    "argsort-complex": ("numpy", lambda xp: xp.argsort(xp.asarray([2 + 1j, 1 + 3j, 2 - 1j, 1 + 3j]))),
+    "max-complex": ("numpy", lambda xp: xp.max(xp.asarray([[2 + 1j, 1 + 3j], [2 - 1j, 0]]))),
+    "max-complex-axis": (
+        "numpy",
+        lambda xp: xp.max(xp.asarray([[2 + 1j, 1 + 3j], [2 - 1j, 0]]), axis=0, keepdims=True),
+    ),
+    "min-complex-axis": ("numpy", lambda xp: xp.min(xp.asarray([[2 + 1j, 1 + 3j], [2 - 1j, 0]]), axis=1)),
+    "max-complex-nan": ("numpy", lambda xp: xp.max(xp.asarray([2 + 1j, complex(_NAN, 0), 5]))),
+    "min-complex-nan": ("numpy", lambda xp: xp.min(xp.asarray([2 + 1j, complex(_NAN, 0), 5]))),
+    "argmax-complex": (
+        "numpy",
+        lambda xp: xp.argmax(xp.asarray([[2 + 1j, 1 + 3j], [2 - 1j, 0]]), axis=1, keepdims=True),
+    ),
+    "argmin-complex": ("numpy", lambda xp: xp.argmin(xp.asarray([[2 + 1j, 1 + 3j], [2 - 1j, 0]]))),
+    "argmax-bool": ("numpy", lambda xp: xp.argmax(xp.asarray([False, True, True]))),
+    # torch has no bool products
+    "matmul-bool": (
+        "numpy",
+        lambda xp: xp.matmul(
+            xp.asarray([[True, False], [False, False]]), xp.asarray([[True, True], [True, False]])
+        ),
+    ),
+    "matmul-bool-operator": (
+        "pytorch",
+        lambda xp: xp.asarray([[True, False]]) @ xp.asarray([[True], [True]]),
+    ),
+    "tensordot-bool": (
+        "pytorch",
+        lambda xp: xp.tensordot(xp.asarray([[True, False]]), xp.asarray([[False], [True]]), axes=1),
+    ),
+    "linalg.tensordot-bool": (
+        "pytorch",
+        lambda xp: xp.linalg.tensordot(xp.asarray([[True, False]]), xp.asarray([[True, True]]), axes=2),
+    ),
+    "vecdot-bool": ("numpy", lambda xp: xp.vecdot(xp.asarray([[True, False]]), xp.asarray([[False, True]]))),
+    "matrix_power-bool": (
+        "numpy",
+        lambda xp: xp.linalg.matrix_power(xp.asarray([[True, True], [False, True]]), 3),
+    ),
+    "matrix_power-bool-0": (
+        "numpy",
+        lambda xp: xp.linalg.matrix_power(xp.asarray([[False, True], [False, False]]), 0),
+    ),
+    # torch's linspace with a complex bound into a real dtype
+    "linspace-complex-bool": ("numpy", lambda xp: xp.linspace(0, 1 + 1j, 3, dtype=xp.bool)),
+    "linspace-complex-float32": ("pytorch", lambda xp: xp.linspace(0, 1 + 1j, 3, dtype=xp.float32)),
+    "linspace-complex-int8": ("numpy", lambda xp: xp.linspace(0, 1 + 1j, 3, dtype=xp.int8)),
+    # a fill value beyond the dtype: NumPy's cast or OverflowError
+    "full-negative-uint16": ("pytorch", lambda xp: xp.full((2,), -1, dtype=xp.uint16)),
+    "full-255-int8": ("numpy", lambda xp: xp.full((2,), 255, dtype=xp.int8)),
+    "full-complex-bfloat16": ("pytorch", lambda xp: xp.full((2,), 1.5 + 0.5j, dtype=xp.bfloat16)),
+    "full-nan-int8": ("numpy", lambda xp: xp.full((2,), _NAN, dtype=xp.int8)),
+    "full_like-255-int8": ("numpy", lambda xp: xp.full_like(xp.asarray([1], dtype=xp.int8), 255)),
+    "full_like-float-int8": ("pytorch", lambda xp: xp.full_like(xp.asarray([1], dtype=xp.int8), 70000.0)),
+    "full_like-nan-int16": ("pytorch", lambda xp: xp.full_like(xp.asarray([1], dtype=xp.int16), _NAN)),
+    "full_like-big-bool": ("numpy", lambda xp: xp.full_like(xp.asarray([True]), 2**64 - 1)),
+    "asarray-float-int8": ("numpy", lambda xp: xp.asarray(65504.0, dtype=xp.int8)),
+    "asarray-inf-uint8": ("numpy", lambda xp: xp.asarray(-math.inf, dtype=xp.uint8)),
+    # torch's meshgrid of mixed dtypes
+    "meshgrid-xy": ("numpy", lambda xp: xp.meshgrid(xp.asarray([True, False]), xp.asarray([1 + 1j, 2, 3]))),
+    "meshgrid-ij": (
+        "pytorch",
+        lambda xp: xp.meshgrid(
+            xp.asarray([1, 2], dtype=xp.int8),
+            xp.asarray([1.5]),
+            xp.asarray([3, 4, 5], dtype=xp.uint8),
+            indexing="ij",
+        ),
+    ),
+    # the refusal (or the missing kernel) alike on every backend, before anything runs
+    "invert-float-operator": ("pytorch", lambda xp: ~xp.asarray([1.5])),
+    "invert-bfloat16-operator": ("numpy", lambda xp: ~xp.asarray(1.5, dtype=xp.bfloat16)),
+    "subtract-bool": ("tf-safe", lambda xp: xp.subtract(xp.asarray([True]), xp.asarray([False]))),
+    "subtract-bool-operator": ("tf-safe", lambda xp: xp.asarray([True]) - xp.asarray([False])),
+    "cross-bool": (
+        "numpy",
+        lambda xp: xp.linalg.cross(xp.asarray([True, False, True]), xp.asarray([True, True, False])),
+    ),
+    "solve-float16": (
+        "numpy",
+        lambda xp: xp.linalg.solve(
+            xp.asarray([[2.0, 1], [1, 3]], dtype=xp.float16), xp.asarray([[1.0], [0]], dtype=xp.float16)
+        ),
+    ),
+    # linalg in a wider dtype, as NumPy computes it
+    "solve-bfloat16": (
+        "pytorch",
+        lambda xp: xp.linalg.solve(
+            xp.asarray([[2.0, 1], [1, 3]], dtype=xp.bfloat16),
+            xp.asarray([[1.0, 0], [0, 1]], dtype=xp.bfloat16),
+        ),
+    ),
+    "matrix_rank-int8": (
+        "numpy",
+        lambda xp: xp.linalg.matrix_rank(xp.asarray([[2, 1], [4, 2]], dtype=xp.int8)),
+    ),
+    "matrix_rank-bool": (
+        "numpy",
+        lambda xp: xp.linalg.matrix_rank(xp.asarray([[True, False], [False, True]])),
+    ),
+    "matrix_power-bfloat16": (
+        "numpy",
+        lambda xp: xp.linalg.matrix_power(xp.asarray([[2, 1], [4, 2]], dtype=xp.bfloat16), 2),
+    ),
+    "matrix_power-n-keyword": (
+        "numpy",
+        lambda xp: xp.linalg.matrix_power(xp.asarray([[1, 2], [3, 4]], dtype=xp.int16), n=2),
+    ),
+    # arange of float bounds into an integer dtype: NumPy's length and values
+    "arange-float-stop-int64": ("numpy", lambda xp: xp.arange(3.5, dtype=xp.int64)),
+    "arange-float-step-int8": ("pytorch", lambda xp: xp.arange(0, 2, 0.5, dtype=xp.int8)),
+    "arange-float-negative-step": ("numpy", lambda xp: xp.arange(5, 1, -1.5, dtype=xp.int32)),
+    # Dask's diff subtracts, which bools refuse
+    "diff-bool": ("pytorch", lambda xp: xp.diff(xp.asarray([[True, False, False, True]]))),
+    "diff-bool-n2-ends": (
+        "numpy",
+        lambda xp: xp.diff(
+            xp.asarray([True, False, False]), n=2, prepend=xp.asarray([True]), append=xp.asarray([True])
+        ),
+    ),
+}
+
+
+#: (case, backend) pairs still differing, left to the backend's adapter.
+_LEFT = {
+    ("max-complex-nan", "jax"): "JAX's complex max skips a NaN (NumPy's propagates it)",
+    ("min-complex-nan", "jax"): "JAX's complex min skips a NaN (NumPy's propagates it)",
+    ("argmax-complex", "jax"): "JAX has no complex argmax",
+    ("argmin-complex", "jax"): "JAX has no complex argmin",
+    ("solve-bfloat16", "jax"): "JAX's solve has no bfloat16 (NumPy's computes in float64)",
+    ("solve-float16", "dask"): "Dask's solve computes float16, where NumPy's linalg has no float16",
+}
+
+
+def _outcome(xp: Any, call: Callable[[Any], Any]) -> tuple[str, Any]:
+    """``("error", class name)`` or ``("result", [(dtype, shape, values or None), ...])``."""
+    values = has_values(xp)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = call(xp)
+            parts = out if isinstance(out, (tuple, list)) else (out,)
+            assert all(isinstance(p, promo_ns.Array) for p in parts), parts
+            return "result", [(str(p.dtype), tuple(p.shape), to_numpy(p) if values else None) for p in parts]
+    except AssertionError:
+        raise
+    except Exception as e:  # Dask's errors come when its graph is computed
+        return "error", type(e).__name__
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", list(CASES))
+def test_outcome_is_numpy_backends(backend: str, case: str) -> None:
+    if (case, backend) in _LEFT:
+        pytest.xfail(_LEFT[case, backend])
+    policy, call = CASES[case]
+    kind, want = _outcome(namespace("numpy", policy), call)
+    got_kind, got = _outcome(namespace(backend, policy), call)
+    assert (got_kind, got if kind == "error" else None) == (kind, want if kind == "error" else None)
+    if kind == "error":
+        return
+    assert [(d, s) for d, s, _ in got] == [(d, s) for d, s, _ in want]
+    for (dtype, _, g), (_, _, w) in zip(got, want, strict=True):
+        assert g is None or close(g, w, canonical(dtype)), (g, w)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_no_kernel_is_promo_ns_error(backend: str) -> None:
+    """A kernel no backend has is promo_ns's TypeError naming the op, never the library's own words."""
+    xp = namespace(backend, "tf-safe")
+    with pytest.raises(TypeError, match="'subtract' kernel for bool"):
+        xp.asarray([True]) - xp.asarray([False])
+    with pytest.raises(TypeError, match="'bitwise_invert' kernel for float32"):
+        ~xp.asarray([1.5])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_linspace_complex_bound_into_integers(backend: str) -> None:
+    xp = namespace(backend, "numpy")
+    with pytest.raises(TypeError, match=r"linspace\(\) cannot space int8 values"):
+        xp.linspace(0, 1 + 1j, 3, dtype=xp.int8)
+
+
+def test_fill_value_error_names_numpy_outcome() -> None:
+    """torch fills as NumPy does: an int beyond the dtype is NumPy's OverflowError (torch: RuntimeError)."""
+    xp = namespace("torch", "numpy")
+    with pytest.raises(OverflowError):
+        xp.full((2,), 255, dtype=xp.int8)
+    assert np.array_equal(to_numpy(xp.full_like(xp.asarray([1], dtype=xp.int8), 65504.0)), [-32])
