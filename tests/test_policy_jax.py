@@ -137,3 +137,22 @@ def test_a_sample_of_the_stored_observations_is_jax_numpys_live() -> None:
     keys += [("bitwise_and", "float32:nd|int8:nd"), ("iadd", "int8:nd|py:float")]
     for op, key in keys:
         assert _cells.observe(fw, op, key) == data["ops"][op][key], (op, key)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_linalg_of_bfloat16_keeps_bfloat16_in_every_result(backend: str) -> None:
+    # NumPy computes ml_dtypes' bfloat16 linalg in float64 and refuses its pinv ("not inexact"):
+    # every result comes back in bfloat16, the jax policy's dtype (was: float64, a raw ValueError).
+    xp = namespace(backend, "jax")
+    x = xp.asarray([[3.0, 1.0, 1.0], [1.0, 3.0, 1.0], [1.0, 1.0, 3.0]], dtype=xp.bfloat16)
+    try:
+        values, vectors = xp.linalg.eigh(x)
+    except TypeError as e:  # a backend without the kernel says so
+        assert "kernel" in str(e)
+        return
+    assert values.dtype == vectors.dtype == xp.bfloat16
+    assert all(part.dtype == xp.bfloat16 for part in xp.linalg.qr(x))
+    assert all(part.dtype == xp.bfloat16 for part in xp.linalg.slogdet(x))
+    assert xp.linalg.pinv(x).dtype == xp.bfloat16
+    if has_values(xp):
+        np.testing.assert_allclose(to_numpy(xp.linalg.pinv(x) @ x), np.eye(3), atol=0.05)

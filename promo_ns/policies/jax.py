@@ -32,6 +32,12 @@ while parsing an argument to a jitted computation", from ``2**63`` on and below
 result's dtype as a cast does: ``int8 + 1000`` wraps to int8 silently, a
 float16 array takes ``2**31`` as infinity.
 
+``clip`` promotes ``x`` with its bounds (``jnp.clip`` is ``minimum(maximum(x,
+min), max)``) and refuses complex ("Clip received a complex value");
+setitem is ``x.at[i].set(v)``, which casts any value into ``x``'s dtype.
+Deviation: a Python complex into a real array drops its imaginary part in
+JAX; the policy refuses it (``complex_to_real="refused"``).
+
 Powers: ``x ** s`` with a concrete integer exponent (a Python int or bool, or
 a 0-d integer or bool array outside ``jit``) lowers to ``lax.integer_pow`` and
 keeps ``x``'s dtype whatever ``s``'s (a bool base as int32: ``int8 ** <0-d
@@ -120,6 +126,8 @@ SCALARS = scalar_grid("""
 #: ``dtypes.to_inexact_dtype``: bool and integers up to 32 bits to float32, 64-bit ones to float64.
 _INEXACT = {d: float64 if d.bits == 64 else float32 for d in DTYPES if d.kind in "biu"}
 
+#: JAX parses a Python int argument as an int64.
+_INT64 = dict.fromkeys("biufc", (-(2**63), 2**63 - 1))
 #: ``promote_args_numeric``: a bool operand of ``**``, ``//``, ``%`` and shifts computes as int32.
 _NUMERIC = {bool_: int32}
 
@@ -175,7 +183,8 @@ POLICY = Policy(
         "arithmetic": Family(),
         # lax.sub has no bool: bool - bool (an array or a Python bool) is refused.
         "subtraction": Family(result_kinds="iufc"),
-        "power": Family(result_map=_NUMERIC),
+        # lax.integer_pow: "Integers cannot be raised to negative powers" (a TypeError).
+        "power": Family(result_map=_NUMERIC, int_right={"i": "non-negative", "u": "non-negative"}),
         "real_arithmetic": Family(kinds="biuf", result_map=_NUMERIC),
         "extrema": Family(),
         "true_divide": Family(result_map=_INEXACT),
@@ -190,7 +199,8 @@ POLICY = Policy(
         "complex_float_only": Family(result_map=_INEXACT),
         "common": Family(),
         "where": Family(),
-        "clip": Family(),
+        # "Clip received a complex value either through the input or the min/max value"
+        "clip": Family(kinds="biuf"),
         "setitem": Family(cast="any"),
         "linalg": Family(),
     },
@@ -199,7 +209,7 @@ POLICY = Policy(
         **{d: uint64 for d in DTYPES if d.kind == "u"},
     },
     int_values="wrap",
-    int_range=dict.fromkeys("biufc", (-(2**63), 2**63 - 1)),
+    int_range=_INT64,
     inplace="same",
     functions=FUNCTIONS,
     # jnp.asarray([int32_0d, 1.5]) is float64, [int8_0d, 1] int8: Python scalars stay weak.
