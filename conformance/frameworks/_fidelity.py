@@ -168,6 +168,12 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
             "promotes, so that the dtype does not depend on tracing.",
             _concrete_integer_exponent,
         ),
+        Deviation(
+            "jnp.searchsorted's index dtype depends on the length of the sorted array (int32 below "
+            "2**31 elements: lax_utils.int_dtype_for_dim); the jax policy gives the index dtype, int64, "
+            "whatever the length.",
+            lambda op, key, seen: op == "searchsorted" and seen == "int32",
+        ),
     ),
     "array-api": (
         Deviation(

@@ -29,8 +29,13 @@ jax.config.update("jax_numpy_dtype_promotion", "standard")
 import jax.numpy as jnp  # noqa: E402  (after the 64-bit switch)
 import numpy as np  # noqa: E402
 
+from conformance.frameworks.jax import _DTYPE_CHECKS as _REFUSALS  # noqa: E402
 from conformance.probe import _driver, _space  # noqa: E402
+from conformance.probe._space import Case  # noqa: E402
 from conformance.probe._standard import Standard, numpy_values  # noqa: E402
+
+#: ``ValueError`` messages of ``jax.numpy``'s dtype checks (see :mod:`conformance.frameworks.jax`).
+_DTYPE_CHECKS = (*_REFUSALS, "Clip received a complex value")
 
 
 class _Target:
@@ -60,6 +65,12 @@ class Jax(Standard):
 
     def __init__(self) -> None:
         super().__init__(jnp)
+
+    def classify(self, exc: BaseException, case: Case) -> str:
+        """A ``ValueError`` of a dtype check (``hypot`` and ``clip`` of complex) is a refusal too."""
+        if isinstance(exc, ValueError) and any(check in str(exc) for check in _DTYPE_CHECKS):
+            return "refused"
+        return super().classify(exc, case)
 
     def copy(self, x: Any) -> Any:
         return _Target(jnp.array(x, copy=True))

@@ -197,7 +197,8 @@ POLICY = Policy(
         "float_only": Family(kinds="biuf", result_map=_INEXACT),
         # arctan2 and logaddexp take complex too.
         "complex_float_only": Family(result_map=_INEXACT),
-        "common": Family(),
+        # jnp.result_type(bool, 2**64 - 1) is int64: it converts no value.
+        "common": Family(int_values={}, int_range={}),
         "where": Family(),
         # "Clip received a complex value either through the input or the min/max value"
         "clip": Family(kinds="biuf"),
@@ -215,4 +216,20 @@ POLICY = Policy(
     # jnp.asarray([int32_0d, 1.5]) is float64, [int8_0d, 1] int8: Python scalars stay weak.
     nested="weak-scalars",
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
+    deviations=(
+        "x ** s with a concrete integer exponent (a Python int or bool, a 0-d integer or bool array "
+        "outside jit): jnp.power lowers it to lax.integer_pow, keeping the base's dtype (bool as int32) "
+        "and taking s as it is; the jax policy promotes and converts s, as JAX does for a traced exponent.",
+        "Weakly typed results (an integer array with a Python float, uint64 with a signed integer) give "
+        "way to the next strong operand in JAX; promo_ns's results are strong.  For the same reason "
+        "result_type/concat/stack of three or more dtypes can differ: JAX joins them in its lattice "
+        "(uint64, int8, bfloat16 is bfloat16 through the weak float), the policy folds pairwise (float64).",
+        "jnp.searchsorted's dtype depends on the sorted array's length (int32 below 2**31 elements); "
+        "the policy gives the index dtype, int64.",
+        "jnp.linalg.vector_norm of bool and integers up to 32 bits is float64; the policy gives float32, "
+        "as for matrix_norm.",
+        "x.at[i].set(v) of a Python complex into a real array drops the imaginary part; the policy "
+        "refuses it.  Values: XLA computes x / s as x * (1 / s), flushes subnormals to zero, and has "
+        "its own hypot/logaddexp and integer power (6 bits of exponent); the backends' kernels compute.",
+    ),
 )
