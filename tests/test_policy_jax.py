@@ -126,7 +126,7 @@ def test_a_sample_of_the_stored_observations_is_jax_numpys_live() -> None:
 
     from conformance.frameworks.jax import Jax
 
-    if not jax.config.jax_enable_x64:
+    if not jax.config.read("jax_enable_x64"):  # type: ignore[no-untyped-call]
         pytest.skip("the session runs JAX without 64-bit types")
     data = _cells.load(_cells.reference("jax"))
     if data["version"] != jax.__version__:

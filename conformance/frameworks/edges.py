@@ -454,10 +454,10 @@ class Jax(Framework):
     def __init__(self) -> None:
         import jax
 
-        jax.config.update("jax_enable_x64", True)
+        jax.config.update("jax_enable_x64", True)  # type: ignore[no-untyped-call]
         # Standard promotion, jitted as jax.numpy's functions are (a Python int is parsed as a jit
         # argument: op by op it would not overflow the same way); this process runs nothing else.
-        jax.config.update("jax_numpy_dtype_promotion", "standard")
+        jax.config.update("jax_numpy_dtype_promotion", "standard")  # type: ignore[no-untyped-call]
         import jax.numpy as jnp
 
         self.jnp = jnp

@@ -29,7 +29,7 @@ from typing import Any
 
 import jax
 
-jax.config.update("jax_enable_x64", True)
+jax.config.update("jax_enable_x64", True)  # type: ignore[no-untyped-call]
 
 import jax.numpy as jnp  # noqa: E402  (after the 64-bit switch)
 import numpy as np  # noqa: E402

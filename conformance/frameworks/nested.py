@@ -201,7 +201,7 @@ def _tensorflow() -> list[Creator]:
 def _jax() -> list[Creator]:
     import jax
 
-    jax.config.update("jax_enable_x64", True)
+    jax.config.update("jax_enable_x64", True)  # type: ignore[no-untyped-call]
     import jax.numpy as jnp
 
     def make(dtype: str, ndim: int) -> Any:

@@ -21,10 +21,10 @@ from typing import Any
 
 import jax
 
-jax.config.update("jax_enable_x64", True)
+jax.config.update("jax_enable_x64", True)  # type: ignore[no-untyped-call]
 # Standard promotion, jitted as jax.numpy's functions are (the probe's edge values need JAX's own
 # parsing of Python ints); run as a script, this process runs nothing else of JAX's.
-jax.config.update("jax_numpy_dtype_promotion", "standard")
+jax.config.update("jax_numpy_dtype_promotion", "standard")  # type: ignore[no-untyped-call]
 
 import jax.numpy as jnp  # noqa: E402  (after the 64-bit switch)
 import numpy as np  # noqa: E402
@@ -86,7 +86,7 @@ class Jax(Standard):
         if isinstance(x, np.dtype):
             return x.name
         if isinstance(x, type) and hasattr(x, "dtype"):  # jnp.int8 and the other scalar types
-            return np.dtype(x.dtype).name
+            return str(np.dtype(x.dtype).name)
         return None
 
 
