@@ -87,7 +87,7 @@ def test_table_svg(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_table_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert "no promotion policy named 'jax'" in fails(capsys, "table", "jax")
+    assert "no promotion policy named 'mxnet'" in fails(capsys, "table", "mxnet")
     assert "bad --roles entry 'scalar:nd'" in fails(capsys, "table", "numpy", "--roles", "scalar:nd")
     assert "bad --roles entry '2d'" in fails(capsys, "table", "numpy", "--roles", "2d")
     assert "unknown op 'plus'; 'python -m promo_ns ops' lists" in fails(
@@ -210,7 +210,7 @@ def test_diff_of_a_policy_with_itself_and_errors(capsys: pytest.CaptureFixture[s
     assert (
         run(capsys, "diff", "paddle", "paddle").strip() == "'paddle' and 'paddle' agree on every cell of add"
     )
-    assert "no promotion policy named 'jax'" in fails(capsys, "diff", "paddle", "jax")
+    assert "no promotion policy named 'mxnet'" in fails(capsys, "diff", "paddle", "mxnet")
     assert "diff needs two or more policies" in fails(capsys, "diff", "paddle")
 
 
@@ -327,7 +327,7 @@ def test_explain_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown op 'plus'; 'python -m promo_ns ops' lists" in fails(
         capsys, "explain", "numpy", "plus", "i8", "1"
     )
-    assert "no promotion policy named 'jax'" in fails(capsys, "explain", "jax", "add", "i8", "1")
+    assert "no promotion policy named 'mxnet'" in fails(capsys, "explain", "mxnet", "add", "i8", "1")
 
 
 # --- check, demo, the module itself ---------------------------------------------------------

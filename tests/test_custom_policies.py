@@ -136,8 +136,8 @@ def test_from_table_rejects_a_bad_table() -> None:
         promo_ns.Policy.from_table("bad", "  i7\ni7 i7")
     with pytest.raises(ValueError, match="grid row 'i8' has 1 cells for 2 columns"):
         promo_ns.Policy.from_table("bad", "  i8 i16\ni8 i8")
-    with pytest.raises(KeyError, match="no promotion policy named 'jax'"):
-        promo_ns.Policy.from_table("bad", TABLE, like="jax")
+    with pytest.raises(KeyError, match="no promotion policy named 'mxnet'"):
+        promo_ns.Policy.from_table("bad", TABLE, like="mxnet")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

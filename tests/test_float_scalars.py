@@ -272,10 +272,14 @@ def test_low_precision_cells_leave_the_native_kernel_where_the_rules_differ() ->
 # --- the stored probe: every policy against its framework, cell by cell ------------------------
 
 #: What may differ from a framework's stored bits, per policy (each is in edge_agreement.DEVIATIONS).
+#: (policy, case) whose values differ from the framework's, documented in edge_agreement.DEVIATIONS:
+#: XLA computes ``x / s`` as ``x * (1 / s)``.
+_OTHER_VALUES = {("jax", "x / s")}
 _ALLOWED = {
     "pytorch": {"NaN bits"},
     "paddle": {"NaN bits", "sign of zero"},
     "tf-safe": {"NaN bits", "subnormal flushed"},
+    "jax": {"NaN bits"},
 }
 
 
@@ -324,6 +328,8 @@ def test_float_scalars_differ_from_the_stored_framework_only_as_documented(polic
                 x = edges.float_inputs(dtype)
                 for key, observation in per_scalar.items():
                     if "error" in observation:
+                        continue
+                    if (policy, name) in _OTHER_VALUES:
                         continue
                     got = fw.to_numpy(edges.FLOAT_CASES[name](fw, fw.from_numpy(x), float(key)))
                     assert str(got.dtype) == observation["dtype"], (name, dtype, key)

@@ -43,6 +43,7 @@ CHECKERS: dict[str, tuple[str, bool]] = {
     "numpy": ("numpy", True),
     "paddle": ("paddle", False),
     "tf-safe": ("tensorflow", False),
+    "jax": ("jax", False),
 }
 BACKENDS = ("numpy", "torch")
 BUCKETS = ("agree", "deviation", "framework cannot run", "no backend kernel", "disagree")
@@ -76,6 +77,16 @@ def _paddle_complex_0d(op: str, key: str, seen: str) -> bool:
         ("|float64:0d", "|complex128:0d")
     )
     return op in ("divide", "remainder", "pow") and "py:complex" in key and zero_d_wide
+
+
+def _concrete_integer_exponent(op: str, key: str, seen: str) -> bool:
+    """``x ** s`` with a Python int or bool, or a 0-d integer or bool array, as the exponent."""
+    if op != "pow" or "|" not in key:
+        return False
+    exponent = key.split("|")[1]
+    return exponent in ("py:int", "py:bool") or (
+        exponent.endswith(":0d") and exponent.startswith(("bool", "int", "uint"))
+    )
 
 
 DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
@@ -157,6 +168,21 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
             ),
         ),
     ),
+    "jax": (
+        Deviation(
+            "jnp.power with a concrete integer exponent (a Python int or bool, or a 0-d integer or bool "
+            "array outside jit) lowers to lax.integer_pow and keeps the base's dtype whatever the "
+            "exponent's (a bool base as int32), while a traced exponent promotes; the jax policy "
+            "promotes, so that the dtype does not depend on tracing.",
+            _concrete_integer_exponent,
+        ),
+        Deviation(
+            "jnp.searchsorted's index dtype depends on the length of the sorted array (int32 below "
+            "2**31 elements: lax_utils.int_dtype_for_dim); the jax policy gives the index dtype, int64, "
+            "whatever the length.",
+            lambda op, key, seen: op == "searchsorted" and seen == "int32",
+        ),
+    ),
     "array-api": (
         Deviation(
             "array-api-strict lets a Python complex into real-only maximum/minimum/less with real "
@@ -188,6 +214,14 @@ def _complex_in(op: str, key: str) -> bool:
 
 #: Documented disagreements of the one-array functions: ``applies(op, key, observed)``.
 FUNCTION_DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
+    "jax": (
+        Deviation(
+            "jnp.linalg.vector_norm of a bool or integer array of up to 32 bits gives float64 (it sums "
+            "in the accumulation dtype, int64, before the square root), matrix_norm float32; the jax "
+            "policy gives both the inexact dtype, float32.",
+            lambda op, key, seen: op == "linalg.vector_norm" and seen == "float64" and "64" not in key,
+        ),
+    ),
     "pytorch": (
         Deviation(
             "fft/rfft of a float16 tensor give complex32 in PyTorch (CUDA only); promo_ns has no "

@@ -63,7 +63,7 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
             "loops, ml_dtypes and TensorFlow 0x7fc0, Paddle 0x7fff): a NaN result has the backend's "
             "bits; every value agrees"
         )
-        for policy in ("pytorch", "paddle", "tf-safe")
+        for policy in ("pytorch", "paddle", "tf-safe", "jax")
         for form in edges.FLOAT_CASES
     },
     **{
@@ -291,6 +291,56 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
             "complex64) and takes it for others; tf-safe takes it wherever its category allows"
         )
         for dtype in ("int8", "uint8", "bfloat16", "complex64")
+    },
+    **{
+        ("jax", "setitem", f"/{dtype}/py:complex"): (
+            "JAX's x.at[0].set(v) casts a Python complex into a real array, dropping its imaginary part "
+            "(NumPy's ComplexWarning cast); the jax policy refuses it, as float(v) does"
+        )
+        for dtype in edges.SETITEM_DTYPES
+    },
+    **{
+        ("jax", section, path): (
+            "jnp.power with a concrete integer exponent lowers to lax.integer_pow and keeps the base's "
+            "dtype (a bool base as int32); the jax policy promotes, as JAX does for a traced exponent"
+        )
+        for section, path in (
+            ("int_scalars", "/cases/x ** s/bool/"),
+            ("bool", "/bool_arithmetic/b ** x/py:int"),
+            ("bool", "/bool_unary/b ** 2"),
+        )
+    },
+    ("jax", "int_scalars", f"/cases/x[0] = s/uint64/{2**63}"): (
+        "x.at[0].set(v) converts a Python int to a uint64 array's dtype itself and takes 2**63; the jax "
+        "policy parses every Python int as an int64, as JAX's other ops do"
+    ),
+    ("jax", "int_scalars", "/cases/x ** s/"): (
+        "jnp.power lowers x ** s, s a Python int, to lax.integer_pow: s is taken as it is (no "
+        "conversion to the base's dtype, no int64 limit) and the power computed by repeated "
+        "squaring (last bits of floats differ); the jax policy converts s as every other op does"
+    ),
+    **{
+        ("jax", section, f"{prefix}x / s/{dtype}/"): (
+            "XLA computes x / s, s a Python number, as x * (1 / s): the last bit differs from the "
+            "division NumPy and torch compute"
+        )
+        for section, prefix in (("int_scalars", "/cases/"), ("float_scalars", "/"))
+        for dtype in edges.INT_SCALAR_DTYPES
+    },
+    **{
+        ("jax", "int_scalars", f"/cases/s ** x/{dtype}/"): (
+            "JAX's integer power loops over 6 bits of the exponent (_pow_int_int: 'Anything more would "
+            "overflow for any x1 > 1'): where s ** 100 overflows, its wrapped value is not the exact "
+            "power's modulo 2**bits that the backends compute"
+        )
+        for dtype in edges.INT_DTYPES
+    },
+    **{
+        ("jax", "int_scalars", f"/cases/{case}/"): (
+            "JAX's hypot and logaddexp are its own formulas: their last bit differs from NumPy's and "
+            "torch's kernels (the backend's numerics)"
+        )
+        for case in ("hypot(x, s)", "logaddexp(x, s)")
     },
 }
 

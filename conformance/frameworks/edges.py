@@ -444,6 +444,47 @@ class ArrayApiStrict(Framework):
         return str(result.dtype).removeprefix("array_api_strict.")
 
 
+class Jax(Framework):
+    """``jax.numpy`` with 64-bit types on (``jax_enable_x64``), on the CPU; setitem is ``x.at[0].set(v)``."""
+
+    policy = "jax"
+    framework = "jax"
+    kinds = (("no_loop", r"does not accept dtype"),)
+
+    def __init__(self) -> None:
+        import jax
+
+        jax.config.update("jax_enable_x64", True)  # type: ignore[no-untyped-call]
+        # Standard promotion, jitted as jax.numpy's functions are (a Python int is parsed as a jit
+        # argument: op by op it would not overflow the same way); this process runs nothing else.
+        jax.config.update("jax_numpy_dtype_promotion", "standard")  # type: ignore[no-untyped-call]
+        import jax.numpy as jnp
+
+        self.jnp = jnp
+        self.version = jax.__version__
+        self.dtypes = {name: getattr(jnp, name) for name in ALL_DTYPES}
+        names = ("logical_and", "maximum", "minimum", "hypot", "copysign", "nextafter", "logaddexp")
+        self.functions = {name: getattr(jnp, name) for name in (*names, "where", "clip")}
+        self.functions["atan2"] = jnp.arctan2
+        self.forms = {name: f"jax.numpy.{fn.__name__}" for name, fn in self.functions.items()}
+        self.forms["setitem"] = "x.at[0].set(v)"
+
+    def asarray(self, values: Any, dtype: str) -> Any:
+        return self.jnp.asarray(values, dtype=self.dtypes[dtype])
+
+    def from_numpy(self, array: np.ndarray[Any, Any]) -> Any:
+        return self.jnp.asarray(array.copy())
+
+    def to_numpy(self, result: Any) -> np.ndarray[Any, Any]:
+        return np.asarray(result)
+
+    def dtype_name(self, result: Any) -> str:
+        return str(result.dtype)
+
+    def setitem(self, x: Any, value: Any) -> Any:
+        return x.at[0].set(value)
+
+
 class Paddle(Framework):
     """PaddlePaddle, eager mode on the CPU."""
 
@@ -614,6 +655,7 @@ class TensorFlowSafe(Framework):
 FRAMEWORKS: dict[str, tuple[str, Callable[[], Framework]]] = {
     "pytorch": ("torch", Torch),
     "numpy": ("numpy", Numpy),
+    "jax": ("jax", Jax),
     "array-api": ("array_api_strict", ArrayApiStrict),
     "paddle": ("paddle", Paddle),
     "tf-safe": ("tensorflow", TensorFlowSafe),

@@ -6,8 +6,8 @@ array-api-strict; Paddle and TensorFlow live in their own environments) and
 merges what it sees into ``tests/reference/nested-creation.json``, one entry per
 creation call, then prints the table.  The creation calls are
 ``torch.tensor``/``torch.asarray``, ``np.asarray``, ``array_api_strict.asarray``,
-``paddle.to_tensor``, ``tf.constant`` and ``tf.experimental.numpy.asarray``
-(TensorFlow in safe mode).  Each case is a list of elements:
+``paddle.to_tensor``, ``tf.constant``, ``tf.experimental.numpy.asarray``
+(TensorFlow in safe mode) and ``jax.numpy.asarray`` (64-bit types on).  Each case is a list of elements:
 
 * ``<dtype>:0d`` -- a 0-d array of the framework holding 1, ``<dtype>:1d`` -- a
   1-d array holding ``[1, 1]``;
@@ -198,6 +198,21 @@ def _tensorflow() -> list[Creator]:
     ]
 
 
+def _jax() -> list[Creator]:
+    import jax
+
+    jax.config.update("jax_enable_x64", True)  # type: ignore[no-untyped-call]
+    import jax.numpy as jnp
+
+    def make(dtype: str, ndim: int) -> Any:
+        return jnp.ones((2,) * ndim, dtype=getattr(jnp, dtype))
+
+    def describe(x: Any) -> str:
+        return f"{x.dtype.name} {list(x.shape)}"
+
+    return [Creator(f"jnp.asarray ({jax.__version__}, x64)", jnp.asarray, make, describe)]
+
+
 #: The creation call each policy's ``asarray`` of nested data is compared with (a name of
 #: :data:`CREATORS`' calls, without the version).
 CREATION: dict[str, str] = {
@@ -206,6 +221,7 @@ CREATION: dict[str, str] = {
     "numpy": "np.asarray",
     "paddle": "paddle.to_tensor",
     "tf-safe": "tnp.asarray",
+    "jax": "jnp.asarray",
 }
 
 
@@ -224,6 +240,7 @@ CREATORS: dict[str, Callable[[], list[Creator]]] = {
     "array_api_strict": _array_api_strict,
     "paddle": _paddle,
     "tensorflow": _tensorflow,
+    "jax": _jax,
 }
 
 

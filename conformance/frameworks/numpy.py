@@ -27,38 +27,41 @@ import numpy as np
 
 from conformance.frameworks import _cells, _report
 
-_FUNCS: dict[str, Any] = {
-    "add": np.add,
-    "subtract": np.subtract,
-    "multiply": np.multiply,
-    "divide": np.true_divide,
-    "floor_divide": np.floor_divide,
-    "remainder": np.remainder,
-    "pow": np.power,
-    "maximum": np.maximum,
-    "minimum": np.minimum,
-    "equal": np.equal,
-    "less": np.less,
-    "logical_and": np.logical_and,
-    "bitwise_and": np.bitwise_and,
-    "bitwise_left_shift": np.left_shift,
-    "atan2": np.arctan2,
-    "hypot": np.hypot,
-    "copysign": np.copysign,
-    "nextafter": np.nextafter,
-    "logaddexp": np.logaddexp,
-    "matmul": np.matmul,
-    "sum": np.sum,
-    "prod": np.prod,
-    "cumulative_sum": np.cumulative_sum,
-    "add_out_of_range": np.add,
-    "where": lambda a, b: np.where(np.ones(2, dtype=bool), a, b),
-}
+
+def ufuncs(xp: Any) -> dict[str, Any]:
+    """Each binary and accumulating op of the cells as the function of a NumPy-like module ``xp``."""
+    return {
+        "add": xp.add,
+        "subtract": xp.subtract,
+        "multiply": xp.multiply,
+        "divide": xp.true_divide,
+        "floor_divide": xp.floor_divide,
+        "remainder": xp.remainder,
+        "pow": xp.power,
+        "maximum": xp.maximum,
+        "minimum": xp.minimum,
+        "equal": xp.equal,
+        "less": xp.less,
+        "logical_and": xp.logical_and,
+        "bitwise_and": xp.bitwise_and,
+        "bitwise_left_shift": xp.left_shift,
+        "atan2": xp.arctan2,
+        "hypot": xp.hypot,
+        "copysign": xp.copysign,
+        "nextafter": xp.nextafter,
+        "logaddexp": xp.logaddexp,
+        "matmul": xp.matmul,
+        "sum": xp.sum,
+        "prod": xp.prod,
+        "cumulative_sum": xp.cumulative_sum,
+        "add_out_of_range": xp.add,
+        "where": lambda a, b: xp.where(xp.ones(2, dtype=bool), a, b),
+    }
 
 
-def _function(op: str) -> Any:
-    """The NumPy function of a one-array function name (``"linalg.inv"`` is ``np.linalg.inv``)."""
-    found: Any = np
+def function_of(xp: Any, op: str) -> Any:
+    """The function of a one-array function name in ``xp`` (``"linalg.inv"`` is ``xp.linalg.inv``)."""
+    found: Any = xp
     for part in op.split("."):
         found = getattr(found, part)
     return found
@@ -68,6 +71,9 @@ def _iadd(a: Any, b: Any) -> Any:
     left = np.array(a, copy=True)
     left += b
     return left
+
+
+_FUNCS = ufuncs(np)
 
 
 class NumPy:
@@ -93,7 +99,7 @@ class NumPy:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if op in _cells.FUNCTION_OPS:
-                return _function(op)(*args)
+                return function_of(np, op)(*args)
             return _iadd(*args) if op == "iadd" else _FUNCS[op](*args)
 
     def dtype_name(self, result: Any) -> str:

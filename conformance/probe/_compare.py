@@ -64,6 +64,7 @@ FRAMEWORKS: dict[str, str] = {
     "array-api": "array_api_strict",
     "paddle": "paddle",
     "tf-safe": "tensorflow",
+    "jax": "jax",
 }
 _EPS = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-23, "float64": 2.0**-52}
 _REAL = {"complex64": "float32", "complex128": "float64"}

@@ -257,10 +257,16 @@ def reference(policy: str) -> Path:
     return REFERENCE / f"probe-{policy}.json.gz"
 
 
-def write(fw: Adapter, command: str, path: Path | None = None) -> Path:
-    """Probe every case of ``fw.policy`` and store the observations (gzip, reproducible bytes)."""
+def write(
+    fw: Adapter, command: str, path: Path | None = None, items: list[Case] | None = None, every: int = 1
+) -> Path:
+    """Probe every case of ``fw.policy`` (or ``items``) and store the observations (gzip, reproducible bytes).
+
+    ``every``: the stored cases are one in ``every`` of the policy's (``items``, a
+    deterministic sample), recorded with them; the comparisons skip the others.
+    """
     start = time.perf_counter()
-    observed = probe(fw)
+    observed = probe(fw, items)
     data = {
         "framework": fw.name,
         "version": fw.version,
@@ -270,6 +276,7 @@ def write(fw: Adapter, command: str, path: Path | None = None) -> Path:
         "command": command,
         "seconds": round(time.perf_counter() - start, 1),
         "cases": len(observed),
+        **({"every": every} if every > 1 else {}),
         "observations": observed,
     }
     path = path or reference(fw.policy)

@@ -65,7 +65,7 @@ __all__ = [
     "subsample",
 ]
 
-POLICIES = ("array-api", "pytorch", "paddle", "tf-safe", "numpy")
+POLICIES = ("array-api", "pytorch", "paddle", "tf-safe", "numpy", "jax")
 #: The framework's second spellings of a binary op, made for these policies only (see the docstring).
 EXTRA_SPELLINGS: dict[str, tuple[str, ...]] = {
     "pytorch": ("method", "method_"),

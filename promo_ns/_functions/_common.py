@@ -9,7 +9,18 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from promo_ns._dtypes import DTYPES, DType, bfloat16, float16, float32, float64, int64, uint16, uint32
+from promo_ns._dtypes import (
+    DTYPES,
+    DType,
+    bfloat16,
+    float16,
+    float32,
+    float64,
+    int64,
+    real_float,
+    uint16,
+    uint32,
+)
 from promo_ns._engine import delegated_dtype
 from promo_ns._plan import Space, finish, is_numpy_like, native_argument, one_array, ran, wrap_any
 from promo_ns.backends import Backend
@@ -204,12 +215,14 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
         except Exception as e:
             if type(e).__name__ == "LinAlgError":  # NumPy's is a ValueError, torch's a RuntimeError
                 raise ValueError(f"{name}() cannot compute on this input: {e}") from e
-            if not isinstance(e, (TypeError, RuntimeError, NotImplementedError)):
+            # NumPy's linalg refuses ml_dtypes' bfloat16 with a ValueError ("not inexact"): no kernel.
+            no_dtype = isinstance(e, ValueError) and ns._backend.dtype(native_x) in WIDER
+            if not isinstance(e, (TypeError, RuntimeError, NotImplementedError)) and not no_dtype:
                 raise
             out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
         if like is not None or isinstance(out, tuple):
             ran(like or name)
-            return wrap_any(ns, out)
+            return wrap_any(ns, out if like is not None else _in_precision_of(ns, out, native_x))
         return finish(ns, out, result, name)
 
     one.__name__ = one.__qualname__ = short
@@ -263,6 +276,25 @@ def _in_wider_dtype(ns: Space, name: str, fn: Callable[[Any], Any], x: Any, erro
         parts = [back(o) for o in out]
         return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
     return back(out)
+
+
+def _in_precision_of(ns: Space, out: tuple[Any, ...], x: Any) -> tuple[Any, ...]:
+    """A tuple of results with each real floating part in the real float ``x`` computes in.
+
+    NumPy computes the linalg of ml_dtypes' bfloat16 in float64 (it is no
+    NumPy float): its eigenvalues, factors and ``slogdet`` come back to bfloat16.
+    """
+    backend = ns._backend
+    real = real_float(backend.dtype(x)) if backend.dtype(x).kind in "fc" else None
+
+    def back(o: Any) -> Any:
+        is_array = isinstance(o, backend.array_type) or is_numpy_like(o)
+        if real is None or not is_array or backend.dtype(o).kind != "f" or backend.dtype(o) is real:
+            return o
+        return backend.astype(o, real)
+
+    parts = [back(o) for o in out]
+    return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
 
 
 def _no_kernel(ns: Space, name: str, dtype: DType) -> TypeError:

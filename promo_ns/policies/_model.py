@@ -528,6 +528,7 @@ _BUILTIN: dict[str, str] = {
     "paddle": "paddle",
     "tf-safe": "tf_safe",
     "numpy": "numpy",
+    "jax": "jax",
 }
 _REGISTERED: dict[str, Policy] = {}
 #: What lives as long as a policy is registered under its name (see :func:`keep_while_registered`).
