@@ -23,7 +23,6 @@ cross-backend differences, :mod:`conformance.probe._known`, says) and ``disagree
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from conformance.probe._observed import decode, dtypes_of, is_result
 from conformance.probe._space import Case, family, operand
 
 __all__ = ["BUCKETS", "INEXACT", "ULPS", "Comparison", "agree", "bucket", "compare"]
@@ -76,22 +76,6 @@ def _inexact(op: str) -> bool | None:
     return INEXACT.get(op)
 
 
-@functools.lru_cache(maxsize=65536)
-def _decode(dtype: str, hexbytes: str) -> np.ndarray[Any, Any]:
-    raw = bytes.fromhex(hexbytes)
-    if dtype == "bfloat16":
-        return (np.frombuffer(raw, "<u2").astype(np.uint32) << 16).view(np.float32)
-    if dtype == "bool":
-        return np.frombuffer(raw, np.uint8).astype(bool)
-    return np.frombuffer(raw, np.dtype(dtype).newbyteorder("<"))
-
-
-def values_of(part: str) -> np.ndarray[Any, Any] | None:
-    """The values of one observation part ``"<dtype> <shape> <hex>"``, None where not computed."""
-    dtype, _, hexbytes = part.split(" ")
-    return None if hexbytes == "?" else _decode(dtype, hexbytes)
-
-
 def _same_floats(
     a: np.ndarray[Any, Any],
     b: np.ndarray[Any, Any],
@@ -126,7 +110,7 @@ def same_part(x: str, y: str, op: str) -> bool:
         return True
     if sx != sy:
         return False
-    a, b = _decode(dx, hx), _decode(dy, hy)
+    a, b = decode(dx, hx), decode(dy, hy)
     if a.shape != b.shape:
         return False
     if dx.startswith("complex"):
@@ -141,11 +125,6 @@ def same_part(x: str, y: str, op: str) -> bool:
     return False
 
 
-def is_result(obs: str) -> bool:
-    """Whether an observation is an array result (not a refusal, a dtype or a value)."""
-    return not obs.startswith(("refused", "error", "unsupported", "absent", "dtype ", "value "))
-
-
 def agree(x: str, y: str, op: str) -> bool:
     """Whether two observations of one case agree (see the module docstring)."""
     if x == y or (x.startswith("unsupported") and y.startswith("unsupported")):
@@ -154,13 +133,6 @@ def agree(x: str, y: str, op: str) -> bool:
         return False
     px, py = x.split("; "), y.split("; ")
     return len(px) == len(py) and all(same_part(a, b, op) for a, b in zip(px, py, strict=True))
-
-
-def dtypes_of(obs: str) -> str:
-    """The dtype(s) of an observation (``a,b`` for a tuple), or the observation where it is no result."""
-    if not is_result(obs):
-        return obs.removeprefix("dtype ")
-    return ",".join(p.split(" ")[0] for p in obs.split("; "))
 
 
 # --- the old cell names, for the documented deviations of conformance.frameworks._fidelity -------

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from conformance.probe._compare import dtypes_of, is_result, values_of
+from conformance.probe._observed import dtypes_of, is_result, values_of
 from conformance.probe._space import Case, operand
 
 __all__ = ["DEVIATIONS", "ProbeDeviation", "find"]

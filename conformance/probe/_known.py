@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from conformance.probe._compare import dtypes_of, is_result, values_of
+from conformance.probe._observed import dtypes_of, is_result, values_of
 from conformance.probe._space import Case, operand
 
 __all__ = ["KNOWN", "Known", "known", "outcome"]

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.probe import _compare, _driver, _known, _space, promo
+from conformance.probe import _compare, _driver, _known, _observed, _space, promo
 from conformance.probe._space import Case
 
 __all__ = ["EVERY", "PolicyRun", "disagreement_class", "run_policy", "sample"]
@@ -94,7 +94,7 @@ def run_policy(
 
 def _kind(obs: str) -> str:
     """``result``, ``refused``, ``error: <Class>``, ``unsupported``, ``absent``, ``dtype`` or ``value``."""
-    if _compare.is_result(obs):
+    if _observed.is_result(obs):
         return "result"
     if obs.startswith("unsupported"):
         return "unsupported"
@@ -120,9 +120,9 @@ def disagreement_class(key: str, seen: str, got: str) -> str:
     )
     fw, ours = _kind(seen), _kind(got)
     if fw == ours == "result":
-        what = "values differ" if _compare.dtypes_of(seen) == _compare.dtypes_of(got) else "dtypes differ"
+        what = "values differ" if _observed.dtypes_of(seen) == _observed.dtypes_of(got) else "dtypes differ"
     elif fw == ours:
-        what = f"{_compare.dtypes_of(seen)} vs {_compare.dtypes_of(got)}"
+        what = f"{_observed.dtypes_of(seen)} vs {_observed.dtypes_of(got)}"
     else:
         fw, ours = (k if k != "result" else "computes" for k in (fw, ours))
         what = f"framework {fw} / promo_ns {ours}"
