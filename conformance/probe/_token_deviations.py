@@ -102,6 +102,22 @@ _COMPLEX_ALPHA = Deviation(
 )
 
 DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
+    "tf-safe": (
+        Deviation(
+            "tf.experimental.numpy.outer (TF has no outer op) promotes by NumPy's rules "
+            "(np_math_ops._bin_op: int8 with uint8 is int16); tf-safe promotes outer as matmul, by "
+            "safe mode's table.",
+            lambda op, key, seen: op == "linalg.outer",
+        ),
+    ),
+    "jax": (
+        Deviation(
+            "jnp.searchsorted's index dtype depends on the length of the sorted array (int32 below "
+            "2**31 elements: lax_utils.int_dtype_for_dim); the jax policy gives the index dtype, int64, "
+            "whatever the length.",
+            lambda op, key, seen: op == "searchsorted" and seen == "int32",
+        ),
+    ),
     "pytorch": (
         _COMPLEX_ALPHA,
         Deviation(
