@@ -247,3 +247,12 @@ def test_fill_value_error_names_numpy_outcome() -> None:
     with pytest.raises(OverflowError):
         xp.full((2,), 255, dtype=xp.int8)
     assert np.array_equal(to_numpy(xp.full_like(xp.asarray([1], dtype=xp.int8), 65504.0)), [-32])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_value_that_fits_no_element_is_the_same_value_error_for_bfloat16(backend: str) -> None:
+    # Before: ml_dtypes' raw TypeError 'expected number, got numpy.ndarray' on the NumPy backend.
+    xp = namespace(backend, "pytorch")
+    x = xp.zeros(4, dtype=xp.bfloat16)
+    with pytest.raises(ValueError, match="setitem"):
+        x[0] = xp.zeros(2, dtype=xp.bool)

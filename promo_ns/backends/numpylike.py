@@ -324,5 +324,18 @@ class NumpyLike(DTypeMaps):
         return x[key]
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
-        """``x[key] = value`` (NumPy checks indices before writing)."""
-        x[key] = value
+        """``x[key] = value`` (NumPy checks indices before writing).
+
+        ml_dtypes' bfloat16 meets an array value that does not fit one element
+        with a TypeError ("expected number"), where NumPy's dtypes raise the
+        ValueError of a shape that does not broadcast: that ValueError here too.
+        """
+        try:
+            x[key] = value
+        except TypeError as e:
+            if "expected number" not in str(e) or not hasattr(value, "shape"):
+                raise
+            raise ValueError(
+                f"setitem: cannot assign a value of shape {tuple(value.shape)} to the selection of shape "
+                f"{tuple(x[key].shape)}; the value must broadcast to it"
+            ) from None

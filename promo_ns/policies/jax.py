@@ -172,7 +172,7 @@ c128 c128  f64  f64    c128          -   c128           f64  f64         i64 c12
 
 POLICY = Policy(
     name="jax",
-    summary="JAX (jax_enable_x64): a lattice with weak Python scalars i*, f*, c*; int/int -> float32.",
+    summary="JAX (jax_enable_x64): a lattice with weak Python int, float and complex; int/int -> float32.",
     reference="JAX 0.10.2 (jax.numpy, jax_enable_x64=True)",
     arrays=ARRAYS,
     roles="weak-scalars",
