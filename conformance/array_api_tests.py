@@ -271,8 +271,16 @@ def _message(test: dict[str, Any]) -> str:
 
 
 def _git_head(path: Path) -> str:
-    out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=path, capture_output=True, text=True, check=False)
-    return out.stdout.strip() or "unknown"
+    """The commit ``path`` is checked out at; ``unknown`` where it is no checkout of its own (a copy)."""
+
+    def git(*args: str) -> str:
+        out = subprocess.run(["git", *args], cwd=path, capture_output=True, text=True, check=False)
+        return out.stdout.strip()
+
+    top = git("rev-parse", "--show-toplevel")
+    if not top or Path(top).resolve() != path.resolve():
+        return "unknown"
+    return git("rev-parse", "HEAD") or "unknown"
 
 
 def _versions(module: str, backend: str) -> dict[str, str]:
@@ -290,8 +298,17 @@ def _versions(module: str, backend: str) -> dict[str, str]:
         try:
             out[dist] = version(dist)
         except PackageNotFoundError:
-            out[dist] = "not installed"
+            # not installed as itself: run from a checkout (promo_ns), or under another name (cupy-cuda13x)
+            imported = sys.modules.get(dist.replace("-", "_")) or _imported(dist.replace("-", "_"))
+            out[dist] = getattr(imported, "__version__", "not installed")
     return out
+
+
+def _imported(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 def module_name(module: str, backend: str) -> str:

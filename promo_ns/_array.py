@@ -149,7 +149,15 @@ class Array:
 
     def __index__(self) -> int:
         x = _eager(self, "__index__")
-        return int(x.item() if self.dtype is uint64 and hasattr(x, "item") else x.__index__())
+        if hasattr(x, "__index__") and not (self.dtype is uint64 and hasattr(x, "item")):
+            return int(x.__index__())
+        # torch's uint64 goes through int64; CuPy's arrays have no __index__
+        if self.dtype.kind not in "iu" or self.ndim != 0:
+            raise TypeError(
+                f"only a 0-d integer array converts to an index, not {a_or_an(str(self.ndim) + '-d')} "
+                f"{self.dtype} array; index with int(x) of an integer array"
+            )
+        return int(x.item())
 
     def __dlpack__(
         self,

@@ -25,7 +25,9 @@ print(sys.version.split()[0], "numpy", numpy.__version__, "torch", torch.__versi
 print("torch sees", torch.cuda.get_device_name(0), "; cupy sees", cupy.cuda.runtime.getDeviceCount(), "GPU(s)")'
 } >"$out/env.txt" 2>&1
 
-timeout "${TESTS_SECONDS:-330}" "$python" -m pytest tests -q -n 10 -p no:cacheprovider -k "cupy or cuda" -rfE --durations 15 \
+# -v: each test's outcome is in the log as it ends; SIGINT at the limit still prints the failures' summary.
+timeout -s INT -k 20 "${TESTS_SECONDS:-330}" "$python" -m pytest tests -v -n "${TESTS_JOBS:-10}" \
+    -p no:cacheprovider -k "cupy or cuda" --tb=short -rfE --durations 15 \
     --continue-on-collection-errors $("$python" -c 'import pytest_timeout' 2>/dev/null && echo --timeout 120) >"$out/tests.log" 2>&1 &
 tests=$!
 if [ -n "$suite" ]; then
@@ -36,6 +38,7 @@ fi
 wait $tests
 echo "exit status $?" >>"$out/tests.log"
 
+[ "${BENCH_SECONDS:-180}" = 0 ] && exit 0
 timeout "${BENCH_SECONDS:-180}" "$python" -m benchmarks --backend torch-cuda --backend cupy --quick \
     --write "$out/benchmarks.md" >"$out/benchmarks.log" 2>&1
 echo "exit status $?" >>"$out/benchmarks.log"

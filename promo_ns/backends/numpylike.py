@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
@@ -9,6 +10,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy
+from array_api_compat.common._linalg import EigResult
 
 from promo_ns._dtypes import DType, bfloat16, bool_, uint8
 from promo_ns._ops import NATIVE
@@ -86,10 +88,36 @@ def _checking_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) -
     return ufunc(x, y, **kwargs)
 
 
-def _dividend_signed_cupy(module: ModuleType, ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+def _into(out: Any, result: Any) -> Any:
+    """``result``, written into ``out`` where an in-place op gave one (``out=``)."""
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _dividend_signed_cupy(
+    module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = None, **kwargs: Any
+) -> Any:
     """:func:`_dividend_signed` on CuPy, which takes no ``where=``."""
-    out = ufunc(x, y, **kwargs)
-    return module.where(out == 0, module.copysign(out, x).astype(out.dtype), out)
+    r = ufunc(x, y, **kwargs)
+    return _into(out, module.where(r == 0, module.copysign(r, x).astype(r.dtype), r))
+
+
+def _infinite_divisor_cupy(
+    module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = None, **kwargs: Any
+) -> Any:
+    """CuPy's floating ``remainder`` with NumPy's values for an infinite divisor.
+
+    CuPy gives nan for a finite ``x`` and an infinite ``y``; NumPy (and Python's
+    ``%``, and the standard) give ``x`` where the signs agree and ``y`` where
+    they do not, and a zero ``x`` takes ``y``'s sign, as every zero remainder does.
+    """
+    r = ufunc(x, y, **kwargs)
+    x, y = module.asarray(x), module.asarray(y)
+    same_sign = module.signbit(x) == module.signbit(y)
+    finite = module.where(x == 0, module.copysign(x, y), module.where(same_sign, x, y))
+    return _into(out, module.where(module.isinf(y) & module.isfinite(x), finite.astype(r.dtype), r))
 
 
 def _negative_powers(module: ModuleType, ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
@@ -127,12 +155,8 @@ def _dividend_signed(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
 _EXACT_IN: dict[tuple[str, DType], DType] = {("pow", bool_): uint8}
 
 
-class _NumpyLinalg(ModuleType):
-    """``array_api_compat.numpy.linalg`` whose ``matrix_power`` of bfloat16 returns bfloat16.
-
-    ml_dtypes' bfloat16 has no matmul loop: NumPy multiplies in float32 and
-    returns float32; the result is rounded back to bfloat16, torch's and JAX's dtype.
-    """
+class _Patched(ModuleType):
+    """A module (``array_api_compat.<library>`` or its ``linalg``) with some of its functions replaced."""
 
     def __init__(self, base: ModuleType) -> None:
         super().__init__(base.__name__, base.__doc__)
@@ -141,13 +165,21 @@ class _NumpyLinalg(ModuleType):
     def __getattr__(self, name: str) -> Any:
         return getattr(self._base, name)
 
+
+class _NumpyLinalg(_Patched):
+    """``array_api_compat.numpy.linalg`` whose ``matrix_power`` of bfloat16 returns bfloat16.
+
+    ml_dtypes' bfloat16 has no matmul loop: NumPy multiplies in float32 and
+    returns float32; the result is rounded back to bfloat16, torch's and JAX's dtype.
+    """
+
     def matrix_power(self, x: Any, /, *args: Any, **kwargs: Any) -> Any:
         """``compat.linalg.matrix_power``, rounded back to bfloat16 for a bfloat16 ``x``."""
         out = self._base.matrix_power(x, *args, **kwargs)
         return out.astype(x.dtype) if x.dtype.name == "bfloat16" and out.dtype != x.dtype else out
 
 
-class _NumpyCompat(ModuleType):
+class _NumpyCompat(_Patched):
     """``array_api_compat.numpy`` with ``clip`` exact on ml_dtypes' bfloat16, which has no clip loop.
 
     A bfloat16 array and bounds clip in float32, which holds each of their
@@ -156,12 +188,8 @@ class _NumpyCompat(ModuleType):
     """
 
     def __init__(self, base: ModuleType) -> None:
-        super().__init__(base.__name__, base.__doc__)
-        self._base = base
+        super().__init__(base)
         self.linalg = _NumpyLinalg(base.linalg)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._base, name)
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``, through float32 for a bfloat16 ``x``."""
@@ -169,6 +197,73 @@ class _NumpyCompat(ModuleType):
             return self._base.clip(x, min, max)
         lo, hi = (b.astype(numpy.float32) if hasattr(b, "astype") else b for b in (min, max))
         return self._base.clip(x.astype(numpy.float32), lo, hi).astype(x.dtype)
+
+
+def has_negative_zero(value: object) -> bool:
+    """Whether scalar ``value`` is -0.0 or a complex number with a -0.0 part."""
+    if not isinstance(value, (float, complex, numpy.floating, numpy.complexfloating)):
+        return False
+    z = complex(value)
+    return any(part == 0 and math.copysign(1.0, part) < 0 for part in (z.real, z.imag))
+
+
+class _CupyLinalg(_Patched):
+    """``array_api_compat.cupy.linalg`` whose ``eig`` returns the standard's named tuple (CuPy's: a tuple)."""
+
+    def eig(self, x: Any, /) -> Any:
+        """``cupy.linalg.eig`` as ``EigResult(eigenvalues, eigenvectors)``."""
+        return EigResult(*self._base.eig(x))
+
+
+class _CupyCompat(_Patched):
+    """``array_api_compat.cupy`` with CuPy's gaps filled.
+
+    - ``full``/``full_like`` keep a negative zero: CuPy fills a zero with a
+      memset, which writes +0.0 (the value is copied from a 0-d array instead).
+    - ``clip`` selects with ``where``: compat's clip assigns through boolean
+      masks, and CuPy waits for the GPU to count each mask (25x a native clip).
+    - ``linalg.eig`` returns the standard's named tuple.
+    """
+
+    def __init__(self, base: ModuleType) -> None:
+        super().__init__(base)
+        self.linalg = _CupyLinalg(base.linalg)
+
+    def full(
+        self, shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
+    ) -> Any:
+        """``compat.full``, keeping the sign of a zero ``fill_value``."""
+        out = self._base.full(shape, fill_value, dtype=dtype, device=device, **kwargs)
+        if has_negative_zero(fill_value):
+            out[...] = self.zero_safe(fill_value, out)
+        return out
+
+    def full_like(self, x: Any, /, fill_value: Any, **kwargs: Any) -> Any:
+        """``compat.full_like``, keeping the sign of a zero ``fill_value``."""
+        out = self._base.full_like(x, fill_value, **kwargs)
+        if has_negative_zero(fill_value):
+            out[...] = self.zero_safe(fill_value, out)
+        return out
+
+    def zero_safe(self, value: Any, like: Any) -> Any:
+        """Scalar ``value`` as a 0-d array of ``like``'s dtype on its device (copied, not memset)."""
+        with like.device:
+            return self._base.asarray(value, dtype=like.dtype)
+
+    def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
+        """``compat.clip``: the bound where ``x`` is beyond it or the bound is nan, else ``x``."""
+        integral = x.dtype.kind in "iu"
+        limits = (int(numpy.iinfo(x.dtype).min), int(numpy.iinfo(x.dtype).max)) if integral else None
+        out = x
+        for bound, beyond, lower in ((min, self._base.less, True), (max, self._base.greater, False)):
+            if bound is None:
+                continue
+            if type(bound) is int and limits and (bound <= limits[0] if lower else bound >= limits[1]):
+                continue  # a Python int at or past the dtype's own limit clips nothing (compat's rule)
+            b = bound.astype(x.dtype, copy=False) if hasattr(bound, "dtype") else self.zero_safe(bound, x)
+            take = beyond(out, b) if integral else beyond(out, b) | self._base.isnan(b)
+            out = self._base.where(take, b, out)
+        return out.copy() if out is x else out
 
 
 class NumpyLike(DTypeMaps):
@@ -179,8 +274,7 @@ class NumpyLike(DTypeMaps):
         self.name = name
         self.module = import_module(module or name)
         self.compat = import_module(f"array_api_compat.{module or name}")
-        if name == "numpy":
-            self.compat = _NumpyCompat(self.compat)
+        self.compat = _NumpyCompat(self.compat) if name == "numpy" else _CupyCompat(self.compat)
         self.native_policy = get_policy("numpy")
         self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset()
         self.array_type: type = getattr(self.module, array_type)
@@ -215,9 +309,12 @@ class NumpyLike(DTypeMaps):
         function takes the ufunc's arguments.
         """
         ufunc = self._ufunc[op]
-        if compute.kind == "f" and op == "remainder" and values.zero_remainder == "dividend":
-            where = _dividend_signed if self._numpy else partial(_dividend_signed_cupy, self.module)
-            return partial(where, ufunc)
+        if compute.kind == "f" and op == "remainder":
+            if not self._numpy:
+                ufunc = partial(_infinite_divisor_cupy, self.module, ufunc)
+            if values.zero_remainder == "dividend":
+                where = _dividend_signed if self._numpy else partial(_dividend_signed_cupy, self.module)
+                return partial(where, ufunc)
         if compute.kind not in "iu":
             return ufunc
         if op in _DIVISION and values.zero_divisor == "raise":
@@ -330,6 +427,8 @@ class NumpyLike(DTypeMaps):
         with a TypeError ("expected number"), where NumPy's dtypes raise the
         ValueError of a shape that does not broadcast: that ValueError here too.
         """
+        if not self._numpy and has_negative_zero(value):
+            value = self.compat.zero_safe(value, x)  # CuPy fills a scalar zero with a memset: +0.0
         try:
             x[key] = value
         except TypeError as e:
