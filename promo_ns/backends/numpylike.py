@@ -88,6 +88,25 @@ def _checking_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) -
     return ufunc(x, y, **kwargs)
 
 
+def has_negative_zero(value: object) -> bool:
+    """Whether scalar ``value`` is -0.0 or a complex number with a -0.0 part."""
+    if not isinstance(value, (float, complex, numpy.floating, numpy.complexfloating)):
+        return False
+    z = complex(value)
+    return any(part == 0 and math.copysign(1.0, part) < 0 for part in (z.real, z.imag))
+
+
+def _cupy_asarray(module: ModuleType, obj: Any, /, **kwargs: Any) -> Any:
+    """``cupy.asarray(obj, **kwargs)`` keeping a negative zero.
+
+    CuPy makes a 0-d array with ``fill``, which writes a zero with a memset:
+    -0.0 becomes +0.0.  A 0-d negative zero is copied over as a 1-d array instead.
+    """
+    if has_negative_zero(obj.item() if isinstance(obj, numpy.ndarray) and obj.ndim == 0 else obj):
+        return module.asarray(numpy.asarray([obj]), **kwargs).reshape(())
+    return module.asarray(obj, **kwargs)
+
+
 def _into(out: Any, result: Any) -> Any:
     """``result``, written into ``out`` where an in-place op gave one (``out=``)."""
     if out is None:
@@ -114,7 +133,7 @@ def _infinite_divisor_cupy(
     they do not, and a zero ``x`` takes ``y``'s sign, as every zero remainder does.
     """
     r = ufunc(x, y, **kwargs)
-    x, y = module.asarray(x), module.asarray(y)
+    x, y = _cupy_asarray(module, x), _cupy_asarray(module, y)
     same_sign = module.signbit(x) == module.signbit(y)
     finite = module.where(x == 0, module.copysign(x, y), module.where(same_sign, x, y))
     return _into(out, module.where(module.isinf(y) & module.isfinite(x), finite.astype(r.dtype), r))
@@ -199,14 +218,6 @@ class _NumpyCompat(_Patched):
         return self._base.clip(x.astype(numpy.float32), lo, hi).astype(x.dtype)
 
 
-def has_negative_zero(value: object) -> bool:
-    """Whether scalar ``value`` is -0.0 or a complex number with a -0.0 part."""
-    if not isinstance(value, (float, complex, numpy.floating, numpy.complexfloating)):
-        return False
-    z = complex(value)
-    return any(part == 0 and math.copysign(1.0, part) < 0 for part in (z.real, z.imag))
-
-
 class _CupyLinalg(_Patched):
     """``array_api_compat.cupy.linalg`` whose ``eig`` returns the standard's named tuple (CuPy's: a tuple)."""
 
@@ -223,6 +234,7 @@ class _CupyCompat(_Patched):
     - ``clip`` selects with ``where``: compat's clip assigns through boolean
       masks, and CuPy waits for the GPU to count each mask (25x a native clip).
     - ``linalg.eig`` returns the standard's named tuple.
+    - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
     """
 
     def __init__(self, base: ModuleType) -> None:
@@ -238,17 +250,38 @@ class _CupyCompat(_Patched):
             out[...] = self.zero_safe(fill_value, out)
         return out
 
-    def full_like(self, x: Any, /, fill_value: Any, **kwargs: Any) -> Any:
+    def full_like(
+        self, x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
+    ) -> Any:
         """``compat.full_like``, keeping the sign of a zero ``fill_value``."""
-        out = self._base.full_like(x, fill_value, **kwargs)
+        out = self._base.full_like(x, fill_value, dtype=dtype, device=device, **kwargs)
         if has_negative_zero(fill_value):
             out[...] = self.zero_safe(fill_value, out)
         return out
 
+    def asarray(self, obj: Any, /, **kwargs: Any) -> Any:
+        """``compat.asarray``, keeping a 0-d negative zero (see :func:`_cupy_asarray`)."""
+        return _cupy_asarray(self._base, obj, **kwargs)
+
+    def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+        """``cupy.from_dlpack``, which takes no ``device=`` and refuses ``copy=True`` from a GPU array.
+
+        The array comes over as its exporter gives it, then is copied (or
+        moved to ``device``) by CuPy.
+        """
+        try:
+            out = self._base.from_dlpack(x, copy=copy)
+        except BufferError:
+            if not copy:
+                raise
+            out = self._base.from_dlpack(x).copy()  # CuPy's exporter copies to the CPU only
+        if device is None or device == out.device:
+            return out
+        return self._base.asarray(out, device=device, copy=True)
+
     def zero_safe(self, value: Any, like: Any) -> Any:
-        """Scalar ``value`` as a 0-d array of ``like``'s dtype on its device (copied, not memset)."""
-        with like.device:
-            return self._base.asarray(value, dtype=like.dtype)
+        """Scalar ``value`` as a 0-d array of ``like``'s dtype on its device, a negative zero kept."""
+        return self.asarray(value, dtype=like.dtype, device=like.device)
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``: the bound where ``x`` is beyond it or the bound is nan, else ``x``."""
@@ -280,6 +313,10 @@ class NumpyLike(DTypeMaps):
         self.array_type: type = getattr(self.module, array_type)
         self._ufunc = {op: getattr(self.module, names[0]) for op, names in NATIVE.items()}
         self._numpy = name == "numpy"
+        #: ``module.asarray``; on CuPy one that keeps a 0-d negative zero.
+        self._asarray: Callable[..., Any] = (
+            self.module.asarray if self._numpy else partial(_cupy_asarray, self.module)
+        )
         # ml_dtypes' bfloat16 loops cast only from bool/int8/uint8: other
         # operands are cast before the ufunc runs.
         self._cast_first = frozenset((bfloat16,))
@@ -339,9 +376,9 @@ class NumpyLike(DTypeMaps):
         # A Python scalar goes in as a 0-d array of the compute dtype: ufuncs
         # refuse some scalar casts (bfloat16) and range-check others (NEP 50).
         if not isinstance(x, self.array_type):
-            x = self.module.asarray(x, dtype=c)
+            x = self._asarray(x, dtype=c)
         if not isinstance(y, self.array_type):
-            y = self.module.asarray(y, dtype=c)
+            y = self._asarray(y, dtype=c)
         # CuPy has no signature= to pick a comparison's loop: cast first there too.
         if plan.compute in self._cast_first or (plan.to_bool and not self._numpy):
             return self.to_array(ufunc(self.astype(x, plan.compute), self.astype(y, plan.compute)))
@@ -371,7 +408,7 @@ class NumpyLike(DTypeMaps):
             c = self.native_dtype(plan.compute)
             out[...] = ufunc(
                 x,
-                self.module.asarray(y, dtype=c) if not isinstance(y, self.array_type) else y,
+                self._asarray(y, dtype=c) if not isinstance(y, self.array_type) else y,
                 dtype=c,
                 casting="unsafe",  # the policy decided the dtypes: uint8 **= int8 computes in uint8
             )
@@ -381,7 +418,7 @@ class NumpyLike(DTypeMaps):
             return
         c = self.native_dtype(plan.compute)
         if not isinstance(y, self.array_type):
-            y = self.module.asarray(y, dtype=c)
+            y = self._asarray(y, dtype=c)
         if plan.compute in self._cast_first:
             ufunc(self.astype(x, plan.compute), self.astype(y, plan.compute), out=out, casting="unsafe")
         else:
@@ -402,7 +439,7 @@ class NumpyLike(DTypeMaps):
         if self._numpy:
             return self.module.asarray(value, dtype=self.native_dtype(dtype))
         with like.device:
-            return self.module.asarray(value, dtype=self.native_dtype(dtype))
+            return self._asarray(value, dtype=self.native_dtype(dtype))
 
     def same_device(self, x: Any, y: Any) -> bool:
         """Whether two arrays live on the same device (always, for NumPy)."""
