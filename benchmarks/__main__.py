@@ -211,10 +211,15 @@ def gpu_checks() -> list[tuple[str, str, bool]]:
 
 
 def _version(dist: str) -> str:
+    """``dist``'s version; an imported module's own where it is not installed as ``dist``.
+
+    (promo_ns run from a checkout; CuPy installed as ``cupy-cuda13x``.)
+    """
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
-        return "not installed"
+        module = sys.modules.get(dist.replace("-", "_"))
+        return str(getattr(module, "__version__", "not installed"))
 
 
 def machine() -> list[str]:
