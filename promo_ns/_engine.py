@@ -27,7 +27,10 @@ from promo_ns._dtypes import (
     DType,
     a_or_an,
     bool_,
+    complex128,
+    float64,
     holding,
+    int64,
     real_float,
 )
 from promo_ns._memo import per_policy
@@ -1062,7 +1065,9 @@ def check_input_kind(policy: Policy, op: str, dtype: DType) -> None:
     """
     kinds = policy.input_kinds.get(op)
     if kinds is not None and dtype.kind not in kinds:
-        target = next(d for d in (bool_, *DTYPES[::-1]) if d.kind in kinds)
+        # the nearest dtype the op takes: a float for a float or complex array, else an integer
+        nearest = (float64, int64) if dtype.kind in "fc" else (int64, float64)
+        target = next(d for d in (*nearest, complex128, bool_) if d.kind in kinds)
         raise PromotionError(
             f"policy {policy.name!r} refuses {op}(x: {dtype} array): it takes {_kinds(kinds)} arrays "
             f"({policy.reference}). Fix: cast explicitly first, e.g. {op}(xp.astype(x, xp.{target}))."

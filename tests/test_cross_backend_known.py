@@ -230,8 +230,20 @@ def test_no_kernel_is_promo_ns_error(backend: str) -> None:
     xp = namespace(backend, "tf-safe")
     with pytest.raises(TypeError, match="'subtract' kernel for bool"):
         xp.asarray([True]) - xp.asarray([False])
+    xp = namespace(backend, "pytorch")  # torch has no bitwise_not of floats ("not implemented for 'Float'")
     with pytest.raises(TypeError, match="'bitwise_invert' kernel for float32"):
         ~xp.asarray([1.5])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", ["numpy", "array-api", "tf-safe"])
+def test_bitwise_invert_of_a_float_is_the_policys_refusal(backend: str, policy: str) -> None:
+    """NumPy, array-api-strict and TF take bool and integers only: ``~float`` is refused before any kernel."""
+    xp = namespace(backend, policy)
+    with pytest.raises(promo_ns.PromotionError, match=r"bitwise_invert\(x: float(32|64) array\)"):
+        ~xp.asarray([1.5])
+    with pytest.raises(promo_ns.PromotionError, match=r"xp\.int64"):
+        xp.bitwise_invert(xp.asarray([1.5]))
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

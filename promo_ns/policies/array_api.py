@@ -17,7 +17,8 @@ Python int for ``clip`` and setitem through NumPy, so a floating array takes
 ints of int64 or uint64 only there.
 
 Functions that decide no dtype take the kinds array-api-strict checks
-(``input_kinds``): ``logical_not`` bool only, ``imag`` complex only, ``signbit``
+(``input_kinds``): ``logical_not`` bool only, ``bitwise_invert`` bool and
+integers, ``imag`` complex only, ``signbit``
 real floats only, ``sort``/``argsort`` real numbers, ``conj``/``real``/``isnan``/
 ``isinf``/``isfinite``/``diff`` numbers (no bool), ``fft.fftshift``/``ifftshift``
 and ``linalg.matrix_power`` floats; ``astype`` casts no complex array to a real
@@ -89,6 +90,7 @@ _NUMPY_INTS = dict.fromkeys("iuf", (-(2**63), 2**64 - 1))
 #: The kinds each function that decides no dtype takes, as array-api-strict checks them.
 INPUT_KINDS = {
     "logical_not": "b",
+    "bitwise_invert": "biu",
     "imag": "c",
     "signbit": "f",
     **dict.fromkeys(("conj", "real", "isfinite", "isinf", "isnan", "diff"), "iufc"),

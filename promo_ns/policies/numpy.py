@@ -231,6 +231,9 @@ POLICY = Policy(
         **{d: int64 for d in DTYPES if d.kind in "bi"},
         **{d: uint64 for d in DTYPES if d.kind == "u"},
     },
+    # np.invert has loops for bool and integers only ("ufunc 'invert' not supported for the input
+    # types"): every framework refuses ~float, so it is the policy's refusal, not a missing kernel.
+    input_kinds={"bitwise_invert": "biu"},
     int_values="overflow",
     inplace="same_kind",
     functions=FUNCTIONS,

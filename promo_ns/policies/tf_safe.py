@@ -217,6 +217,9 @@ POLICY = Policy(
         "solve": "no_promotion",
     },
     accumulate_kinds="iufc",
+    # ~x and tnp.bitwise_not take bool and integers ("Value for attr 'T' of float is not in the list
+    # of allowed values"); tf.bitwise.invert refuses bool too, and tf-safe follows the operator.
+    input_kinds={"bitwise_invert": "biu"},
     int_values="refuse",
     int_range=_INT32,
     inplace="same",
