@@ -237,8 +237,8 @@ class JaxBackend(DTypeMaps):
         out = self.binary(op, x, y, plan)
         if out.shape != x.shape:
             raise ValueError(
-                f"{op}(): non-broadcastable output operand with shape {x.shape} doesn't match the "
-                f"broadcast shape {out.shape}; an in-place op never changes x's shape"
+                f"non-broadcastable output operand with shape {x.shape} doesn't match the broadcast "
+                f"shape {out.shape}; an in-place op never changes x's shape"
             )
         return out if self.dtype(out) is self.dtype(x) else self.astype(out, self.dtype(x))
 

@@ -107,6 +107,19 @@ def _cupy_asarray(module: ModuleType, obj: Any, /, **kwargs: Any) -> Any:
     return module.asarray(obj, **kwargs)
 
 
+def _store(op: str, out: Any, result: Any) -> None:
+    """``out[...] = result`` of in-place ``op``, refusing a result of another shape as ufuncs' ``out=`` do.
+
+    (NumPy's setitem would drop a result's leading 1s: a 0-d ``x`` would take a result of shape (1,).)
+    """
+    if result.shape != out.shape:
+        raise ValueError(
+            f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast "
+            f"shape {result.shape}; an in-place op never changes x's shape"
+        )
+    out[...] = result
+
+
 def _into(out: Any, result: Any) -> Any:
     """``result``, written into ``out`` where an in-place op gave one (``out=``)."""
     if out is None:
@@ -400,18 +413,19 @@ class NumpyLike(DTypeMaps):
         if out is None:
             out = x
         if (op, plan.compute) in _EXACT_IN:
-            out[...] = self.binary(op, x, y, plan)
+            _store(op, out, self.binary(op, x, y, plan))
             return
         ufunc = self._valued(op, plan.compute, plan.values)
         raising = op in _DIVISION and plan.values.zero_divisor == "raise"
         if (op == "pow" or raising) and plan.compute.kind in "iu":
             c = self.native_dtype(plan.compute)
-            out[...] = ufunc(
+            result = ufunc(
                 x,
                 self._asarray(y, dtype=c) if not isinstance(y, self.array_type) else y,
                 dtype=c,
                 casting="unsafe",  # the policy decided the dtypes: uint8 **= int8 computes in uint8
             )
+            _store(op, out, result)
             return
         if plan.direct:
             ufunc(x, y, out=out, casting="unsafe")

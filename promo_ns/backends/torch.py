@@ -261,7 +261,7 @@ class TorchBackend(DTypeMaps):
             shape = None
         if shape == tuple(x.shape):
             return
-        x1, y1 = (torch.zeros((1,) * min(v.ndim, 1), dtype=v.dtype, device=v.device) for v in (x, y))
+        x1, y1 = (torch.ones((1,) * min(v.ndim, 1), dtype=v.dtype, device=v.device) for v in (x, y))
         self.binary(op, x1, y1, plan)
         if shape is None:
             raise ValueError(
