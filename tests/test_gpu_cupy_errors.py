@@ -116,11 +116,15 @@ def test_a_cell_cupy_has_no_kernel_for_is_promo_ns_type_error() -> None:
 # -- devices ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["ones", "zeros", "empty", "eye", "full", "arange", "linspace"])
+@pytest.mark.parametrize(
+    "name", ["ones", "zeros", "empty", "eye", "full", "arange", "linspace", "fft.fftfreq", "fft.rfftfreq"]
+)
 def test_creation_runs_on_its_device_and_refuses_no_device(name: str) -> None:
     xp = _standin()
     args: dict[str, tuple[Any, ...]] = {"full": (2, 1.0), "arange": (3,), "linspace": (0, 1, 3)}
-    create = getattr(xp, name)
+    owner, _, short = name.rpartition(".")
+    create = getattr(getattr(xp, owner) if owner else xp, short)
+    name = short
     with pytest.raises(ValueError, match=f"{name}\\(\\): 'nowhere' is no device of the cupy backend"):
         create(*args.get(name, (2,)), device="nowhere")
     with pytest.raises(ValueError, match="is no device of the cupy backend"):

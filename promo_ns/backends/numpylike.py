@@ -242,6 +242,8 @@ class _CupyLinalg(_Patched):
 
 #: compat's CuPy creation functions that drop ``device=`` (``arange``, ``linspace``, ``full``: methods).
 _CREATION = ("empty", "empty_like", "eye", "ones", "ones_like", "zeros", "zeros_like")
+#: compat's CuPy ``fft`` creation functions, which refuse every ``device=`` but "cpu" (and drop that).
+_FFT_CREATION = ("fftfreq", "rfftfreq")
 
 
 class _CupyCompat(_Patched):
@@ -264,8 +266,10 @@ class _CupyCompat(_Patched):
         super().__init__(base)
         self._module = module
         self.linalg = _CupyLinalg(base.linalg, module)
-        for name in _CREATION:
-            setattr(self, name, _cupy_gaps.on_device(module, getattr(base, name)))
+        self.fft = _Patched(base.fft)
+        for owner, names in ((self, _CREATION), (self.fft, _FFT_CREATION)):
+            for name in names:
+                setattr(owner, name, _cupy_gaps.on_device(module, getattr(owner._base, name)))
         self.vecdot = self.linalg.vecdot
         self.arange = partial(_cupy_gaps.arange, module, base.arange)
         self.linspace = partial(_cupy_gaps.linspace, module, base.linspace)
