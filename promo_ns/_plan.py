@@ -983,6 +983,7 @@ _SHAPE_WORDS = ("shape", "size", "dim", "broadcast", "with a sequence")
 _NO_LOOP_WORDS = (
     *("No loop matching", "did not contain a loop", "not supported for the input types", "boolean subtract"),
     *("unsupported in linalg", "Parameters of such types are not supported"),  # NumPy's linalg, Dask's
+    "of arguments for cupy_",  # CuPy's ufuncs: "Wrong type (int32) of arguments for cupy_copysign"
     *("have no ordering", "not well defined for complex", "does not accept dtype"),  # JAX's
 )
 

@@ -14,6 +14,7 @@ from array_api_compat.common._linalg import EigResult
 
 from promo_ns._dtypes import DType, bfloat16, bool_, uint8
 from promo_ns._ops import NATIVE
+from promo_ns.backends import _cupy_gaps
 from promo_ns.backends._base import DTypeMaps, Plan, Values
 from promo_ns.backends._values import zero_divisor_error
 from promo_ns.policies import Role, get_policy
@@ -232,11 +233,30 @@ class _NumpyCompat(_Patched):
 
 
 class _CupyLinalg(_Patched):
-    """``array_api_compat.cupy.linalg`` whose ``eig`` returns the standard's named tuple (CuPy's: a tuple)."""
+    """``array_api_compat.cupy.linalg``: ``eig`` returns the standard's named tuple (CuPy's: a tuple).
+
+    ``vecdot`` of bools is NumPy's (see :func:`._cupy_gaps.bool_vecdot`).
+    """
+
+    def __init__(self, base: ModuleType, module: ModuleType) -> None:
+        super().__init__(base)
+        self._module = module
 
     def eig(self, x: Any, /) -> Any:
         """``cupy.linalg.eig`` as ``EigResult(eigenvalues, eigenvectors)``."""
         return EigResult(*self._base.eig(x))
+
+    def vecdot(self, x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        """``compat.vecdot``; of two bool arrays NumPy's bool (compat's conjugates bools into int8)."""
+        if x1.dtype.kind == "b" and x2.dtype.kind == "b":
+            return _cupy_gaps.bool_vecdot(self._module, x1, x2, axis=axis)
+        return self._base.vecdot(x1, x2, axis=axis)
+
+
+#: compat's CuPy creation functions that drop ``device=`` (``arange``, ``linspace``, ``full``: methods).
+_CREATION = ("empty", "empty_like", "eye", "ones", "ones_like", "zeros", "zeros_like")
+#: compat's CuPy ``fft`` creation functions, which refuse every ``device=`` but "cpu" (and drop that).
+_FFT_CREATION = ("fftfreq", "rfftfreq")
 
 
 class _CupyCompat(_Patched):
@@ -248,17 +268,32 @@ class _CupyCompat(_Patched):
       masks, and CuPy waits for the GPU to count each mask (25x a native clip).
     - ``linalg.eig`` returns the standard's named tuple.
     - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
+    - creation functions run on their ``device=`` (compat drops it); ``arange``,
+      ``linspace`` and ``vecdot`` give NumPy's values where CuPy's differ
+      (see :mod:`._cupy_gaps`).
+
+    ``module`` is ``cupy`` (NumPy stands in for it in the CPU tests).
     """
 
-    def __init__(self, base: ModuleType) -> None:
+    def __init__(self, base: ModuleType, module: ModuleType) -> None:
         super().__init__(base)
-        self.linalg = _CupyLinalg(base.linalg)
+        self._module = module
+        self.linalg = _CupyLinalg(base.linalg, module)
+        self.fft = _Patched(base.fft)
+        for owner, names in ((self, _CREATION), (self.fft, _FFT_CREATION)):
+            for name in names:
+                setattr(owner, name, _cupy_gaps.on_device(module, getattr(owner._base, name)))
+        self.vecdot = self.linalg.vecdot
+        self.arange = partial(_cupy_gaps.arange, module, base.arange)
+        self.linspace = partial(_cupy_gaps.linspace, module, base.linspace)
 
     def full(
         self, shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
     ) -> Any:
         """``compat.full``, keeping the sign of a zero ``fill_value``."""
-        out = self._base.full(shape, fill_value, dtype=dtype, device=device, **kwargs)
+        out = _cupy_gaps.on_device(self._module, self._base.full)(
+            shape, fill_value, dtype=dtype, device=device, **kwargs
+        )
         if has_negative_zero(fill_value):
             out[...] = self.zero_safe(fill_value, out)
         return out
@@ -267,7 +302,9 @@ class _CupyCompat(_Patched):
         self, x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
     ) -> Any:
         """``compat.full_like``, keeping the sign of a zero ``fill_value``."""
-        out = self._base.full_like(x, fill_value, dtype=dtype, device=device, **kwargs)
+        out = _cupy_gaps.on_device(self._module, self._base.full_like)(
+            x, fill_value, dtype=dtype, device=device, **kwargs
+        )
         if has_negative_zero(fill_value):
             out[...] = self.zero_safe(fill_value, out)
         return out
@@ -320,7 +357,7 @@ class NumpyLike(DTypeMaps):
         self.name = name
         self.module = import_module(module or name)
         self.compat = import_module(f"array_api_compat.{module or name}")
-        self.compat = _NumpyCompat(self.compat) if name == "numpy" else _CupyCompat(self.compat)
+        self.compat = _NumpyCompat(self.compat) if name == "numpy" else _CupyCompat(self.compat, self.module)
         self.native_policy = get_policy("numpy")
         self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset()
         self.array_type: type = getattr(self.module, array_type)
@@ -468,18 +505,22 @@ class NumpyLike(DTypeMaps):
         return self.compat.asarray(obj, **kwargs)
 
     def getitem(self, x: Any, key: Any) -> Any:
-        """``x[key]``."""
+        """``x[key]`` (CuPy's integer array indices are checked first: it wraps them around)."""
+        if not self._numpy:
+            _cupy_gaps.check_index_bounds("getitem", x, key)
         return x[key]
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
-        """``x[key] = value`` (NumPy checks indices before writing).
+        """``x[key] = value`` (NumPy checks indices before writing; CuPy's are checked first here).
 
         ml_dtypes' bfloat16 meets an array value that does not fit one element
         with a TypeError ("expected number"), where NumPy's dtypes raise the
         ValueError of a shape that does not broadcast: that ValueError here too.
         """
-        if not self._numpy and has_negative_zero(value):
-            value = self.compat.zero_safe(value, x)  # CuPy fills a scalar zero with a memset: +0.0
+        if not self._numpy:
+            _cupy_gaps.check_index_bounds("setitem", x, key)  # CuPy wraps them around
+            if has_negative_zero(value):
+                value = self.compat.zero_safe(value, x)  # CuPy fills a scalar zero with a memset: +0.0
         try:
             x[key] = value
         except TypeError as e:
