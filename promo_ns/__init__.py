@@ -17,6 +17,7 @@ from promo_ns.policies import Policy, get_policy, policies, register
 if TYPE_CHECKING:
     from promo_ns._array import Array, unwrap
     from promo_ns._namespace import Namespace, array_namespace, namespace
+    from promo_ns.audit import compare
 
 __all__ = [
     "Array",
@@ -25,6 +26,7 @@ __all__ = [
     "Policy",
     "PromotionError",
     "array_namespace",
+    "compare",
     "get_policy",
     "namespace",
     "policies",
@@ -41,6 +43,7 @@ _LAZY = {
     "Namespace": "promo_ns._namespace",
     "Array": "promo_ns._array",
     "unwrap": "promo_ns._array",
+    "compare": "promo_ns.audit",
 }
 
 

@@ -463,7 +463,7 @@ def operator(  # noqa: PLR0915
                 if updated is not None:  # an immutable backend's new array (JAX): the wrapper rebinds
                     self._x = updated
                 if scope is not None:
-                    _record(scope, op, plan, (ka, x), (kb, y))
+                    _record(scope, op, plan, (ka, x), (kb, y), inplace=True)
                 return self
             if kernel is not None:
                 out = kernel(x, y)
@@ -896,7 +896,9 @@ def _scoped(
     return plans(scope.policy or ns.policy, ns._backend, op, function=function)[a[0] * _NK + b[0]]
 
 
-def _record(scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int, Any]) -> None:
+def _record(
+    scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int, Any], *, inplace: bool = False
+) -> None:
     """Report binary ``op`` on cell ``(a, b)`` (code, native operand), which has run, to the block's trace."""
     if scope.closed:
         found = current()
@@ -905,7 +907,7 @@ def _record(scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int,
         scope = found
     if scope.tracer is not None:
         operands = [(*_KEYS[code], x) for code, x in (a, b)]
-        scope.tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute)
+        scope.tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute, inplace=inplace)
 
 
 def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
@@ -918,7 +920,7 @@ def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
     kb = other._k if other.__class__ is a.__class__ else _SCALAR_CODE.get(other.__class__)
     if kb is None:  # a NumPy scalar, which took part as the 0-d array it is
         kb = _other_operand(a._ns, other, op)._k
-    _record(scope, op, plan, (a._k, a._x), (kb, y))
+    _record(scope, op, plan, (a._k, a._x), (kb, y), inplace=True)
 
 
 def is_numpy_like(x: Any) -> bool:

@@ -64,9 +64,18 @@ class Trace:
         return len(self.records)
 
     def record(
-        self, op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
+        self,
+        op: str,
+        operands: Sequence[tuple[DType | None, Role, Any]],
+        result: DType,
+        compute: DType,
+        *,
+        inplace: bool = False,
     ) -> None:
-        """Note ``op`` on ``operands`` (dtype or None, role, native array or scalar) if it converted one."""
+        """Note ``op`` on ``operands`` (dtype or None, role, native array or scalar) if it converted one.
+
+        ``inplace``: the op was ``x op= y`` (recorded as ``op`` all the same).
+        """
         cast = _cast(op, operands, result, compute)
         if cast is not None:
             self.add((cast,))

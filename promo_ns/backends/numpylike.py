@@ -357,7 +357,12 @@ class NumpyLike(DTypeMaps):
         self.name = name
         self.module = import_module(module or name)
         self.compat = import_module(f"array_api_compat.{module or name}")
-        self.compat = _NumpyCompat(self.compat) if name == "numpy" else _CupyCompat(self.compat, self.module)
+        # CuPy's gaps are filled for CuPy only (Dask's adapter is this class too, with its own fill-ins)
+        self._cupy = name == "cupy"
+        if name == "numpy":
+            self.compat = _NumpyCompat(self.compat)
+        elif self._cupy:
+            self.compat = _CupyCompat(self.compat, self.module)
         self.native_policy = get_policy("numpy")
         self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset()
         self.array_type: type = getattr(self.module, array_type)
@@ -365,7 +370,7 @@ class NumpyLike(DTypeMaps):
         self._numpy = name == "numpy"
         #: ``module.asarray``; on CuPy one that keeps a 0-d negative zero.
         self._asarray: Callable[..., Any] = (
-            self.module.asarray if self._numpy else partial(_cupy_asarray, self.module)
+            partial(_cupy_asarray, self.module) if self._cupy else self.module.asarray
         )
         # ml_dtypes' bfloat16 loops cast only from bool/int8/uint8: other
         # operands are cast before the ufunc runs.
@@ -397,7 +402,7 @@ class NumpyLike(DTypeMaps):
         """
         ufunc = self._ufunc[op]
         if compute.kind == "f" and op == "remainder":
-            if not self._numpy:
+            if self._cupy:
                 ufunc = partial(_infinite_divisor_cupy, self.module, ufunc)
             if values.zero_remainder == "dividend":
                 where = _dividend_signed if self._numpy else partial(_dividend_signed_cupy, self.module)
@@ -506,7 +511,7 @@ class NumpyLike(DTypeMaps):
 
     def getitem(self, x: Any, key: Any) -> Any:
         """``x[key]`` (CuPy's integer array indices are checked first: it wraps them around)."""
-        if not self._numpy:
+        if self._cupy:
             _cupy_gaps.check_index_bounds("getitem", x, key)
         return x[key]
 
@@ -517,7 +522,7 @@ class NumpyLike(DTypeMaps):
         with a TypeError ("expected number"), where NumPy's dtypes raise the
         ValueError of a shape that does not broadcast: that ValueError here too.
         """
-        if not self._numpy:
+        if self._cupy:
             _cupy_gaps.check_index_bounds("setitem", x, key)  # CuPy wraps them around
             if has_negative_zero(value):
                 value = self.compat.zero_safe(value, x)  # CuPy fills a scalar zero with a memset: +0.0

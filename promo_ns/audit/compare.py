@@ -1,0 +1,292 @@
+"""``promo_ns.compare``: run code under one policy and report the ops other policies decide otherwise.
+
+The block is a ``policy`` block whose scope carries a :class:`Comparison` as
+its tracer: every op promo_ns decides and runs reports its operands there (as
+it would to a :func:`promo_ns.trace`), and the comparison decides the same op
+under the other policies from dtypes, roles and Python-scalar values alone.
+Where the outcomes differ it keeps a record with the location in the user's
+code.  The decisions are cached per op and operands, so an op that repeats
+costs a dict lookup; the location is looked up only for an op whose outcomes
+differ.
+"""
+
+from __future__ import annotations
+
+import json
+import linecache
+import os
+import sys
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Any
+
+from promo_ns._context import BLOCK_HOOKS, Scope, _Block
+from promo_ns._dtypes import DType
+from promo_ns._engine import (
+    Operand,
+    PromotionError,
+    accumulation_dtype,
+    function_dtype,
+    resolve,
+    resolve_many,
+)
+from promo_ns._trace import Trace
+from promo_ns.policies import Policy, Role, get_policy
+
+__all__ = ["Comparison", "Difference", "compare"]
+
+#: The folder of promo_ns: the first frame outside it is the user's line.
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+#: Reductions, which accumulate as the policy says (the others of one array: ``function_dtype``).
+_ACCUMULATING = frozenset(("sum", "prod", "cumulative_sum", "cumulative_prod", "trace"))
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One op, on one line of the user's code, whose outcome differs between the compared policies."""
+
+    op: str  #: the op (``"add"``, ``"add="`` for ``x += y``, ``"where"``, ``"mean"``, ...)
+    operands: tuple[str, ...]  #: each operand: ``"int8 (n-d array)"``, ``"1.5 (Python float)"``
+    results: Mapping[str, str]  #: policy name -> the result dtype's name, or ``"refused (PromotionError)"``
+    location: str  #: ``path:line`` of the first frame outside promo_ns
+    source: str  #: that line of code, stripped
+    count: int  #: how many times it ran in the block
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as plain data (for JSON)."""
+        return {
+            "op": self.op,
+            "operands": list(self.operands),
+            "results": dict(self.results),
+            "location": self.location,
+            "source": self.source,
+            "count": self.count,
+        }
+
+
+class Comparison(Trace):
+    """A ``compare`` block's report: :attr:`differences`, ``str()``, :meth:`to_json`, :meth:`to_markdown`.
+
+    It takes the place of a trace in the block's scope, and hands every
+    report on to the trace around the block, if any, so a ``trace`` block
+    around a ``compare`` block misses nothing.
+    """
+
+    def __init__(self, policies: Sequence[Policy], enclosing: Trace | None) -> None:
+        super().__init__(enclosing=enclosing)
+        self.policies = tuple(policies)
+        self._decided: dict[tuple[Any, ...], tuple[str, ...] | None] = {}
+        self._found: dict[tuple[Any, ...], list[Any]] = {}
+        self._waiting: dict[int, tuple[str, tuple[Operand, ...], DType]] = {}
+        self._lock = threading.Lock()
+
+    # -- what the plan layer reports (the Trace interface) --
+    def record(
+        self,
+        op: str,
+        operands: Sequence[tuple[DType | None, Role, Any]],
+        result: DType,
+        compute: DType,
+        *,
+        inplace: bool = False,
+    ) -> None:
+        """Compare ``op`` on ``operands``, which has run with ``result`` under the first policy."""
+        if self.enclosing is not None:
+            self.enclosing.record(op, operands, result, compute, inplace=inplace)
+        self._compare(f"{op}=" if inplace else op, _operands(operands), result)
+
+    def pending(
+        self, op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
+    ) -> None:
+        """Note ``op`` until :meth:`commit` says it has run."""
+        if self.enclosing is not None:
+            self.enclosing.pending(op, operands, result, compute)
+        self._waiting[threading.get_ident()] = (op, _operands(operands), result)
+
+    def commit(self, op: str) -> None:
+        """Compare the op this thread noted last, if it is ``op``, which has now run."""
+        if self.enclosing is not None:
+            self.enclosing.commit(op)
+        noted = self._waiting.pop(threading.get_ident(), None)
+        if noted is not None and noted[0] == op:
+            self._compare(*noted)
+
+    # -- deciding --
+    def _compare(self, op: str, operands: tuple[Operand, ...], result: DType) -> None:
+        key = (op, *((o.dtype, o.role, o.value) for o in operands))
+        outcomes = self._decided.get(key, ())
+        if outcomes == ():
+            first = str(result)
+            others = tuple(_outcome(p, op, operands) for p in self.policies[1:])
+            outcomes = None if all(o == first for o in others) else (first, *others)
+            self._decided[key] = outcomes
+        if outcomes is None:
+            return
+        location, source = _user_line()
+        with self._lock:
+            entry = self._found.get((key, location))
+            if entry is None:
+                described = tuple(o.describe() for o in operands)
+                self._found[(key, location)] = [op, described, outcomes, location, source, 1]
+            else:
+                entry[5] += 1
+
+    # -- the report --
+    @property
+    def differences(self) -> list[Difference]:
+        """The ops whose outcome differs, one record per op, operands and line; most frequent first."""
+        names = [p.name for p in self.policies]
+        with self._lock:
+            entries = [list(e) for e in self._found.values()]
+        found = [
+            Difference(op, operands, dict(zip(names, outcomes, strict=True)), location, source, count)
+            for op, operands, outcomes, location, source, count in entries
+        ]
+        return sorted(found, key=lambda d: (-d.count, d.location, d.op))
+
+    def __iter__(self) -> Iterator[Difference]:  # type: ignore[override]
+        return iter(self.differences)
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def __str__(self) -> str:
+        names = [p.name for p in self.policies]
+        found = self.differences
+        if not found:
+            return f"no op decided differently under {', '.join(names)} (ran under {names[0]})"
+        by_line: dict[str, list[Difference]] = {}
+        for d in found:
+            by_line.setdefault(d.location, []).append(d)
+        lines = [
+            f"{len(found)} ops decided differently under {', '.join(names)} (ran under {names[0]}), "
+            f"at {len(by_line)} lines:"
+        ]
+        for location, diffs in sorted(by_line.items(), key=lambda kv: -sum(d.count for d in kv[1])):
+            lines.append(f"\n{location}: {diffs[0].source}")
+            for d in diffs:
+                outcome = "  ".join(f"{name}: {d.results[name]}" for name in names)
+                lines.append(f"  {d.count:>6}x  {d.op}({', '.join(d.operands)})  ->  {outcome}")
+        return "\n".join(lines)
+
+    def to_json(self) -> str:
+        """The report as JSON: the policies and every difference."""
+        return json.dumps(
+            {"policies": [p.name for p in self.policies], "differences": [d.to_dict() for d in self]},
+            indent=1,
+        )
+
+    def to_markdown(self) -> str:
+        """The report as a Markdown table, one row per difference."""
+        names = [p.name for p in self.policies]
+        rows = [
+            f"| location | code | op | operands | {' | '.join(names)} | count |",
+            f"|---|---|---|---|{'---|' * len(names)}---:|",
+        ]
+        for d in self:
+            code = d.source.replace("|", "\\|")
+            rows.append(
+                f"| `{d.location}` | `{code}` | `{d.op}` | {', '.join(d.operands)} | "
+                f"{' | '.join(d.results[n] for n in names)} | {d.count} |"
+            )
+        return "\n".join(rows) + "\n"
+
+    def __repr__(self) -> str:
+        return f"<promo_ns comparison of {', '.join(p.name for p in self.policies)}: {len(self)} differences>"
+
+
+def _operands(operands: Sequence[tuple[DType | None, Role, Any]]) -> tuple[Operand, ...]:
+    """The engine's operands: dtype and role, and a Python scalar's value (an array's is not needed)."""
+    return tuple(Operand(d, r, x if d is None else None) for d, r, x in operands)
+
+
+def _outcome(policy: Policy, op: str, operands: tuple[Operand, ...]) -> str:
+    """What ``policy`` makes of ``op`` on ``operands``: the result dtype's name, or the refusal."""
+    try:
+        if op.endswith("=") and len(operands) == 2:
+            return str(resolve(policy, op[:-1], *operands, inplace=True))
+        if len(operands) == 1 and operands[0].dtype is not None:
+            dtype = operands[0].dtype
+            if op in _ACCUMULATING:
+                return str(accumulation_dtype(policy, op, dtype))
+            return str(function_dtype(policy, op, dtype))
+        return str(resolve_many(policy, op, operands))
+    except (PromotionError, OverflowError, ValueError) as e:
+        return f"refused ({type(e).__name__})"
+
+
+def _user_line() -> tuple[str, str]:
+    """``path:line`` of the innermost frame outside promo_ns, and its line of code."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None:
+        return "<unknown>", ""
+    path, line = frame.f_code.co_filename, frame.f_lineno
+    return f"{path}:{line}", linecache.getline(path, line).strip()
+
+
+class _CompareBlock(_Block):
+    """What :func:`compare` returns: a ``policy`` block of the first policy that compares with the others."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: tuple[str | Policy, ...]) -> None:
+        super().__init__()
+        self.names = names
+
+    def __repr__(self) -> str:
+        return f"promo_ns.compare({', '.join(repr(getattr(n, 'name', n)) for n in self.names)})"
+
+    def _scope(self, outer: Scope | None) -> tuple[Scope, Comparison]:
+        chosen = [get_policy(n) for n in self.names]
+        comparison = Comparison(chosen, outer.tracer if outer else None)
+        return Scope(chosen[0], comparison, outer), comparison
+
+    def _hooks(self, scope: Scope, hooks: ExitStack) -> None:
+        assert scope.policy is not None
+        for hook in BLOCK_HOOKS:
+            hooks.enter_context(hook(scope.policy))
+
+
+def compare(*policies: str | Policy) -> _CompareBlock:
+    """Run the ``with`` block under the first policy, and report the ops the others decide otherwise.
+
+    Code in the block runs exactly as under ``promo_ns.policy(policies[0])``.
+    Every op promo_ns decides and runs there (operators and their in-place
+    forms, the functions of two or more operands, one-array functions and
+    reductions that cast) is also decided under the other policies; where the
+    result dtype or the refusal differs, the report keeps the op, its
+    operands, each policy's outcome, the first line of code outside promo_ns
+    and a count.  Like ``policy()``, the block is local to its thread and
+    asyncio task; a ``policy`` block inside it changes the policy the code
+    runs under, and the comparison goes on against it.
+
+    Parameters
+    ----------
+    *policies
+        Two or more registered policy names or :class:`Policy` objects; the first runs the code.
+
+    Returns
+    -------
+    AbstractContextManager[Comparison]
+        The block; ``with promo_ns.compare("numpy", "pytorch") as report`` gives the report:
+        ``report.differences``, ``print(report)``, ``report.to_json()``, ``report.to_markdown()``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two policies.
+
+    Notes
+    -----
+    Partial: an op the first policy refuses raises as it would, without a record.
+    """
+    if len(policies) < 2:
+        raise ValueError(
+            f"compare() takes two or more policies, the first to run the code under, got {len(policies)}: "
+            "e.g. promo_ns.compare('numpy', 'pytorch')"
+        )
+    return _CompareBlock(policies)

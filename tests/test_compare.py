@@ -1,0 +1,130 @@
+"""``promo_ns.compare``: the ops other policies decide otherwise, with the user's file and line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+
+import pytest
+
+import promo_ns
+from tests.backends import BACKENDS, namespace
+
+
+def _here() -> int:
+    return sys._getframe(1).f_lineno
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_exactly_the_ops_that_differ_are_reported_with_their_line(backend: str) -> None:
+    xp = namespace(backend, "pytorch")
+    i32 = xp.asarray([1, 2, 3], dtype=xp.int32)
+    f32 = xp.asarray([0.5, 1.5, 2.5], dtype=xp.float32)
+    u8 = xp.asarray([1, 2, 3], dtype=xp.uint8)
+    with promo_ns.compare("pytorch", "numpy", "paddle") as report:
+        for _ in range(3):
+            mixed = i32 + f32
+            mixed_line = _here() - 1
+        scalar = i32 * 1.5
+        scalar_line = _here() - 1
+        agree = f32 + f32  # every policy: float32
+        agree_too = f32 * 2.0  # every policy: float32
+        log_line = _here() + 1
+        logs = xp.log(i32)
+    assert mixed.dtype == xp.float32 and scalar.dtype == xp.float32  # ran under pytorch
+    assert agree.dtype == agree_too.dtype == logs.dtype == xp.float32
+    found = {(d.op, d.location.rsplit(":", 1)[1]): d for d in report.differences}
+    assert set(found) == {("multiply", str(scalar_line)), ("add", str(mixed_line)), ("log", str(log_line))}
+    add = found[("add", str(mixed_line))]
+    assert add.count == 3
+    assert add.location.startswith(__file__)
+    assert add.source == "mixed = i32 + f32"
+    assert add.operands == ("int32 (n-d array)", "float32 (n-d array)")
+    assert add.results == {"pytorch": "float32", "numpy": "float64", "paddle": "refused (PromotionError)"}
+    assert found[("multiply", str(scalar_line))].results["numpy"] == "float64"
+    assert report.differences[0] is not None and report.differences[0].op == "add"  # most frequent first
+    del u8
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_in_place_ops_and_functions_of_several_operands_are_compared(backend: str) -> None:
+    xp = namespace(backend, "numpy")
+    i32 = xp.asarray([1, 2, 3], dtype=xp.int32)
+    u8 = xp.asarray([1, 2, 3], dtype=xp.uint8)
+    f32 = xp.asarray([1.0, 2.0, 3.0], dtype=xp.float32)
+    with promo_ns.compare("numpy", "paddle") as report:
+        i32 += u8
+        xp.concat([i32, f32])
+        xp.where(i32 > 1, i32, f32)
+    ops = {d.op: d.results for d in report.differences}
+    assert ops["add="] == {"numpy": "int32", "paddle": "refused (PromotionError)"}
+    assert ops["concat"] == {"numpy": "float64", "paddle": "refused (PromotionError)"}
+    assert "where" in ops
+
+
+def test_nothing_is_reported_where_the_policies_agree() -> None:
+    xp = namespace("numpy", "numpy")
+    x = xp.asarray([1.0, 2.0], dtype=xp.float64)
+    with promo_ns.compare("numpy", "jax") as report:
+        x + x
+        xp.sum(x)
+        x * 2
+    assert report.differences == [] and len(report) == 0
+    assert "no op decided differently" in str(report)
+
+
+def test_the_block_runs_under_the_first_policy_and_restores_the_one_before() -> None:
+    xp = namespace("numpy", "array-api")
+    x = xp.asarray([1], dtype=xp.int8)
+    with promo_ns.compare("numpy", "pytorch"):
+        assert (x + 1.5).dtype == xp.float64  # numpy's rule, not array-api's refusal... nor pytorch's float32
+    with pytest.raises(promo_ns.PromotionError):
+        x + xp.asarray([1], dtype=xp.uint64)  # array-api again outside the block
+
+
+def test_a_trace_around_a_compare_block_misses_nothing() -> None:
+    xp = namespace("numpy", "pytorch")
+    i32 = xp.asarray([1], dtype=xp.int32)
+    f32 = xp.asarray([1.0], dtype=xp.float32)
+    with promo_ns.trace() as t, promo_ns.compare("pytorch", "numpy") as report:
+        i32 + f32
+    assert len(t) == 1 and len(report) == 1
+
+
+def test_threads_share_the_report_of_the_context_they_run_in() -> None:
+    import contextvars
+
+    xp = namespace("numpy", "pytorch")
+    i32 = xp.asarray([1], dtype=xp.int32)
+    f32 = xp.asarray([1.0], dtype=xp.float32)
+    with promo_ns.compare("pytorch", "numpy") as report:
+        run = [contextvars.copy_context().run for _ in range(4)]
+        threads = [threading.Thread(target=r, args=(lambda: i32 + f32,)) for r in run]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    assert [d.count for d in report.differences] == [4]
+
+
+def test_the_report_prints_and_serializes() -> None:
+    xp = namespace("numpy", "pytorch")
+    i32 = xp.asarray([1], dtype=xp.int32)
+    with promo_ns.compare("pytorch", "numpy") as report:
+        i32 / 2
+    text = str(report)
+    assert "1 ops decided differently under pytorch, numpy" in text and "i32 / 2" in text
+    data = json.loads(report.to_json())
+    assert data["policies"] == ["pytorch", "numpy"]
+    assert data["differences"][0]["results"] == {"pytorch": "float32", "numpy": "float64"}
+    markdown = report.to_markdown()
+    assert markdown.startswith("| location | code | op | operands | pytorch | numpy | count |")
+    assert "`i32 / 2`" in markdown
+
+
+def test_compare_needs_two_policies_and_known_names() -> None:
+    with pytest.raises(ValueError, match="two or more policies"):
+        promo_ns.compare("numpy")
+    with pytest.raises(ValueError, match="nosuch"), promo_ns.compare("numpy", "nosuch"):
+        pass
