@@ -25,7 +25,7 @@ from promo_ns.policies import get_policy
 from tests.backends import VALUE_BACKENDS, namespace, to_numpy
 
 #: CuPy 14.2's ``power`` loops, in its order (``cupy/_core/_routines_math.pyx``): bool's first.
-CUPY_POWER = "??->b bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d"
+CUPY_POWER = "??->b bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d FF->F DD->D"
 
 
 class CupyLikeUfunc:
@@ -72,9 +72,20 @@ def cupy_floor_divide(x: Any, y: Any, /, **kwargs: Any) -> Any:
     return out
 
 
+class _Standin(NumpyLike):
+    """The CuPy adapter with NumPy as its module."""
+
+    def __init__(self) -> None:
+        super().__init__("cupy", module="numpy")
+
+    def scalar(self, value: object, dtype: Any, like: Any) -> Any:
+        """CuPy's 0-d array of ``value``, without the device block NumPy's arrays have none of."""
+        return self._asarray(value, dtype=self.native_dtype(dtype))
+
+
 def standin(policy: str, **ufuncs: Callable[..., Any]) -> Any:
     """A namespace of the CuPy adapter with NumPy as its module, and ``ufuncs`` (op -> ufunc) as CuPy's."""
-    backend = NumpyLike("cupy", module="numpy")
+    backend = _Standin()
     backend._ufunc.update(ufuncs)
     return _new_namespace(backend, get_policy(policy), None, "2025.12")
 
