@@ -76,7 +76,7 @@ def floor_divide(
     ``x / y``.  float16 computes in float32 and rounds once, as NumPy's loop
     does.  ``out`` takes the result where an in-place op gives one.
     """
-    c = numpy.dtype(dtype or c)
+    c = numpy.dtype(c if dtype is None else dtype)
     wide = numpy.dtype(numpy.float32) if c == numpy.float16 else c
     a = _operand(asarray, x, c).astype(wide, copy=False)
     b = _operand(asarray, y, c).astype(wide, copy=False)
