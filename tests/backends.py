@@ -81,8 +81,8 @@ POLICIES = policies()
 #: backend -> {dtype name: why promo_ns refuses it there}: the library's limitation, for a skip's reason.
 NO_DTYPE: dict[str, dict[str, str]] = {
     "cupy": {
-        "bfloat16": "promo_ns refuses bfloat16 on CuPy (a TypeError; CuPy 14's ml_dtypes bfloat16 has loops "
-        "for some ufuncs only): tests/test_gpu_cupy_values.py checks the refusal"
+        "bfloat16": "promo_ns refuses bfloat16 on CuPy with a TypeError (CuPy 14's ml_dtypes bfloat16 is "
+        "experimental, not in every kernel): tests/test_gpu_cupy_values.py checks the refusal"
     },
 }
 

@@ -385,8 +385,8 @@ class NumpyLike(DTypeMaps):
     def dtype(self, x: Any) -> DType:
         """The canonical dtype of native array ``x``; on CuPy, a TypeError for bfloat16.
 
-        CuPy 14 makes bfloat16 arrays of ml_dtypes' bfloat16 (``cupy.asarray`` of
-        a NumPy one, DLPack) with loops for some ufuncs only: promo_ns takes none.
+        CuPy 14 makes arrays of ml_dtypes' bfloat16 (``cupy.asarray`` of a NumPy
+        one, DLPack), experimental and not in every kernel: promo_ns takes none.
         """
         found = self._canonical.get(x.dtype)
         if found is None:
@@ -394,7 +394,7 @@ class NumpyLike(DTypeMaps):
             if found is bfloat16 and self._cupy:
                 raise TypeError(
                     "the cupy backend has no bfloat16 dtype: promo_ns takes no CuPy array of ml_dtypes' "
-                    "bfloat16 (CuPy has loops for some ufuncs only); cast it first, e.g. "
+                    "bfloat16 (experimental in CuPy 14, not in every kernel); cast it first, e.g. "
                     "x.astype(cupy.float32), or use the numpy/torch backend for bfloat16."
                 )
             self._canonical[x.dtype] = found
