@@ -17,6 +17,7 @@ sample of every grid on Dask, computed in one go.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -75,6 +76,28 @@ BACKENDS = ["numpy", "torch", "torch:meta", _DASK, _JAX, *_GPU]
 GRID_BACKENDS = [b for b in BACKENDS if b is not _DASK and b is not _JAX]
 GRID_VALUE_BACKENDS = [b for b in VALUE_BACKENDS if b is not _DASK and b is not _JAX]
 POLICIES = policies()
+
+
+#: backend -> {dtype name: why promo_ns refuses it there}: the library's limitation, for a skip's reason.
+NO_DTYPE: dict[str, dict[str, str]] = {
+    "cupy": {
+        "bfloat16": "promo_ns refuses bfloat16 on CuPy with a TypeError (CuPy 14's ml_dtypes bfloat16 is "
+        "experimental, not in every kernel): tests/test_gpu_cupy_values.py checks the refusal"
+    },
+}
+
+
+def dtypes_of(backend: str, names: Iterable[str]) -> list[str]:
+    """Dtype ``names`` less those promo_ns refuses on ``backend`` (:data:`NO_DTYPE`)."""
+    missing = NO_DTYPE.get(backend, {})
+    return [name for name in names if name not in missing]
+
+
+def skip_without(backend: str, dtype: str) -> None:
+    """Skip the test where promo_ns refuses ``dtype`` on ``backend``, naming why (:data:`NO_DTYPE`)."""
+    reason = NO_DTYPE.get(backend, {}).get(dtype)
+    if reason is not None:
+        pytest.skip(reason)
 
 
 def namespace(backend: str, policy: str = "array-api") -> Any:

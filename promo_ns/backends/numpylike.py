@@ -12,9 +12,9 @@ from typing import Any
 import numpy
 from array_api_compat.common._linalg import EigResult
 
-from promo_ns._dtypes import DType, bfloat16, bool_, uint8
+from promo_ns._dtypes import DType, bfloat16, bool_, canonical, float16, float32, float64, uint8
 from promo_ns._ops import NATIVE
-from promo_ns.backends import _cupy_gaps
+from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
 from promo_ns.backends._base import DTypeMaps, Plan, Values
 from promo_ns.backends._values import zero_divisor_error
 from promo_ns.policies import Role, get_policy
@@ -368,6 +368,8 @@ class NumpyLike(DTypeMaps):
         self.array_type: type = getattr(self.module, array_type)
         self._ufunc = {op: getattr(self.module, names[0]) for op, names in NATIVE.items()}
         self._numpy = name == "numpy"
+        #: (op, compute dtype) -> CuPy's ufunc giving NumPy's values (see :meth:`_cupy_ufunc`).
+        self._cupy_ufuncs: dict[tuple[str, DType], Any] = {}
         #: ``module.asarray``; on CuPy one that keeps a 0-d negative zero.
         self._asarray: Callable[..., Any] = (
             partial(_cupy_asarray, self.module) if self._cupy else self.module.asarray
@@ -400,7 +402,7 @@ class NumpyLike(DTypeMaps):
         (``zero_remainder="dividend"``) differ from NumPy's kernels; the
         function takes the ufunc's arguments.
         """
-        ufunc = self._ufunc[op]
+        ufunc = self._cupy_ufunc(op, compute) if self._cupy else self._ufunc[op]
         if compute.kind == "f" and op == "remainder":
             if self._cupy:
                 ufunc = partial(_infinite_divisor_cupy, self.module, ufunc)
@@ -414,6 +416,42 @@ class NumpyLike(DTypeMaps):
         if op == "pow" and compute.kind == "i" and values.negative_powers == "compute":
             return partial(_negative_powers, self.module, ufunc)
         return ufunc
+
+    def _cupy_ufunc(self, op: str, compute: DType) -> Any:
+        """CuPy's ufunc of ``op`` computing in ``compute`` with NumPy's values (see :mod:`._cupy_ufuncs`).
+
+        Floating ``floor_divide`` is NumPy's; a ufunc whose ``dtype=`` picks a
+        loop of other inputs (int8 ``power``: bool's) gets its operands cast first.
+        """
+        found = self._cupy_ufuncs.get((op, compute))
+        if found is None:
+            found = ufunc = self._ufunc[op]
+            if compute is not bfloat16:  # refused on CuPy (see :meth:`dtype`)
+                c = self.native_dtype(compute)
+                if op == "floor_divide" and compute in (float16, float32, float64):
+                    found = partial(_cupy_ufuncs.floor_divide, self.module, self._asarray, c)
+                elif _cupy_ufuncs.loop_casts_operands(ufunc, c):
+                    found = partial(_cupy_ufuncs.cast_first, self._asarray, ufunc, c)
+            self._cupy_ufuncs[(op, compute)] = found
+        return found
+
+    def dtype(self, x: Any) -> DType:
+        """The canonical dtype of native array ``x``; on CuPy, a TypeError for bfloat16.
+
+        CuPy 14 makes arrays of ml_dtypes' bfloat16 (``cupy.asarray`` of a NumPy
+        one, DLPack), experimental and not in every kernel: promo_ns takes none.
+        """
+        found = self._canonical.get(x.dtype)
+        if found is None:
+            found = canonical(x.dtype)
+            if found is bfloat16 and self._cupy:
+                raise TypeError(
+                    "the cupy backend has no bfloat16 dtype: promo_ns takes no CuPy array of ml_dtypes' "
+                    "bfloat16 (experimental in CuPy 14, not in every kernel); cast it first, e.g. "
+                    "x.astype(cupy.float32), or use the numpy/torch backend for bfloat16."
+                )
+            self._canonical[x.dtype] = found
+        return found
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute``, casting inside the ufunc (and into ``plan.rounded``).

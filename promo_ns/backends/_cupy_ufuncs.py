@@ -1,0 +1,94 @@
+"""CuPy's binary ufuncs where they compute otherwise than NumPy's: the numpy-like adapter's fill-ins.
+
+- ``ufunc(x, y, dtype=c)`` runs the first loop whose output is ``c``, whatever its
+  inputs (``_Ops._guess_routine_from_dtype`` in CuPy's ``_kernel.pyx``): ``power``'s
+  first int8 loop is ``??->b``, which casts both operands to bool, so ``2 **
+  int8_array`` was 1 everywhere.  Such a ufunc gets its operands cast to ``c``
+  instead (:func:`loop_casts_operands`, :func:`cast_first`).
+- Floating ``floor_divide`` is ``floor(x / y)`` (CuPy's ``carray.cuh``): ``1.0 //
+  0.1`` is 10.0 and ``inf // 2.0`` inf, where NumPy (and torch, and Python) give
+  9.0 and nan.  :func:`floor_divide` computes NumPy's ``npy_floor_divide``.
+
+Every function takes the module (``cupy``) and its ``asarray`` (the adapter's,
+which keeps a 0-d negative zero) as arguments, so NumPy can stand in for CuPy
+in the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy
+
+__all__ = ["cast_first", "floor_divide", "loop_casts_operands"]
+
+
+def loop_casts_operands(ufunc: Any, c: Any) -> bool:
+    """Whether CuPy's ``ufunc(x, y, dtype=c)`` runs a loop whose inputs are not ``c``.
+
+    CuPy looks among the loops by output (``true_divide``'s float loops) if
+    the ufunc has them, else among all its loops, in order.  False where
+    ``ufunc`` is not a CuPy ufunc (NumPy's standing in for it).
+    """
+    ops = getattr(ufunc, "_out_ops", None) or getattr(ufunc, "_ops", None)
+    for op in getattr(ops, "ops", ()):
+        if all(numpy.dtype(t) == c for t in op.out_types):
+            return any(numpy.dtype(t) != c for t in op.in_types)
+    return False
+
+
+Asarray = Callable[..., Any]
+
+
+def _operand(asarray: Asarray, v: Any, c: Any) -> Any:
+    """Operand ``v`` (an array or a Python scalar) as an array of ``c``, without a copy where it is one."""
+    return v.astype(c, copy=False) if hasattr(v, "dtype") else asarray(v, dtype=c)
+
+
+def cast_first(
+    asarray: Asarray, ufunc: Any, c: Any, x: Any, y: Any, /, *, dtype: Any = None, **kwargs: Any
+) -> Any:
+    """``ufunc(x, y, **kwargs)`` computed in ``c`` with ``c``'s own loop: the operands are cast first.
+
+    For a ufunc whose ``dtype=c`` picks another loop (:func:`loop_casts_operands`).
+    """
+    return ufunc(_operand(asarray, x, c), _operand(asarray, y, c), **kwargs)
+
+
+def floor_divide(
+    module: Any,
+    asarray: Asarray,
+    c: Any,
+    x: Any,
+    y: Any,
+    /,
+    *,
+    out: Any = None,
+    dtype: Any = None,
+    casting: Any = None,
+) -> Any:
+    """NumPy's floating ``floor_divide(x, y)`` in ``c`` (float16, float32 or float64), from CuPy's ufuncs.
+
+    NumPy's ``npy_floor_divide``: ``x / y`` for a zero ``y``; else the quotient
+    ``(x - fmod(x, y)) / y``, one less where the remainder's sign is not
+    ``y``'s, snapped to the nearest integer; a zero quotient takes the sign of
+    ``x / y``.  float16 computes in float32 and rounds once, as NumPy's loop
+    does.  ``out`` takes the result where an in-place op gives one.
+    """
+    c = numpy.dtype(c if dtype is None else dtype)
+    wide = numpy.dtype(numpy.float32) if c == numpy.float16 else c
+    a = _operand(asarray, x, c).astype(wide, copy=False)
+    b = _operand(asarray, y, c).astype(wide, copy=False)
+    mod = module.fmod(a, b)
+    div = (a - mod) / b
+    div = module.where((mod != 0) & ((b < 0) != (mod < 0)), div - 1, div)
+    whole = module.floor(div)
+    whole = module.where(div - whole > 0.5, whole + 1, whole)
+    quotient = a / b
+    whole = module.where(div != 0, whole, module.copysign(module.zeros_like(quotient), quotient))
+    result = module.where(b == 0, quotient, whole).astype(c, copy=False)
+    if out is None:
+        return result
+    out[...] = result
+    return out

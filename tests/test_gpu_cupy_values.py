@@ -1,0 +1,203 @@
+"""CuPy gives the NumPy backend's values and refusals where CuPy's own kernels differ (GPU run of 2026-11-26).
+
+Each test runs on CuPy where a GPU is, and everywhere on a stand-in: the CuPy
+adapter's code paths (``NumpyLike("cupy")``) with NumPy as the module, and,
+where the test is about one of CuPy's ufuncs, that ufunc's CuPy behaviour
+written with NumPy (:class:`CupyLikeUfunc`, :func:`cupy_floor_divide`), as
+CuPy's sources have it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import promo_ns
+from promo_ns._namespace import _new_namespace
+from promo_ns.backends._cupy_ufuncs import floor_divide, loop_casts_operands
+from promo_ns.backends.numpylike import NumpyLike
+from promo_ns.policies import get_policy
+from tests.backends import VALUE_BACKENDS, namespace, to_numpy
+
+#: CuPy 14.2's ``power`` loops, in its order (``cupy/_core/_routines_math.pyx``): bool's first.
+CUPY_POWER = "??->b bb->b BB->B hh->h HH->H ii->i II->I ll->l LL->L qq->q QQ->Q ee->e ff->f dd->d FF->F DD->D"
+
+
+class CupyLikeUfunc:
+    """NumPy's ``ufunc`` choosing its loop for ``dtype=`` as CuPy does: the first whose output is ``dtype``.
+
+    The operands are cast to that loop's inputs (``_Ops._guess_routine_from_dtype``,
+    ``cupy/_core/_kernel.pyx``); the loops are read by :func:`loop_casts_operands`
+    as CuPy's (``_ops.ops``, each with ``in_types`` and ``out_types``).
+    """
+
+    def __init__(self, ufunc: Any, loops: str, by_output: str = "") -> None:
+        self._ufunc = ufunc
+        self._ops = self._loops(loops)
+        self._out_ops = self._loops(by_output) if by_output else None
+
+    @staticmethod
+    def _loops(loops: str) -> SimpleNamespace:
+        """CuPy's ``_Ops`` of loops written ``"bb->b ..."``."""
+        return SimpleNamespace(
+            ops=[
+                SimpleNamespace(
+                    in_types=tuple(np.dtype(t).type for t in loop.split("->")[0]),
+                    out_types=(np.dtype(loop.split("->")[1]).type,),
+                )
+                for loop in loops.split()
+            ]
+        )
+
+    def __call__(self, x: Any, y: Any, /, *, dtype: Any = None, **kwargs: Any) -> Any:
+        if dtype is not None:
+            ops = (self._out_ops or self._ops).ops
+            loop = next(op for op in ops if np.dtype(op.out_types[0]) == np.dtype(dtype))
+            x, y = (np.asarray(v).astype(t) for v, t in zip((x, y), loop.in_types, strict=True))
+        return self._ufunc(x, y, dtype=dtype, **kwargs)
+
+
+def cupy_floor_divide(x: Any, y: Any, /, **kwargs: Any) -> Any:
+    """CuPy's floating ``floor_divide``: ``floor(x / y)`` (``cupy/_core/include/cupy/carray.cuh``)."""
+    out = kwargs.pop("out", None)
+    q = np.floor(np.true_divide(x, y, **kwargs))
+    if out is None:
+        return q
+    out[...] = q
+    return out
+
+
+class _Standin(NumpyLike):
+    """The CuPy adapter with NumPy as its module."""
+
+    def __init__(self) -> None:
+        super().__init__("cupy", module="numpy")
+
+    def scalar(self, value: object, dtype: Any, like: Any) -> Any:
+        """CuPy's 0-d array of ``value``, without the device block NumPy's arrays have none of."""
+        return self._asarray(value, dtype=self.native_dtype(dtype))
+
+
+def standin(policy: str, **ufuncs: Callable[..., Any]) -> Any:
+    """A namespace of the CuPy adapter with NumPy as its module, and ``ufuncs`` (op -> ufunc) as CuPy's."""
+    backend = _Standin()
+    backend._ufunc.update(ufuncs)
+    return _new_namespace(backend, get_policy(policy), None, "2025.12")
+
+
+_CUPY = [b for b in VALUE_BACKENDS if "cupy" in str(b)]
+
+
+def _space(backend: str, policy: str, **ufuncs: Callable[..., Any]) -> Any:
+    return standin(policy, **ufuncs) if backend == "standin" else namespace(backend, policy)
+
+
+# --- dtype= picks CuPy's first loop of that output: int8 power was bool's -------------------------
+
+
+def test_the_loop_check_reads_cupys_loops() -> None:
+    power = CupyLikeUfunc(np.power, CUPY_POWER)
+    assert loop_casts_operands(power, np.dtype(np.int8))  # ??->b
+    assert not loop_casts_operands(power, np.dtype(np.uint8))
+    assert not loop_casts_operands(power, np.dtype(np.float32))
+    assert not loop_casts_operands(np.power, np.dtype(np.int8))  # not CuPy's: nothing to read
+    # true_divide chooses among its loops by output (out_ops): its first float64 loop there is dd->d
+    divide = CupyLikeUfunc(np.true_divide, "qq->d ee->e ff->f dd->d", by_output="ee->e ff->f dd->d")
+    assert not loop_casts_operands(divide, np.dtype(np.float64))
+
+
+@pytest.mark.parametrize("backend", ["standin", *_CUPY])
+@pytest.mark.parametrize("policy", ["pytorch", "numpy"])
+def test_int8_power_computes_in_int8(backend: str, policy: str) -> None:
+    # was: CuPy's power(x, y, dtype=int8) ran its ??->b loop: 2 ** int8 array was all 1
+    xp = _space(backend, policy, pow=CupyLikeUfunc(np.power, CUPY_POWER))
+    x = xp.asarray([1, 0, 3], dtype=xp.int8)
+    for got, want in (
+        (2**x, [2, 1, 8]),
+        (xp.pow(2, x), [2, 1, 8]),
+        (x ** xp.asarray(2, dtype=xp.int8), [1, 0, 9]),
+        (xp.pow(x, xp.asarray([2, 2, 2], dtype=xp.int8)), [1, 0, 9]),
+    ):
+        assert got.dtype == xp.int8 and to_numpy(got).tolist() == want
+    x **= 3
+    assert to_numpy(x).tolist() == [1, 0, 27]
+
+
+# --- floating floor_divide: CuPy's floor(x / y), NumPy's and torch's fmod-based quotient ------------
+
+_SPECIALS = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.1, -0.1, 3.0, 7.0, 0.5, -2.5, 1 / 3, 1e-30, 6e4]
+
+
+def _same_bits(got: Any, want: Any) -> bool:
+    g, w = to_numpy(got), np.asarray(want)
+    same = ((g == w) & (np.signbit(g) == np.signbit(w))) | (np.isnan(g) & np.isnan(w))
+    return bool(g.dtype == w.dtype and same.all())
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_the_floor_division_is_numpys_bit_for_bit(dtype: str) -> None:
+    rng = np.random.default_rng(3)
+    values = np.concatenate([_SPECIALS, rng.normal(0, 10, 200), 10.0 ** rng.integers(-20, 20, 100)])
+    with np.errstate(all="ignore"):
+        a = values.astype(dtype)
+        x, y = np.meshgrid(a, a)
+        assert _same_bits(floor_divide(np, np.asarray, np.dtype(dtype), x, y), np.floor_divide(x, y))
+        for s in (0.1, 1 / 3, 7, -0.0, np.inf):
+            assert _same_bits(floor_divide(np, np.asarray, np.dtype(dtype), a, s), np.floor_divide(a, s))
+            assert _same_bits(floor_divide(np, np.asarray, np.dtype(dtype), s, a), np.floor_divide(s, a))
+        out = np.empty_like(a)
+        assert floor_divide(np, np.asarray, np.dtype(dtype), a, 0.1, out=out) is out
+        assert _same_bits(out, np.floor_divide(a, 0.1))
+
+
+@pytest.mark.parametrize("backend", ["standin", *_CUPY])
+@pytest.mark.parametrize("policy", ["numpy", "pytorch"])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's invalid values and overflows, on either side
+def test_floor_division_gives_the_numpy_backends_values(backend: str, policy: str) -> None:
+    # was: floor(x / y): 1.0 // 0.1 was 10.0 (9.0), inf // 2.0 inf (nan), float16 // 0.1 off by one
+    xp, reference = _space(backend, policy, floor_divide=cupy_floor_divide), namespace("numpy", policy)
+    values = np.array([1.0, 2.0, 0.5, -0.75, 6e4, np.inf, -0.0, 3.0], dtype=np.float16)
+    for dtype in ("float16", "float32", "float64"):
+        x = xp.asarray(values, dtype=getattr(xp, dtype))
+        r = reference.asarray(values, dtype=getattr(xp, dtype))
+        for got, want in (
+            (x // 0.1, r // 0.1),
+            (0.1 // x, 0.1 // r),
+            (xp.floor_divide(70000.0, x), reference.floor_divide(70000.0, r)),
+            (x // xp.asarray(0.1, dtype=xp.float32), r // reference.asarray(0.1, dtype=xp.float32)),
+            (x // x[::-1], r // r[::-1]),
+        ):
+            assert _same_bits(got, to_numpy(want)), (dtype, to_numpy(got), to_numpy(want))
+        x //= 0.1
+        r //= 0.1
+        assert _same_bits(x, to_numpy(r)), dtype
+
+
+# --- bfloat16: refused on CuPy, however it comes ------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["standin", *_CUPY])
+def test_bfloat16_is_refused_on_cupy_with_what_to_use_instead(backend: str) -> None:
+    # was: cupy.asarray of a NumPy bfloat16 array made one (CuPy 14 takes ml_dtypes' bfloat16), which
+    # promo_ns wrapped and then failed in the middle of an op
+    xp = _space(backend, "pytorch")
+    data = np.array([1.0, 2.5], dtype=ml_dtypes.bfloat16)
+    makers: list[Callable[[], Any]] = [
+        lambda: xp.asarray(data),
+        lambda: xp.asarray([1.0, 2.5], dtype=xp.bfloat16),
+    ]
+    for make in makers:
+        with pytest.raises(TypeError, match=r"cupy backend has no bfloat16 dtype.*numpy/torch backend"):
+            make()
+    assert xp.asarray(data.astype(np.float32)).dtype == xp.float32
+
+
+def test_the_numpy_backend_keeps_bfloat16() -> None:
+    xp = promo_ns.namespace("numpy", policy="pytorch")
+    x = xp.asarray(np.array([1.0, 2.5], dtype=ml_dtypes.bfloat16))
+    assert x.dtype == xp.bfloat16 and to_numpy(x // 2.0).tolist() == [0.0, 1.0]
