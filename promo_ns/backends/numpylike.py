@@ -12,7 +12,7 @@ from typing import Any
 import numpy
 from array_api_compat.common._linalg import EigResult
 
-from promo_ns._dtypes import DType, bfloat16, bool_, uint8
+from promo_ns._dtypes import DType, bfloat16, bool_, complex64, complex128, int8, uint8
 from promo_ns._ops import NATIVE
 from promo_ns.backends._base import DTypeMaps, Plan, Values
 from promo_ns.backends._values import zero_divisor_error
@@ -173,6 +173,51 @@ def _dividend_signed(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
 #: bool ``**`` (0 and 1 to powers of 0 and 1 stay 0 and 1 in uint8).
 _EXACT_IN: dict[tuple[str, DType], DType] = {("pow", bool_): uint8}
 
+#: (op, compute dtype) CuPy has no kernel for, nor NumPy: refused up front.  CuPy lists complex
+#: loops for atan2, hypot, copysign and nextafter that CUDA cannot compile (a CompileException
+#: at the call), and has no complex logaddexp, ``//`` or ``%`` (its bare "Wrong type" TypeError).
+_CUPY_NO_KERNEL = frozenset(
+    (op, c)
+    for op in ("atan2", "hypot", "copysign", "nextafter", "logaddexp", "floor_divide", "remainder")
+    for c in (complex64, complex128)
+)
+#: (op, compute dtype) where CuPy's ``dtype=`` picks a loop of other inputs: it takes the first
+#: loop giving that dtype, and ``power`` lists ``'??->b'`` before ``'bb->b'`` (int8 computed in bool).
+_CUPY_CAST_FIRST = frozenset((("pow", int8),))
+
+
+def _cast_first(ufunc: Any, c: Any, x: Any, y: Any, dtype: Any = None, **kwargs: Any) -> Any:
+    """CuPy's ``ufunc(x, y, dtype=c)`` with the arrays cast to ``c`` first (see :data:`_CUPY_CAST_FIRST`).
+
+    The ufunc then picks its loop from the operands' dtypes, which are ``c``'s;
+    a Python scalar stays a weak scalar, which takes the array's dtype.
+    """
+    x, y = (v.astype(c, copy=False) if hasattr(v, "astype") else v for v in (x, y))
+    return ufunc(x, y, **kwargs)
+
+
+def _no_kernel(op: str, compute: DType, *args: Any, **kwargs: Any) -> Any:
+    """CuPy's ``op`` in ``compute``, which it has no kernel for (see :data:`_CUPY_NO_KERNEL`): a TypeError.
+
+    Raises
+    ------
+    TypeError
+        Always, before anything is computed or written.
+    """
+    raise TypeError(
+        f"cupy has no {op!r} kernel for {compute} (NumPy has none either), the dtype the policy "
+        f"computes this {op!r} in; cast the operands to a real floating dtype first."
+    )
+
+
+def _cupy_ufunc(op: str, compute: DType, ufunc: Any, native: Callable[[DType], Any]) -> Any:
+    """CuPy's ``ufunc`` of ``op``, made to compute in ``compute`` where it would not (``native``: dtypes)."""
+    if (op, compute) in _CUPY_NO_KERNEL:
+        return partial(_no_kernel, op, compute)
+    if (op, compute) in _CUPY_CAST_FIRST:
+        return partial(_cast_first, ufunc, native(compute))
+    return ufunc
+
 
 class _Patched(ModuleType):
     """A module (``array_api_compat.<library>`` or its ``linalg``) with some of its functions replaced."""
@@ -235,6 +280,7 @@ class _CupyCompat(_Patched):
       masks, and CuPy waits for the GPU to count each mask (25x a native clip).
     - ``linalg.eig`` returns the standard's named tuple.
     - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
+    - ``linspace`` takes complex bounds.
     """
 
     def __init__(self, base: ModuleType) -> None:
@@ -278,6 +324,18 @@ class _CupyCompat(_Patched):
         if device is None or device == out.device:
             return out
         return self._base.asarray(out, device=device, copy=True)
+
+    def linspace(self, start: Any, stop: Any, /, num: int, **kwargs: Any) -> Any:
+        """``compat.linspace``, taking complex bounds as NumPy does.
+
+        CuPy spaces two scalar bounds through ``float(stop - start)``, a
+        TypeError for a complex one; bounds given as 0-d arrays take its other
+        path, which spaces them in complex128 (NumPy's dtype) and then casts
+        to ``dtype`` (a real one keeps the real parts, as NumPy's cast does).
+        """
+        if isinstance(start, complex) or isinstance(stop, complex):
+            start, stop = (self._base.asarray(b, dtype=numpy.complex128) for b in (start, stop))
+        return self._base.linspace(start, stop, num, **kwargs)
 
     def zero_safe(self, value: Any, like: Any) -> Any:
         """Scalar ``value`` as a 0-d array of ``like``'s dtype on its device, a negative zero kept."""
@@ -346,6 +404,8 @@ class NumpyLike(DTypeMaps):
         function takes the ufunc's arguments.
         """
         ufunc = self._ufunc[op]
+        if not self._numpy:
+            ufunc = _cupy_ufunc(op, compute, ufunc, self.native_dtype)
         if compute.kind == "f" and op == "remainder":
             if not self._numpy:
                 ufunc = partial(_infinite_divisor_cupy, self.module, ufunc)
@@ -425,9 +485,15 @@ class NumpyLike(DTypeMaps):
             ufunc(x, y, out=out, dtype=c, casting="unsafe")
 
     def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
-        """``compat.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``, ...)."""
+        """``compat.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``, ...).
+
+        On CuPy a complex ``x`` is cast to a real ``dtype`` first, as NumPy's
+        reduction casts each element: CuPy's reduction kernels cannot compile that cast.
+        """
         owner, _, fname = name.rpartition(".")
         fn = getattr(getattr(self.compat, owner) if owner else self.compat, fname)
+        if not self._numpy and x.dtype.kind == "c" and dtype.kind != "c":
+            x = self.astype(x, dtype)  # CuPy's reduction kernels cannot compile a complex -> real cast
         return fn(x, dtype=self.native_dtype(dtype), **kwargs)
 
     def astype(self, x: Any, dtype: DType) -> Any:
