@@ -32,23 +32,34 @@ from tests.test_namespace import _backend_has
 
 
 class _CupyLikePower:
-    """``numpy.power`` choosing its loop as ``cupy.power`` does.
+    """``numpy.power`` choosing its loop and computing integer powers as ``cupy.power`` does.
 
     With ``dtype=``, CuPy runs the first loop of its list that gives that
     dtype (``_Ops._guess_routine_from_dtype`` in cupy/_core/_kernel.pyx), its
     inputs cast to that loop's: ``power``'s list starts ``'??->b', 'bb->b'``
-    (cupy/_core/_routines_math.pyx), so int8 is computed from bools.
+    (cupy/_core/_routines_math.pyx), so int8 is computed from bools.  Its
+    ``integral_power`` gives a negative exponent 1, -1 or 0 where NumPy raises.
     """
 
     types = ("??->b", "bb->b", "BB->B", "hh->h", "HH->H", "ii->i", "II->I", "ll->l", "LL->L")
 
-    def __call__(self, x: Any, y: Any, *, dtype: Any = None, **kwargs: Any) -> Any:
-        if dtype is None:
-            return np.power(x, y, **kwargs)
-        char = np.dtype(dtype).char
-        ins = next(t[:2] for t in self.types if t[-1] == char)
-        x, y = (np.asarray(v).astype(t).astype(char) for v, t in zip((x, y), ins, strict=True))
-        return np.power(x, y, **kwargs)
+    def __call__(self, x: Any, y: Any, *, dtype: Any = None, out: Any = None, **kwargs: Any) -> Any:
+        if dtype is not None:
+            char = np.dtype(dtype).char
+            ins = next(t[:2] for t in self.types if t[-1] == char)
+            x, y = (np.asarray(v).astype(t).astype(char) for v, t in zip((x, y), ins, strict=True))
+        x, y = np.asarray(x), y if isinstance(y, int) else np.asarray(y)
+        negative = np.asarray(y) < 0
+        if not negative.any() or x.dtype.kind not in "iu":
+            return np.power(x, y, out=out, **kwargs)
+        result = np.power(x, np.where(negative, 0, y), **kwargs)
+        odd = np.asarray(y) % 2 == 1
+        unit = np.where(x == 1, 1, np.where(x == -1, np.where(odd, -1, 1), 0)).astype(result.dtype)
+        result = np.where(negative, unit, result)
+        if out is None:
+            return result
+        out[...] = result
+        return out
 
 
 class _Uncompilable:
@@ -135,6 +146,31 @@ def test_int8_powers_compute_in_int8(cupy_xp: Any, policy: str) -> None:
     _same(a, r)
     a **= 1
     _same(a, r)
+
+
+@pytest.mark.parametrize("policy", ["array-api", "numpy"])
+def test_negative_integer_exponents_are_refused_as_numpy_refuses_them(cupy_xp: Any, policy: str) -> None:
+    xp, ref = cupy_xp, promo_ns.namespace("numpy", policy=policy)
+    for dtype in ("int8", "int16", "int64"):
+        base = xp.asarray([2, 3], dtype=getattr(xp, dtype))
+        with pytest.raises(ValueError, match=r"(?i)integers to negative integer powers"):
+            base ** xp.asarray([1, -1], dtype=getattr(xp, dtype))
+        with pytest.raises(ValueError, match=r"(?i)integers to negative integer powers"):
+            xp.pow(base, xp.asarray(-1, dtype=xp.int8))
+        with pytest.raises(ValueError, match=r"(?i)integers to negative integer powers"):
+            base **= xp.asarray([-1, 1], dtype=getattr(xp, dtype))
+        np.testing.assert_array_equal(to_numpy(base), [2, 3])
+        want = ref.asarray([2, 3], dtype=getattr(ref, dtype)) ** ref.asarray([0, 2], dtype=ref.uint8)
+        _same(base ** xp.asarray([0, 2], dtype=xp.uint8), want)
+
+
+@pytest.mark.parametrize("policy", ["pytorch", "paddle"])
+def test_negative_integer_exponents_compute_where_the_policy_says(cupy_xp: Any, policy: str) -> None:
+    xp, ref = cupy_xp, promo_ns.namespace("numpy", policy=policy)
+    exponents = [-1, -2, -3, 2]
+    for bases in ([1, -1, 2, -1], [0, 3, -1, 2]):
+        got = xp.asarray(bases, dtype=xp.int16) ** xp.asarray(exponents, dtype=xp.int16)
+        _same(got, ref.asarray(bases, dtype=ref.int16) ** ref.asarray(exponents, dtype=ref.int16))
 
 
 # --- complex kernels CuPy lists but CUDA cannot compile ---------------------------------------

@@ -88,6 +88,17 @@ def _checking_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) -
     return ufunc(x, y, **kwargs)
 
 
+def _checking_exponents(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """CuPy's signed integer ``ufunc(x, y)`` (``**``), raising NumPy's ValueError for a negative exponent.
+
+    CuPy computes them (1, -1 or 0, as PyTorch's kernel does) where NumPy
+    refuses them before computing: the exponents are looked at first.
+    """
+    if bool((y < 0).any()) if hasattr(y, "dtype") else y < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return ufunc(x, y, **kwargs)
+
+
 def has_negative_zero(value: object) -> bool:
     """Whether scalar ``value`` is -0.0 or a complex number with a -0.0 part."""
     if not isinstance(value, (float, complex, numpy.floating, numpy.complexfloating)):
@@ -400,8 +411,9 @@ class NumpyLike(DTypeMaps):
 
         Only integer ``//`` and ``%`` (``zero_divisor="raise"``), integer
         ``**`` (``negative_powers="compute"``) and floating ``%``
-        (``zero_remainder="dividend"``) differ from NumPy's kernels; the
-        function takes the ufunc's arguments.
+        (``zero_remainder="dividend"``) differ from NumPy's kernels; on CuPy,
+        signed integer ``**`` refuses negative exponents as NumPy does, and
+        see :func:`_cupy_ufunc`.  The function takes the ufunc's arguments.
         """
         ufunc = self._ufunc[op]
         if not self._numpy:
@@ -418,6 +430,8 @@ class NumpyLike(DTypeMaps):
             return partial(_raising_zero_divisor if self._numpy else _checking_zero_divisor, op, ufunc)
         if op == "pow" and compute.kind == "i" and values.negative_powers == "compute":
             return partial(_negative_powers, self.module, ufunc)
+        if op == "pow" and compute.kind == "i" and not self._numpy:
+            return partial(_checking_exponents, ufunc)
         return ufunc
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
