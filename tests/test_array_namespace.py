@@ -21,7 +21,7 @@ def native_ones(backend: str) -> Any:
     if name == "jax":
         return pytest.importorskip("jax.numpy").ones(3)
     module = pytest.importorskip(name)
-    return module.ones(3, device=device or None)
+    return module.ones(3, device=device) if device else module.ones(3)  # cupy.ones takes no device=
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

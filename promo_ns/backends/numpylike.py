@@ -12,7 +12,18 @@ from typing import Any
 import numpy
 from array_api_compat.common._linalg import EigResult
 
-from promo_ns._dtypes import DType, bfloat16, bool_, canonical, float16, float32, float64, uint8
+from promo_ns._dtypes import (
+    DType,
+    bfloat16,
+    bool_,
+    canonical,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    uint8,
+)
 from promo_ns._ops import NATIVE
 from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
 from promo_ns.backends._base import DTypeMaps, Plan, Values
@@ -86,6 +97,17 @@ def _checking_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) -
     """
     if bool((y == 0).any()) if hasattr(y, "dtype") else y == 0:
         raise zero_divisor_error(op)
+    return ufunc(x, y, **kwargs)
+
+
+def _checking_exponents(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """CuPy's signed integer ``ufunc(x, y)`` (``**``), raising NumPy's ValueError for a negative exponent.
+
+    CuPy computes them (1, -1 or 0, as PyTorch's kernel does) where NumPy
+    refuses them before computing: the exponents are looked at first.
+    """
+    if bool((y < 0).any()) if hasattr(y, "dtype") else y < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
     return ufunc(x, y, **kwargs)
 
 
@@ -186,6 +208,29 @@ def _dividend_signed(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
 #: (op, compute dtype) NumPy has no loop for -> the dtype computing it exactly, cast back after:
 #: bool ``**`` (0 and 1 to powers of 0 and 1 stay 0 and 1 in uint8).
 _EXACT_IN: dict[tuple[str, DType], DType] = {("pow", bool_): uint8}
+
+#: (op, compute dtype) CuPy has no kernel for, nor NumPy: refused up front.  CuPy lists complex
+#: loops for atan2, hypot, copysign and nextafter that CUDA cannot compile (a CompileException
+#: at the call), and has no complex logaddexp, ``//`` or ``%`` (its bare "Wrong type" TypeError).
+_CUPY_NO_KERNEL = frozenset(
+    (op, c)
+    for op in ("atan2", "hypot", "copysign", "nextafter", "logaddexp", "floor_divide", "remainder")
+    for c in (complex64, complex128)
+)
+
+
+def _no_kernel(op: str, compute: DType, *args: Any, **kwargs: Any) -> Any:
+    """CuPy's ``op`` in ``compute``, which it has no kernel for (see :data:`_CUPY_NO_KERNEL`): a TypeError.
+
+    Raises
+    ------
+    TypeError
+        Always, before anything is computed or written.
+    """
+    raise TypeError(
+        f"cupy has no {op!r} kernel for {compute} (NumPy has none either), the dtype the policy "
+        f"computes this {op!r} in; cast the operands to a real floating dtype first."
+    )
 
 
 class _Patched(ModuleType):
@@ -399,8 +444,9 @@ class NumpyLike(DTypeMaps):
 
         Only integer ``//`` and ``%`` (``zero_divisor="raise"``), integer
         ``**`` (``negative_powers="compute"``) and floating ``%``
-        (``zero_remainder="dividend"``) differ from NumPy's kernels; the
-        function takes the ufunc's arguments.
+        (``zero_remainder="dividend"``) differ from NumPy's kernels; on CuPy,
+        signed integer ``**`` refuses negative exponents as NumPy does, and
+        see :meth:`_cupy_ufunc`.  The function takes the ufunc's arguments.
         """
         ufunc = self._cupy_ufunc(op, compute) if self._cupy else self._ufunc[op]
         if compute.kind == "f" and op == "remainder":
@@ -415,18 +461,23 @@ class NumpyLike(DTypeMaps):
             return partial(_raising_zero_divisor if self._numpy else _checking_zero_divisor, op, ufunc)
         if op == "pow" and compute.kind == "i" and values.negative_powers == "compute":
             return partial(_negative_powers, self.module, ufunc)
+        if op == "pow" and compute.kind == "i" and self._cupy:
+            return partial(_checking_exponents, ufunc)
         return ufunc
 
     def _cupy_ufunc(self, op: str, compute: DType) -> Any:
         """CuPy's ufunc of ``op`` computing in ``compute`` with NumPy's values (see :mod:`._cupy_ufuncs`).
 
         Floating ``floor_divide`` is NumPy's; a ufunc whose ``dtype=`` picks a
-        loop of other inputs (int8 ``power``: bool's) gets its operands cast first.
+        loop of other inputs (int8 ``power``: bool's) gets its operands cast first;
+        a complex op CuPy has no kernel for raises first (:data:`_CUPY_NO_KERNEL`).
         """
         found = self._cupy_ufuncs.get((op, compute))
         if found is None:
             found = ufunc = self._ufunc[op]
-            if compute is not bfloat16:  # refused on CuPy (see :meth:`dtype`)
+            if (op, compute) in _CUPY_NO_KERNEL:
+                found = partial(_no_kernel, op, compute)
+            elif compute is not bfloat16:  # refused on CuPy (see :meth:`dtype`)
                 c = self.native_dtype(compute)
                 if op == "floor_divide" and compute in (float16, float32, float64):
                     found = partial(_cupy_ufuncs.floor_divide, self.module, self._asarray, c)
@@ -519,9 +570,15 @@ class NumpyLike(DTypeMaps):
             ufunc(x, y, out=out, dtype=c, casting="unsafe")
 
     def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
-        """``compat.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``, ...)."""
+        """``compat.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``, ...).
+
+        On CuPy a complex ``x`` is cast to a real ``dtype`` first, as NumPy's
+        reduction casts each element: CuPy's reduction kernels cannot compile that cast.
+        """
         owner, _, fname = name.rpartition(".")
         fn = getattr(getattr(self.compat, owner) if owner else self.compat, fname)
+        if self._cupy and x.dtype.kind == "c" and dtype.kind != "c":
+            x = self.astype(x, dtype)  # CuPy's reduction kernels cannot compile a complex -> real cast
         return fn(x, dtype=self.native_dtype(dtype), **kwargs)
 
     def astype(self, x: Any, dtype: DType) -> Any:
