@@ -42,6 +42,15 @@ class _CupyLikePower:
     """
 
     types = ("??->b", "bb->b", "BB->B", "hh->h", "HH->H", "ii->i", "II->I", "ll->l", "LL->L")
+    #: the loops as CuPy's ufuncs list them (``_ops.ops``, each with ``in_types`` and ``out_types``)
+    _ops = SimpleNamespace(
+        ops=[
+            SimpleNamespace(
+                in_types=tuple(np.dtype(c).type for c in t[:2]), out_types=(np.dtype(t[-1]).type,)
+            )
+            for t in types
+        ]
+    )
 
     def __call__(self, x: Any, y: Any, *, dtype: Any = None, out: Any = None, **kwargs: Any) -> Any:
         if dtype is not None:
@@ -108,7 +117,7 @@ class _CupyLikeCompat(ModuleType):
 def _standin(policy: str) -> Any:
     """A promo_ns namespace whose adapter takes its CuPy branch, over NumPy with CuPy's limits."""
     backend = NumpyLike("cupy", module="numpy")
-    backend.compat = _CupyCompat(_CupyLikeCompat())
+    backend.compat = _CupyCompat(_CupyLikeCompat(), np)
     backend._ufunc["pow"] = _CupyLikePower()
     for op in ("atan2", "hypot", "copysign", "nextafter"):
         backend._ufunc[op] = _Uncompilable(backend._ufunc[op])
