@@ -1,7 +1,7 @@
 """CuPy's gaps found on a GPU, checked on the CPU: the CuPy code path with NumPy standing in for CuPy.
 
 The NumPy-like adapter built for ``"cupy"`` over NumPy runs every CuPy branch
-(``_CupyCompat``, the ``not self._numpy`` paths); a fake ``cupy.cuda.Device``
+(``CupyCompat``, the CuPy-only paths); a fake ``cupy.cuda.Device``
 takes device ids as CuPy's does, and CuPy's behaviours that NumPy lacks
 (wrapped-around indices, its ufuncs' "Wrong type" error, its ``arange`` and
 ``linspace``) are played where a test needs them.  The same checks run on the
@@ -25,7 +25,8 @@ import promo_ns
 from promo_ns._namespace import API_VERSION, Namespace
 from promo_ns._plan import _kernel_error
 from promo_ns.backends import _cupy_gaps
-from promo_ns.backends.numpylike import NumpyLike, _CupyCompat
+from promo_ns.backends._cupy_compat import CupyCompat
+from promo_ns.backends.numpylike import NumpyLike
 from promo_ns.policies import get_policy
 from tests.backends import _GPU, to_numpy
 
@@ -65,7 +66,7 @@ class _FakeCupy(ModuleType):
 def _standin(policy: str = "array-api", patch: Callable[[NumpyLike], None] | None = None) -> Any:
     """A namespace over the CuPy adapter with NumPy standing in for CuPy."""
     backend = NumpyLike("cupy", module="numpy")
-    backend.compat = _CupyCompat(array_api_compat.numpy, _FakeCupy())
+    backend.compat = CupyCompat(array_api_compat.numpy, _FakeCupy())
     if patch is not None:
         patch(backend)
     return Namespace(backend, get_policy(policy), None, "promo_ns.cupy-standin", API_VERSION)

@@ -23,7 +23,8 @@ import promo_ns
 from promo_ns import get_policy
 from promo_ns._dtypes import bfloat16, native
 from promo_ns._namespace import API_VERSION, Namespace
-from promo_ns.backends.numpylike import NumpyLike, _CupyCompat
+from promo_ns.backends._cupy_compat import CupyCompat
+from promo_ns.backends.numpylike import NumpyLike
 from tests.backends import VALUE_BACKENDS, namespace, to_numpy
 from tests.generated import Case, Outcome
 from tests.test_array_namespace import native_ones
@@ -117,7 +118,7 @@ class _CupyLikeCompat(ModuleType):
 def _standin(policy: str) -> Any:
     """A promo_ns namespace whose adapter takes its CuPy branch, over NumPy with CuPy's limits."""
     backend = NumpyLike("cupy", module="numpy")
-    backend.compat = _CupyCompat(_CupyLikeCompat(), np)
+    backend.compat = CupyCompat(_CupyLikeCompat(), np)
     backend._ufunc["pow"] = _CupyLikePower()
     for op in ("atan2", "hypot", "copysign", "nextafter"):
         backend._ufunc[op] = _Uncompilable(backend._ufunc[op])

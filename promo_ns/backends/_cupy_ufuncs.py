@@ -17,11 +17,24 @@ in the tests.
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy
 
-__all__ = ["cast_first", "floor_divide", "loop_casts_operands"]
+from promo_ns._dtypes import DType, complex64, complex128
+from promo_ns.backends._cupy_compat import asarray_keeping_sign
+
+__all__ = [
+    "NO_KERNEL",
+    "cast_first",
+    "checking_exponents",
+    "dividend_signed",
+    "floor_divide",
+    "infinite_divisor",
+    "loop_casts_operands",
+    "no_kernel",
+]
 
 
 def loop_casts_operands(ufunc: Any, c: Any) -> bool:
@@ -92,3 +105,66 @@ def floor_divide(
         return result
     out[...] = result
     return out
+
+
+def checking_exponents(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
+    """CuPy's signed integer ``ufunc(x, y)`` (``**``), raising NumPy's ValueError for a negative exponent.
+
+    CuPy computes them (1, -1 or 0, as PyTorch's kernel does) where NumPy
+    refuses them before computing: the exponents are looked at first.
+    """
+    if bool((y < 0).any()) if hasattr(y, "dtype") else y < 0:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+    return ufunc(x, y, **kwargs)
+
+
+def _into(out: Any, result: Any) -> Any:
+    """``result``, written into ``out`` where an in-place op gave one (``out=``)."""
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def dividend_signed(module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = None, **kwargs: Any) -> Any:
+    """NumPy adapter's ``_dividend_signed`` on CuPy, which takes no ``where=``."""
+    r = ufunc(x, y, **kwargs)
+    return _into(out, module.where(r == 0, module.copysign(r, x).astype(r.dtype), r))
+
+
+def infinite_divisor(module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = None, **kwargs: Any) -> Any:
+    """CuPy's floating ``remainder`` with NumPy's values for an infinite divisor.
+
+    CuPy gives nan for a finite ``x`` and an infinite ``y``; NumPy (and Python's
+    ``%``, and the standard) give ``x`` where the signs agree and ``y`` where
+    they do not, and a zero ``x`` takes ``y``'s sign, as every zero remainder does.
+    """
+    r = ufunc(x, y, **kwargs)
+    x, y = asarray_keeping_sign(module, x), asarray_keeping_sign(module, y)
+    same_sign = module.signbit(x) == module.signbit(y)
+    finite = module.where(x == 0, module.copysign(x, y), module.where(same_sign, x, y))
+    return _into(out, module.where(module.isinf(y) & module.isfinite(x), finite.astype(r.dtype), r))
+
+
+#: (op, compute dtype) CuPy has no kernel for, nor NumPy: refused up front.  CuPy lists complex
+#: loops for atan2, hypot, copysign and nextafter that CUDA cannot compile (a CompileException
+#: at the call), and has no complex logaddexp, ``//`` or ``%`` (its bare "Wrong type" TypeError).
+NO_KERNEL = frozenset(
+    (op, c)
+    for op in ("atan2", "hypot", "copysign", "nextafter", "logaddexp", "floor_divide", "remainder")
+    for c in (complex64, complex128)
+)
+
+
+def no_kernel(op: str, compute: DType, *args: Any, **kwargs: Any) -> Any:
+    """CuPy's ``op`` in ``compute``, which it has no kernel for (see :data:`NO_KERNEL`): a TypeError.
+
+    Raises
+    ------
+    TypeError
+        Always, before anything is computed or written.
+    """
+    raise TypeError(
+        f"cupy has no {op!r} kernel for {compute} (NumPy has none either), the dtype the policy "
+        f"computes this {op!r} in; cast the operands to a real floating dtype first."
+    )

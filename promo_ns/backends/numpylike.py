@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
@@ -10,15 +9,12 @@ from types import ModuleType
 from typing import Any
 
 import numpy
-from array_api_compat.common._linalg import EigResult
 
 from promo_ns._dtypes import (
     DType,
     bfloat16,
     bool_,
     canonical,
-    complex64,
-    complex128,
     float16,
     float32,
     float64,
@@ -26,7 +22,8 @@ from promo_ns._dtypes import (
 )
 from promo_ns._ops import NATIVE
 from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
-from promo_ns.backends._base import DTypeMaps, Plan, Values
+from promo_ns.backends._base import DTypeMaps, Patched, Plan, Values
+from promo_ns.backends._cupy_compat import CupyCompat, asarray_keeping_sign, has_negative_zero
 from promo_ns.backends._values import zero_divisor_error
 from promo_ns.policies import Role, get_policy
 
@@ -100,36 +97,6 @@ def _checking_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) -
     return ufunc(x, y, **kwargs)
 
 
-def _checking_exponents(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
-    """CuPy's signed integer ``ufunc(x, y)`` (``**``), raising NumPy's ValueError for a negative exponent.
-
-    CuPy computes them (1, -1 or 0, as PyTorch's kernel does) where NumPy
-    refuses them before computing: the exponents are looked at first.
-    """
-    if bool((y < 0).any()) if hasattr(y, "dtype") else y < 0:
-        raise ValueError("Integers to negative integer powers are not allowed.")
-    return ufunc(x, y, **kwargs)
-
-
-def has_negative_zero(value: object) -> bool:
-    """Whether scalar ``value`` is -0.0 or a complex number with a -0.0 part."""
-    if not isinstance(value, (float, complex, numpy.floating, numpy.complexfloating)):
-        return False
-    z = complex(value)
-    return any(part == 0 and math.copysign(1.0, part) < 0 for part in (z.real, z.imag))
-
-
-def _cupy_asarray(module: ModuleType, obj: Any, /, **kwargs: Any) -> Any:
-    """``cupy.asarray(obj, **kwargs)`` keeping a negative zero.
-
-    CuPy makes a 0-d array with ``fill``, which writes a zero with a memset:
-    -0.0 becomes +0.0.  A 0-d negative zero is copied over as a 1-d array instead.
-    """
-    if has_negative_zero(obj.item() if isinstance(obj, numpy.ndarray) and obj.ndim == 0 else obj):
-        return module.asarray(numpy.asarray([obj]), **kwargs).reshape(())
-    return module.asarray(obj, **kwargs)
-
-
 def _store(op: str, out: Any, result: Any) -> None:
     """``out[...] = result`` of in-place ``op``, refusing a result of another shape as ufuncs' ``out=`` do.
 
@@ -141,38 +108,6 @@ def _store(op: str, out: Any, result: Any) -> None:
             f"shape {result.shape}; an in-place op never changes x's shape"
         )
     out[...] = result
-
-
-def _into(out: Any, result: Any) -> Any:
-    """``result``, written into ``out`` where an in-place op gave one (``out=``)."""
-    if out is None:
-        return result
-    out[...] = result
-    return out
-
-
-def _dividend_signed_cupy(
-    module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = None, **kwargs: Any
-) -> Any:
-    """:func:`_dividend_signed` on CuPy, which takes no ``where=``."""
-    r = ufunc(x, y, **kwargs)
-    return _into(out, module.where(r == 0, module.copysign(r, x).astype(r.dtype), r))
-
-
-def _infinite_divisor_cupy(
-    module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = None, **kwargs: Any
-) -> Any:
-    """CuPy's floating ``remainder`` with NumPy's values for an infinite divisor.
-
-    CuPy gives nan for a finite ``x`` and an infinite ``y``; NumPy (and Python's
-    ``%``, and the standard) give ``x`` where the signs agree and ``y`` where
-    they do not, and a zero ``x`` takes ``y``'s sign, as every zero remainder does.
-    """
-    r = ufunc(x, y, **kwargs)
-    x, y = _cupy_asarray(module, x), _cupy_asarray(module, y)
-    same_sign = module.signbit(x) == module.signbit(y)
-    finite = module.where(x == 0, module.copysign(x, y), module.where(same_sign, x, y))
-    return _into(out, module.where(module.isinf(y) & module.isfinite(x), finite.astype(r.dtype), r))
 
 
 def _negative_powers(module: ModuleType, ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
@@ -209,42 +144,8 @@ def _dividend_signed(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
 #: bool ``**`` (0 and 1 to powers of 0 and 1 stay 0 and 1 in uint8).
 _EXACT_IN: dict[tuple[str, DType], DType] = {("pow", bool_): uint8}
 
-#: (op, compute dtype) CuPy has no kernel for, nor NumPy: refused up front.  CuPy lists complex
-#: loops for atan2, hypot, copysign and nextafter that CUDA cannot compile (a CompileException
-#: at the call), and has no complex logaddexp, ``//`` or ``%`` (its bare "Wrong type" TypeError).
-_CUPY_NO_KERNEL = frozenset(
-    (op, c)
-    for op in ("atan2", "hypot", "copysign", "nextafter", "logaddexp", "floor_divide", "remainder")
-    for c in (complex64, complex128)
-)
 
-
-def _no_kernel(op: str, compute: DType, *args: Any, **kwargs: Any) -> Any:
-    """CuPy's ``op`` in ``compute``, which it has no kernel for (see :data:`_CUPY_NO_KERNEL`): a TypeError.
-
-    Raises
-    ------
-    TypeError
-        Always, before anything is computed or written.
-    """
-    raise TypeError(
-        f"cupy has no {op!r} kernel for {compute} (NumPy has none either), the dtype the policy "
-        f"computes this {op!r} in; cast the operands to a real floating dtype first."
-    )
-
-
-class _Patched(ModuleType):
-    """A module (``array_api_compat.<library>`` or its ``linalg``) with some of its functions replaced."""
-
-    def __init__(self, base: ModuleType) -> None:
-        super().__init__(base.__name__, base.__doc__)
-        self._base = base
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._base, name)
-
-
-class _NumpyLinalg(_Patched):
+class _NumpyLinalg(Patched):
     """``array_api_compat.numpy.linalg`` whose ``matrix_power`` of bfloat16 returns bfloat16.
 
     ml_dtypes' bfloat16 has no matmul loop: NumPy multiplies in float32 and
@@ -257,7 +158,7 @@ class _NumpyLinalg(_Patched):
         return out.astype(x.dtype) if x.dtype.name == "bfloat16" and out.dtype != x.dtype else out
 
 
-class _NumpyCompat(_Patched):
+class _NumpyCompat(Patched):
     """``array_api_compat.numpy`` with ``clip`` exact on ml_dtypes' bfloat16, which has no clip loop.
 
     A bfloat16 array and bounds clip in float32, which holds each of their
@@ -277,123 +178,6 @@ class _NumpyCompat(_Patched):
         return self._base.clip(x.astype(numpy.float32), lo, hi).astype(x.dtype)
 
 
-class _CupyLinalg(_Patched):
-    """``array_api_compat.cupy.linalg``: ``eig`` returns the standard's named tuple (CuPy's: a tuple).
-
-    ``vecdot`` of bools is NumPy's (see :func:`._cupy_gaps.bool_vecdot`).
-    """
-
-    def __init__(self, base: ModuleType, module: ModuleType) -> None:
-        super().__init__(base)
-        self._module = module
-
-    def eig(self, x: Any, /) -> Any:
-        """``cupy.linalg.eig`` as ``EigResult(eigenvalues, eigenvectors)``."""
-        return EigResult(*self._base.eig(x))
-
-    def vecdot(self, x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-        """``compat.vecdot``; of two bool arrays NumPy's bool (compat's conjugates bools into int8)."""
-        if x1.dtype.kind == "b" and x2.dtype.kind == "b":
-            return _cupy_gaps.bool_vecdot(self._module, x1, x2, axis=axis)
-        return self._base.vecdot(x1, x2, axis=axis)
-
-
-#: compat's CuPy creation functions that drop ``device=`` (``arange``, ``linspace``, ``full``: methods).
-_CREATION = ("empty", "empty_like", "eye", "ones", "ones_like", "zeros", "zeros_like")
-#: compat's CuPy ``fft`` creation functions, which refuse every ``device=`` but "cpu" (and drop that).
-_FFT_CREATION = ("fftfreq", "rfftfreq")
-
-
-class _CupyCompat(_Patched):
-    """``array_api_compat.cupy`` with CuPy's gaps filled.
-
-    - ``full``/``full_like`` keep a negative zero: CuPy fills a zero with a
-      memset, which writes +0.0 (the value is copied from a 0-d array instead).
-    - ``clip`` selects with ``where``: compat's clip assigns through boolean
-      masks, and CuPy waits for the GPU to count each mask (25x a native clip).
-    - ``linalg.eig`` returns the standard's named tuple.
-    - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
-    - creation functions run on their ``device=`` (compat drops it); ``arange``,
-      ``linspace`` and ``vecdot`` give NumPy's values where CuPy's differ
-      (see :mod:`._cupy_gaps`).
-
-    ``module`` is ``cupy`` (NumPy stands in for it in the CPU tests).
-    """
-
-    def __init__(self, base: ModuleType, module: ModuleType) -> None:
-        super().__init__(base)
-        self._module = module
-        self.linalg = _CupyLinalg(base.linalg, module)
-        self.fft = _Patched(base.fft)
-        for owner, names in ((self, _CREATION), (self.fft, _FFT_CREATION)):
-            for name in names:
-                setattr(owner, name, _cupy_gaps.on_device(module, getattr(owner._base, name)))
-        self.vecdot = self.linalg.vecdot
-        self.arange = partial(_cupy_gaps.arange, module, base.arange)
-        self.linspace = partial(_cupy_gaps.linspace, module, base.linspace)
-
-    def full(
-        self, shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
-    ) -> Any:
-        """``compat.full``, keeping the sign of a zero ``fill_value``."""
-        out = _cupy_gaps.on_device(self._module, self._base.full)(
-            shape, fill_value, dtype=dtype, device=device, **kwargs
-        )
-        if has_negative_zero(fill_value):
-            out[...] = self.zero_safe(fill_value, out)
-        return out
-
-    def full_like(
-        self, x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
-    ) -> Any:
-        """``compat.full_like``, keeping the sign of a zero ``fill_value``."""
-        out = _cupy_gaps.on_device(self._module, self._base.full_like)(
-            x, fill_value, dtype=dtype, device=device, **kwargs
-        )
-        if has_negative_zero(fill_value):
-            out[...] = self.zero_safe(fill_value, out)
-        return out
-
-    def asarray(self, obj: Any, /, **kwargs: Any) -> Any:
-        """``compat.asarray``, keeping a 0-d negative zero (see :func:`_cupy_asarray`)."""
-        return _cupy_asarray(self._base, obj, **kwargs)
-
-    def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
-        """``cupy.from_dlpack``, which takes no ``device=`` and refuses ``copy=True`` from a GPU array.
-
-        The array comes over as its exporter gives it, then is copied (or
-        moved to ``device``) by CuPy.
-        """
-        try:
-            out = self._base.from_dlpack(x, copy=copy)
-        except BufferError:
-            if not copy:
-                raise
-            out = self._base.from_dlpack(x).copy()  # CuPy's exporter copies to the CPU only
-        if device is None or device == out.device:
-            return out
-        return self._base.asarray(out, device=device, copy=True)
-
-    def zero_safe(self, value: Any, like: Any) -> Any:
-        """Scalar ``value`` as a 0-d array of ``like``'s dtype on its device, a negative zero kept."""
-        return self.asarray(value, dtype=like.dtype, device=like.device)
-
-    def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
-        """``compat.clip``: the bound where ``x`` is beyond it or the bound is nan, else ``x``."""
-        integral = x.dtype.kind in "iu"
-        limits = (int(numpy.iinfo(x.dtype).min), int(numpy.iinfo(x.dtype).max)) if integral else None
-        out = x
-        for bound, beyond, lower in ((min, self._base.less, True), (max, self._base.greater, False)):
-            if bound is None:
-                continue
-            if type(bound) is int and limits and (bound <= limits[0] if lower else bound >= limits[1]):
-                continue  # a Python int at or past the dtype's own limit clips nothing (compat's rule)
-            b = bound.astype(x.dtype, copy=False) if hasattr(bound, "dtype") else self.zero_safe(bound, x)
-            take = beyond(out, b) if integral else beyond(out, b) | self._base.isnan(b)
-            out = self._base.where(take, b, out)
-        return out.copy() if out is x else out
-
-
 class NumpyLike(DTypeMaps):
     """NumPy or CuPy: ufuncs cast inside the kernel through ``dtype=``, so no operand is copied."""
 
@@ -407,7 +191,7 @@ class NumpyLike(DTypeMaps):
         if name == "numpy":
             self.compat = _NumpyCompat(self.compat)
         elif self._cupy:
-            self.compat = _CupyCompat(self.compat, self.module)
+            self.compat = CupyCompat(self.compat, self.module)
         self.native_policy = get_policy("numpy")
         self.not_native: frozenset[tuple[str | None, DType, DType]] = frozenset()
         self.array_type: type = getattr(self.module, array_type)
@@ -417,7 +201,7 @@ class NumpyLike(DTypeMaps):
         self._cupy_ufuncs: dict[tuple[str, DType], Any] = {}
         #: ``module.asarray``; on CuPy one that keeps a 0-d negative zero.
         self._asarray: Callable[..., Any] = (
-            partial(_cupy_asarray, self.module) if self._cupy else self.module.asarray
+            partial(asarray_keeping_sign, self.module) if self._cupy else self.module.asarray
         )
         # ml_dtypes' bfloat16 loops cast only from bool/int8/uint8: other
         # operands are cast before the ufunc runs.
@@ -451,9 +235,11 @@ class NumpyLike(DTypeMaps):
         ufunc = self._cupy_ufunc(op, compute) if self._cupy else self._ufunc[op]
         if compute.kind == "f" and op == "remainder":
             if self._cupy:
-                ufunc = partial(_infinite_divisor_cupy, self.module, ufunc)
+                ufunc = partial(_cupy_ufuncs.infinite_divisor, self.module, ufunc)
             if values.zero_remainder == "dividend":
-                where = _dividend_signed if self._numpy else partial(_dividend_signed_cupy, self.module)
+                where = (
+                    _dividend_signed if self._numpy else partial(_cupy_ufuncs.dividend_signed, self.module)
+                )
                 return partial(where, ufunc)
         if compute.kind not in "iu":
             return ufunc
@@ -462,7 +248,7 @@ class NumpyLike(DTypeMaps):
         if op == "pow" and compute.kind == "i" and values.negative_powers == "compute":
             return partial(_negative_powers, self.module, ufunc)
         if op == "pow" and compute.kind == "i" and self._cupy:
-            return partial(_checking_exponents, ufunc)
+            return partial(_cupy_ufuncs.checking_exponents, ufunc)
         return ufunc
 
     def _cupy_ufunc(self, op: str, compute: DType) -> Any:
@@ -470,13 +256,13 @@ class NumpyLike(DTypeMaps):
 
         Floating ``floor_divide`` is NumPy's; a ufunc whose ``dtype=`` picks a
         loop of other inputs (int8 ``power``: bool's) gets its operands cast first;
-        a complex op CuPy has no kernel for raises first (:data:`_CUPY_NO_KERNEL`).
+        a complex op CuPy has no kernel for raises first (:data:`._cupy_ufuncs.NO_KERNEL`).
         """
         found = self._cupy_ufuncs.get((op, compute))
         if found is None:
             found = ufunc = self._ufunc[op]
-            if (op, compute) in _CUPY_NO_KERNEL:
-                found = partial(_no_kernel, op, compute)
+            if (op, compute) in _cupy_ufuncs.NO_KERNEL:
+                found = partial(_cupy_ufuncs.no_kernel, op, compute)
             elif compute is not bfloat16:  # refused on CuPy (see :meth:`dtype`)
                 c = self.native_dtype(compute)
                 if op == "floor_divide" and compute in (float16, float32, float64):

@@ -1,0 +1,159 @@
+"""array-api-compat's CuPy namespace with CuPy's gaps filled: what the NumPy-like adapter calls on CuPy.
+
+CuPy makes 0-d arrays with ``fill``, which writes a zero with a memset: a
+negative zero becomes +0.0 (:func:`asarray_keeping_sign`); the rest of the
+gaps (devices, ``arange``, ``linspace``, ``vecdot``, index bounds) are
+computed in :mod:`._cupy_gaps`.  ``module`` is ``cupy`` (NumPy stands in for
+it in the CPU tests).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+from types import ModuleType
+from typing import Any
+
+import numpy
+from array_api_compat.common._linalg import EigResult
+
+from promo_ns.backends import _cupy_gaps
+from promo_ns.backends._base import Patched
+
+__all__ = ["CupyCompat", "asarray_keeping_sign", "has_negative_zero"]
+
+
+def has_negative_zero(value: object) -> bool:
+    """Whether scalar ``value`` is -0.0 or a complex number with a -0.0 part."""
+    if not isinstance(value, (float, complex, numpy.floating, numpy.complexfloating)):
+        return False
+    z = complex(value)
+    return any(part == 0 and math.copysign(1.0, part) < 0 for part in (z.real, z.imag))
+
+
+def asarray_keeping_sign(module: ModuleType, obj: Any, /, **kwargs: Any) -> Any:
+    """``cupy.asarray(obj, **kwargs)`` keeping a negative zero.
+
+    CuPy makes a 0-d array with ``fill``, which writes a zero with a memset:
+    -0.0 becomes +0.0.  A 0-d negative zero is copied over as a 1-d array instead.
+    """
+    if has_negative_zero(obj.item() if isinstance(obj, numpy.ndarray) and obj.ndim == 0 else obj):
+        return module.asarray(numpy.asarray([obj]), **kwargs).reshape(())
+    return module.asarray(obj, **kwargs)
+
+
+class _CupyLinalg(Patched):
+    """``array_api_compat.cupy.linalg``: ``eig`` returns the standard's named tuple (CuPy's: a tuple).
+
+    ``vecdot`` of bools is NumPy's (see :func:`._cupy_gaps.bool_vecdot`).
+    """
+
+    def __init__(self, base: ModuleType, module: ModuleType) -> None:
+        super().__init__(base)
+        self._module = module
+
+    def eig(self, x: Any, /) -> Any:
+        """``cupy.linalg.eig`` as ``EigResult(eigenvalues, eigenvectors)``."""
+        return EigResult(*self._base.eig(x))
+
+    def vecdot(self, x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        """``compat.vecdot``; of two bool arrays NumPy's bool (compat's conjugates bools into int8)."""
+        if x1.dtype.kind == "b" and x2.dtype.kind == "b":
+            return _cupy_gaps.bool_vecdot(self._module, x1, x2, axis=axis)
+        return self._base.vecdot(x1, x2, axis=axis)
+
+
+#: compat's CuPy creation functions that drop ``device=`` (``arange``, ``linspace``, ``full``: methods).
+_CREATION = ("empty", "empty_like", "eye", "ones", "ones_like", "zeros", "zeros_like")
+#: compat's CuPy ``fft`` creation functions, which refuse every ``device=`` but "cpu" (and drop that).
+_FFT_CREATION = ("fftfreq", "rfftfreq")
+
+
+class CupyCompat(Patched):
+    """``array_api_compat.cupy`` with CuPy's gaps filled.
+
+    - ``full``/``full_like`` keep a negative zero: CuPy fills a zero with a
+      memset, which writes +0.0 (the value is copied from a 0-d array instead).
+    - ``clip`` selects with ``where``: compat's clip assigns through boolean
+      masks, and CuPy waits for the GPU to count each mask (25x a native clip).
+    - ``linalg.eig`` returns the standard's named tuple.
+    - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
+    - creation functions run on their ``device=`` (compat drops it); ``arange``,
+      ``linspace`` and ``vecdot`` give NumPy's values where CuPy's differ
+      (see :mod:`._cupy_gaps`).
+
+    ``module`` is ``cupy`` (NumPy stands in for it in the CPU tests).
+    """
+
+    def __init__(self, base: ModuleType, module: ModuleType) -> None:
+        super().__init__(base)
+        self._module = module
+        self.linalg = _CupyLinalg(base.linalg, module)
+        self.fft = Patched(base.fft)
+        for owner, names in ((self, _CREATION), (self.fft, _FFT_CREATION)):
+            for name in names:
+                setattr(owner, name, _cupy_gaps.on_device(module, getattr(owner._base, name)))
+        self.vecdot = self.linalg.vecdot
+        self.arange = partial(_cupy_gaps.arange, module, base.arange)
+        self.linspace = partial(_cupy_gaps.linspace, module, base.linspace)
+
+    def full(
+        self, shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
+    ) -> Any:
+        """``compat.full``, keeping the sign of a zero ``fill_value``."""
+        out = _cupy_gaps.on_device(self._module, self._base.full)(
+            shape, fill_value, dtype=dtype, device=device, **kwargs
+        )
+        if has_negative_zero(fill_value):
+            out[...] = self.zero_safe(fill_value, out)
+        return out
+
+    def full_like(
+        self, x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
+    ) -> Any:
+        """``compat.full_like``, keeping the sign of a zero ``fill_value``."""
+        out = _cupy_gaps.on_device(self._module, self._base.full_like)(
+            x, fill_value, dtype=dtype, device=device, **kwargs
+        )
+        if has_negative_zero(fill_value):
+            out[...] = self.zero_safe(fill_value, out)
+        return out
+
+    def asarray(self, obj: Any, /, **kwargs: Any) -> Any:
+        """``compat.asarray``, keeping a 0-d negative zero (see :func:`asarray_keeping_sign`)."""
+        return asarray_keeping_sign(self._base, obj, **kwargs)
+
+    def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+        """``cupy.from_dlpack``, which takes no ``device=`` and refuses ``copy=True`` from a GPU array.
+
+        The array comes over as its exporter gives it, then is copied (or
+        moved to ``device``) by CuPy.
+        """
+        try:
+            out = self._base.from_dlpack(x, copy=copy)
+        except BufferError:
+            if not copy:
+                raise
+            out = self._base.from_dlpack(x).copy()  # CuPy's exporter copies to the CPU only
+        if device is None or device == out.device:
+            return out
+        return self._base.asarray(out, device=device, copy=True)
+
+    def zero_safe(self, value: Any, like: Any) -> Any:
+        """Scalar ``value`` as a 0-d array of ``like``'s dtype on its device, a negative zero kept."""
+        return self.asarray(value, dtype=like.dtype, device=like.device)
+
+    def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
+        """``compat.clip``: the bound where ``x`` is beyond it or the bound is nan, else ``x``."""
+        integral = x.dtype.kind in "iu"
+        limits = (int(numpy.iinfo(x.dtype).min), int(numpy.iinfo(x.dtype).max)) if integral else None
+        out = x
+        for bound, beyond, lower in ((min, self._base.less, True), (max, self._base.greater, False)):
+            if bound is None:
+                continue
+            if type(bound) is int and limits and (bound <= limits[0] if lower else bound >= limits[1]):
+                continue  # a Python int at or past the dtype's own limit clips nothing (compat's rule)
+            b = bound.astype(x.dtype, copy=False) if hasattr(bound, "dtype") else self.zero_safe(bound, x)
+            take = beyond(out, b) if integral else beyond(out, b) | self._base.isnan(b)
+            out = self._base.where(take, b, out)
+        return out.copy() if out is x else out
