@@ -50,7 +50,7 @@ class Difference:
     op: str  #: the op (``"add"``, ``"add="`` for ``x += y``, ``"where"``, ``"mean"``, ...)
     operands: tuple[str, ...]  #: each operand: ``"int8 (n-d array)"``, ``"1.5 (Python float)"``
     results: Mapping[str, str]  #: policy name -> the result dtype's name, or ``"refused (PromotionError)"``
-    location: str  #: ``path:line`` of the first frame outside promo_ns
+    location: str  #: ``path:line`` of the first frame outside promo_ns (relative to the working directory)
     source: str  #: that line of code, stripped
     count: int  #: how many times it ran in the block
 
@@ -161,8 +161,8 @@ class Comparison(Trace):
         for d in found:
             by_line.setdefault(d.location, []).append(d)
         lines = [
-            f"{len(found)} ops decided differently under {', '.join(names)} (ran under {names[0]}), "
-            f"at {len(by_line)} lines:"
+            f"{_counted(len(found), 'op')} decided differently under {', '.join(names)} "
+            f"(ran under {names[0]}), on {_counted(len(by_line), 'line')}:"
         ]
         for location, diffs in sorted(by_line.items(), key=lambda kv: -sum(d.count for d in kv[1])):
             lines.append(f"\n{location}: {diffs[0].source}")
@@ -197,6 +197,10 @@ class Comparison(Trace):
         return f"<promo_ns comparison of {', '.join(p.name for p in self.policies)}: {len(self)} differences>"
 
 
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _operands(operands: Sequence[tuple[DType | None, Role, Any]]) -> tuple[Operand, ...]:
     """The engine's operands: dtype and role, and a Python scalar's value (an array's is not needed)."""
     return tuple(Operand(d, r, x if d is None else None) for d, r, x in operands)
@@ -225,7 +229,9 @@ def _user_line() -> tuple[str, str]:
     if frame is None:
         return "<unknown>", ""
     path, line = frame.f_code.co_filename, frame.f_lineno
-    return f"{path}:{line}", linecache.getline(path, line).strip()
+    source = linecache.getline(path, line).strip()
+    here = os.getcwd() + os.sep
+    return f"{path[len(here) :] if path.startswith(here) else path}:{line}", source
 
 
 class _CompareBlock(_Block):
