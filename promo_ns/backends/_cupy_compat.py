@@ -101,20 +101,17 @@ class CupyCompat(Patched):
         self, shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
     ) -> Any:
         """``compat.full``, keeping the sign of a zero ``fill_value``."""
-        out = _cupy_gaps.on_device(self._module, self._base.full)(
-            shape, fill_value, dtype=dtype, device=device, **kwargs
-        )
-        if has_negative_zero(fill_value):
-            out[...] = self.zero_safe(fill_value, out)
-        return out
+        return self._filled(self._base.full, shape, fill_value, dtype=dtype, device=device, **kwargs)
 
     def full_like(
         self, x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **kwargs: Any
     ) -> Any:
         """``compat.full_like``, keeping the sign of a zero ``fill_value``."""
-        out = _cupy_gaps.on_device(self._module, self._base.full_like)(
-            x, fill_value, dtype=dtype, device=device, **kwargs
-        )
+        return self._filled(self._base.full_like, x, fill_value, dtype=dtype, device=device, **kwargs)
+
+    def _filled(self, make: Any, first: Any, fill_value: Any, **kwargs: Any) -> Any:
+        """``make(first, fill_value, **kwargs)`` on its device, a negative zero written over CuPy's +0.0."""
+        out = _cupy_gaps.on_device(self._module, make)(first, fill_value, **kwargs)
         if has_negative_zero(fill_value):
             out[...] = self.zero_safe(fill_value, out)
         return out
