@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,52 @@ def test_the_migration_guide_prints_what_its_example_prints(tmp_path: Path) -> N
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == shown
+
+
+_SMALL_SUITE = """\
+import promo_ns
+
+xp = promo_ns.namespace("numpy")
+i32 = xp.asarray([1, 2], dtype=xp.int32)
+f32 = xp.asarray([1.0, 2.0], dtype=xp.float32)
+
+
+def test_mixed():
+    assert (i32 + f32).dtype in (xp.float32, xp.float64)
+
+
+def test_same():
+    assert (f32 + f32).dtype == xp.float32
+
+
+def test_fails():
+    i32 * 1.5
+    assert False
+"""
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_the_pytest_plugin_reports_the_suite_by_file_and_line(tmp_path: Path, workers: list[str]) -> None:
+    """``pytest --promo-compare numpy,pytorch`` prints the merged report with ``test_file.py:LINE``."""
+    (tmp_path / "test_small.py").write_text(_SMALL_SUITE)
+    out = tmp_path / "report.json"
+    paths = [str(ROOT), os.environ.get("PYTHONPATH")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    installed = any(e.name == "promo_ns" for e in entry_points(group="pytest11"))  # else: load it by name
+    plugin = [] if installed else ["-p", "promo_ns.audit.pytest_plugin"]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin]
+    done = subprocess.run(
+        [*command, *workers, "--promo-compare", "numpy,pytorch", "--promo-compare-json", str(out)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert "1 failed, 2 passed" in done.stdout, done.stdout + done.stderr  # tests unaffected
+    assert "promo_ns compare" in done.stdout
+    assert "test_small.py:9: assert (i32 + f32).dtype in (xp.float32, xp.float64)" in done.stdout
+    assert "test_small.py:17: i32 * 1.5" in done.stdout
+    data = json.loads(out.read_text())
+    assert sorted(d["location"] for d in data["differences"]) == ["test_small.py:17", "test_small.py:9"]
+    assert all(d["results"]["numpy"] == "float64" for d in data["differences"])

@@ -19,7 +19,7 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from promo_ns._context import BLOCK_HOOKS, Scope, _Block
@@ -78,7 +78,7 @@ class Comparison(Trace):
         super().__init__(enclosing=enclosing)
         self.policies = tuple(policies)
         self._decided: dict[tuple[Any, ...], tuple[str, ...] | None] = {}
-        self._found: dict[tuple[Any, ...], list[Any]] = {}
+        self._found: dict[tuple[str, tuple[str, ...], str], Difference] = {}
         self._waiting: dict[int, tuple[str, tuple[Operand, ...], DType]] = {}
         self._lock = threading.Lock()
 
@@ -125,25 +125,36 @@ class Comparison(Trace):
         if outcomes is None:
             return
         location, source = _user_line()
+        names = [p.name for p in self.policies]
+        described = tuple(o.describe() for o in operands)
+        self._add(Difference(op, described, dict(zip(names, outcomes, strict=True)), location, source, 1))
+
+    def _add(self, found: Difference) -> None:
+        key = (found.op, found.operands, found.location)
         with self._lock:
-            entry = self._found.get((key, location))
-            if entry is None:
-                described = tuple(o.describe() for o in operands)
-                self._found[(key, location)] = [op, described, outcomes, location, source, 1]
-            else:
-                entry[5] += 1
+            before = self._found.get(key)
+            self._found[key] = found if before is None else replace(before, count=before.count + found.count)
+
+    def merge(self, other: Comparison) -> None:
+        """Add ``other``'s records (of the same policies) to this report: counts of one op and line add up."""
+        for found in other.differences:
+            self._add(found)
+
+    @classmethod
+    def from_json(cls, text: str) -> Comparison:
+        """The report :meth:`to_json` wrote."""
+        data = json.loads(text)
+        report = cls([get_policy(name) for name in data["policies"]], None)
+        for d in data["differences"]:
+            report._add(Difference(**{**d, "operands": tuple(d["operands"])}))
+        return report
 
     # -- the report --
     @property
     def differences(self) -> list[Difference]:
         """The ops whose outcome differs, one record per op, operands and line; most frequent first."""
-        names = [p.name for p in self.policies]
         with self._lock:
-            entries = [list(e) for e in self._found.values()]
-        found = [
-            Difference(op, operands, dict(zip(names, outcomes, strict=True)), location, source, count)
-            for op, operands, outcomes, location, source, count in entries
-        ]
+            found = list(self._found.values())
         return sorted(found, key=lambda d: (-d.count, d.location, d.op))
 
     def __iter__(self) -> Iterator[Difference]:  # type: ignore[override]
