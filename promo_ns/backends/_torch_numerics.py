@@ -34,6 +34,7 @@ from typing import Any
 
 import torch
 
+from promo_ns.backends._torch_unsigned import SIGNED
 from promo_ns.backends._values import negative_power_error, zero_divisor_error
 
 __all__ = [
@@ -87,15 +88,29 @@ def divisor_rule(op: str, fn: Callable[[Any, Any], Any], rule: str) -> Callable[
                     raise
                 if raising:
                     raise zero_divisor_error(op) from None
-        zero = y == 0
+        if y.dtype in SIGNED and torch.result_type(x, y) != y.dtype:  # a lower 0-d uint16/32/64 divisor
+            y = y.to(torch.result_type(x, y))
+        zero = _bits(y) == 0
         if raising:
             if bool(zero.any()):
                 raise zero_divisor_error(op)
             return fn(x, y)
-        out = fn(x, torch.where(zero, torch.ones_like(y), y))  # y's dtype: a bool divisor stays bool
-        return torch.where(zero, torch.zeros_like(out), out)
+        out = fn(x, _select(zero, 1, y))  # y's dtype: a bool divisor stays bool
+        return _select(zero, 0, out)
 
     return divide
+
+
+def _bits(x: Tensor) -> Tensor:
+    """``x``, or for uint16/32/64 the signed tensor of its bits (CUDA has no ``where`` for them)."""
+    signed = SIGNED.get(x.dtype)
+    return x if signed is None else x.view(signed)
+
+
+def _select(cond: Tensor, value: int, x: Tensor) -> Tensor:
+    """``value`` where ``cond``, else ``x`` (of ``x``'s dtype; uint16/32/64 through their signed bits)."""
+    bits = _bits(x)
+    return torch.where(cond, torch.full_like(bits, value), bits).view(x.dtype)
 
 
 def divisor_signed(fn: Callable[[Any, Any], Any], x: Any, y: Any) -> Any:

@@ -347,7 +347,7 @@ _FUNCTIONS: dict[str, _How] = {
     "searchsorted": (_ORDER, (0, 1), "none"),
     "clip": (_ORDER, (0, 1, 2, "min", "max"), "values"),
     "isin": (_BITS_HOW, (0, 1), "none"),
-    **{f: (_BITS_HOW, (0,), "none") for f in ("nonzero", "count_nonzero", "logical_not")},
+    **{f: (_BITS_HOW, (0,), "none") for f in ("nonzero", "count_nonzero", "logical_not", "all", "any")},
     **{f: (_BITS_HOW, (0,), "values") for f in ("bitwise_invert", "flip", "roll", "repeat", "tile")},
     **{f: (_BITS_HOW, (0,), "values") for f in ("take", "take_along_axis", "tril", "triu")},
     **{f: (_RING, (0,), "values") for f in ("negative", "square")},

@@ -27,6 +27,7 @@ from promo_ns._ops import NATIVE
 from promo_ns.backends import _torch_index as index
 from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
+from promo_ns.backends import _torch_scalars as scalars
 from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, Plan, Values
 from promo_ns.policies import Role, get_policy
@@ -165,6 +166,8 @@ class TorchBackend(DTypeMaps):
         fn = self._fn.get(op)
         if fn is None:
             return None
+        if compute.kind == "f" and op in scalars.OPS:  # off the CPU, torch reads a scalar its own way
+            fn = self._as_on_cpu(op, fn, compute, scalar_first=isinstance(x, Role), direct=True)
         if isinstance(x, Role) and op in _COMMUTATIVE:
             return partial(_scalar_second, fn)
         if op == "pow" and y is Role.FLOAT and compute in _REDUCED:
@@ -221,8 +224,27 @@ class TorchBackend(DTypeMaps):
             if out is not None:
                 return out
         x, y = self._operands(op, x, y, plan)
-        out = self._valued(op, compute, self._fn[op], plan.values)(x, y)
+        fn = self._valued(op, compute, self._fn[op], plan.values)
+        if compute.kind == "f" and op in scalars.OPS:
+            fn = self._as_on_cpu(
+                op, fn, compute, scalar_first=not isinstance(x, torch.Tensor), direct=plan.direct
+            )
+        out = fn(x, y)
         return out if plan.rounded is None else out.to(self.native_dtype(plan.rounded))
+
+    def _as_on_cpu(
+        self, op: str, fn: Callable[[Any, Any], Any], compute: DType, *, scalar_first: bool, direct: bool
+    ) -> Callable[[Any, Any], Any]:
+        """``fn`` giving the policy's bits off the CPU (see :mod:`._torch_scalars`).
+
+        A direct cell follows torch's own rule for its form (``float32_opmath``
+        or the scalar rounded first); the others' scalars are rounded already.
+        """
+        form = scalars.form(op, scalar_first=scalar_first)
+        opmath = (
+            direct and compute in _REDUCED and self.native_policy.float_scalars.get(form) == "float32_opmath"
+        )
+        return scalars.as_on_cpu(op, fn, self.native_dtype(compute), opmath=opmath)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x``; ``x`` is untouched if it raises.
@@ -235,7 +257,11 @@ class TorchBackend(DTypeMaps):
         """
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
-        if (op, plan.compute) in self._temporary or plan.compute in _WIDE_UNSIGNED:
+        if (
+            (op, plan.compute) in self._temporary
+            or plan.compute in _WIDE_UNSIGNED
+            or (plan.compute.kind == "f" and op in scalars.OPS and _scalar_like(y) and scalars.off_cpu(x, y))
+        ):
             _store(op, x, self.binary(op, x, y, plan))
             return
         a, b = self._operands(op, x, y, plan)
@@ -417,6 +443,11 @@ def _store(op: str, x: Any, out: Any) -> None:
         if index.SELF_OVERLAP not in str(e):
             raise
         raise index.shared_memory_error(f"in-place {op!r}", x) from e
+
+
+def _scalar_like(y: Any) -> bool:
+    """Whether operand ``y`` is a Python scalar or a 0-d tensor (read otherwise off the CPU)."""
+    return not isinstance(y, torch.Tensor) or y.ndim == 0
 
 
 def _scalar_second(fn: Callable[[Any, Any], Any], scalar: Any, tensor: Any) -> Any:
