@@ -17,6 +17,7 @@ from promo_ns._dtypes import (
     bool_,
     complex64,
     float16,
+    float32,
     native,
     uint8,
     uint16,
@@ -55,6 +56,10 @@ _SCALAR_SECOND = _SCALAR_FIRST | {
 _COMMUTATIVE = frozenset(("add", "multiply"))
 #: float dtypes torch computes in float32 ("opmath") with a Python scalar kept at its own precision.
 _REDUCED = frozenset((float16, bfloat16))
+#: dtypes whose ``pow`` checks a Python float exponent against their range (CUDA's float32 and
+#: complex64 kernels too: "value cannot be converted to type float without overflow"); an
+#: exponent beyond it is an infinity, which gives the same powers.
+_CHECKED_EXPONENT = _REDUCED | {float32, complex64}
 
 #: integer ops whose zero divisor torch answers with an error (NumPy with 0): the policy decides.
 _DIVISION = frozenset(("floor_divide", "remainder"))
@@ -133,7 +138,7 @@ class TorchBackend(DTypeMaps):
             x, y = (int(v) if v.__class__ is bool else v for v in (x, y))
         if plan.compute in _REDUCED and not plan.direct:  # torch's mul/div would keep a float unrounded
             x, y = (_rounded(v, plan.compute, c) if v.__class__ is float else v for v in (x, y))
-        elif op == "pow" and plan.compute in _REDUCED and y.__class__ is float:
+        elif op == "pow" and plan.compute in _CHECKED_EXPONENT and y.__class__ is float:
             y = numerics.in_range(y, c)
         if not isinstance(x, torch.Tensor):
             if op in _SCALAR_FIRST:
@@ -166,11 +171,16 @@ class TorchBackend(DTypeMaps):
         fn = self._fn.get(op)
         if fn is None:
             return None
-        if compute.kind == "f" and op in scalars.OPS:  # off the CPU, torch reads a scalar its own way
+        scalar = isinstance(x, Role) or isinstance(y, Role)
+        if (
+            compute.kind == "f"
+            and op in scalars.OPS
+            and (scalar or (compute in _REDUCED and (x, y) != (compute, compute)))  # a scalar, a lower 0-d
+        ):  # off the CPU, torch reads a scalar (a lower 0-d tensor) its own way
             fn = self._as_on_cpu(op, fn, compute, scalar_first=isinstance(x, Role), direct=True)
         if isinstance(x, Role) and op in _COMMUTATIVE:
             return partial(_scalar_second, fn)
-        if op == "pow" and y is Role.FLOAT and compute in _REDUCED:
+        if op == "pow" and y is Role.FLOAT and compute in _CHECKED_EXPONENT:
             return partial(_float_power, fn, self.native_dtype(compute))
         return self._valued(op, compute, fn, values)
 
@@ -225,7 +235,7 @@ class TorchBackend(DTypeMaps):
                 return out
         x, y = self._operands(op, x, y, plan)
         fn = self._valued(op, compute, self._fn[op], plan.values)
-        if compute.kind == "f" and op in scalars.OPS:
+        if compute.kind == "f" and op in scalars.OPS and not (_is_array(x) and _is_array(y)):
             fn = self._as_on_cpu(
                 op, fn, compute, scalar_first=not isinstance(x, torch.Tensor), direct=plan.direct
             )
@@ -443,6 +453,11 @@ def _store(op: str, x: Any, out: Any) -> None:
         if index.SELF_OVERLAP not in str(e):
             raise
         raise index.shared_memory_error(f"in-place {op!r}", x) from e
+
+
+def _is_array(x: Any) -> bool:
+    """Whether operand ``x`` is a tensor of one or more dimensions."""
+    return isinstance(x, torch.Tensor) and x.ndim > 0
 
 
 def _scalar_like(y: Any) -> bool:
