@@ -109,7 +109,7 @@ def as_on_cpu(
             return fn(value, y) if scalar_first else fn(x, value)
         if opmath and not scalar_first:
             return fn(x.float(), numerics.scalar_tensor(other, torch.float32, x.device)).to(dtype)
-        value = numerics.scalar_tensor(_rounded(other, dtype), dtype, tensor.device)
-        return fn(value, y) if scalar_first else fn(x, value)
+        operand = numerics.scalar_tensor(_rounded(other, dtype), dtype, tensor.device)  # no CPU scalar
+        return fn(operand, y) if scalar_first else fn(x, operand)
 
     return computed
