@@ -88,8 +88,8 @@ def divisor_rule(op: str, fn: Callable[[Any, Any], Any], rule: str) -> Callable[
                     raise
                 if raising:
                     raise zero_divisor_error(op) from None
-        if y.dtype in SIGNED and torch.result_type(x, y) != y.dtype:  # a lower 0-d uint16/32/64 divisor
-            y = y.to(torch.result_type(x, y))
+        if y.dtype in SIGNED:  # a lower 0-d uint16/32/64 divisor: in the compute dtype
+            y = y.to(_common(x, y))
         zero = _bits(y) == 0
         if raising:
             if bool(zero.any()):
@@ -99,6 +99,14 @@ def divisor_rule(op: str, fn: Callable[[Any, Any], Any], rule: str) -> Callable[
         return _select(zero, 0, out)
 
     return divide
+
+
+def _common(x: Any, y: Tensor) -> torch.dtype:
+    """The dtype torch computes ``x`` and uint16/32/64 ``y`` in; ``y``'s where torch promotes no such pair."""
+    try:
+        return torch.result_type(x, y)
+    except RuntimeError:  # "Promotion for uint16, uint32, uint64 types is not supported"
+        return y.dtype
 
 
 def _bits(x: Tensor) -> Tensor:
