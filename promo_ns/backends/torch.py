@@ -63,6 +63,8 @@ _CHECKED_EXPONENT = _REDUCED | {float32, complex64}
 
 #: integer ops whose zero divisor torch answers with an error (NumPy with 0): the policy decides.
 _DIVISION = frozenset(("floor_divide", "remainder"))
+#: the true and floor divisions, which CUDA computes with a scalar divisor's reciprocal.
+_DIVIDES = frozenset(("divide", "floor_divide"))
 #: (op, compute dtype) torch has no kernel for on any device, nor NumPy: refused up front (torch's
 #: ``meta`` raises RuntimeErrors for these where the CPU has no kernel).
 _NO_KERNEL = frozenset(
@@ -172,11 +174,8 @@ class TorchBackend(DTypeMaps):
         if fn is None:
             return None
         scalar = isinstance(x, Role) or isinstance(y, Role)
-        if (
-            compute.kind == "f"
-            and op in scalars.OPS
-            and (scalar or (compute in _REDUCED and (x, y) != (compute, compute)))  # a scalar, a lower 0-d
-        ):  # off the CPU, torch reads a scalar (a lower 0-d tensor) its own way
+        if _read_otherwise(op, compute) and (scalar or (x, y) != (compute, compute)):  # a scalar, a lower 0-d
+            # off the CPU, torch reads a scalar (a lower 0-d tensor) its own way
             fn = self._as_on_cpu(op, fn, compute, scalar_first=isinstance(x, Role), direct=True)
         if isinstance(x, Role) and op in _COMMUTATIVE:
             return partial(_scalar_second, fn)
@@ -235,7 +234,7 @@ class TorchBackend(DTypeMaps):
                 return out
         x, y = self._operands(op, x, y, plan)
         fn = self._valued(op, compute, self._fn[op], plan.values)
-        if compute.kind == "f" and op in scalars.OPS and not (_is_array(x) and _is_array(y)):
+        if _read_otherwise(op, compute) and not (_is_array(x) and _is_array(y)):
             fn = self._as_on_cpu(
                 op, fn, compute, scalar_first=not isinstance(x, torch.Tensor), direct=plan.direct
             )
@@ -270,7 +269,7 @@ class TorchBackend(DTypeMaps):
         if (
             (op, plan.compute) in self._temporary
             or plan.compute in _WIDE_UNSIGNED
-            or (plan.compute.kind == "f" and op in scalars.OPS and _scalar_like(y) and scalars.off_cpu(x, y))
+            or (_read_otherwise(op, plan.compute) and _scalar_like(y) and scalars.off_cpu(x, y))
         ):
             _store(op, x, self.binary(op, x, y, plan))
             return
@@ -458,6 +457,11 @@ def _store(op: str, x: Any, out: Any) -> None:
 def _is_array(x: Any) -> bool:
     """Whether operand ``x`` is a tensor of one or more dimensions."""
     return isinstance(x, torch.Tensor) and x.ndim > 0
+
+
+def _read_otherwise(op: str, compute: DType) -> bool:
+    """Whether CUDA's ``op`` in ``compute`` reads a scalar operand otherwise than the policies' rules."""
+    return op in scalars.OPS and (compute in _REDUCED or (compute.kind == "f" and op in _DIVIDES))
 
 
 def _scalar_like(y: Any) -> bool:
