@@ -272,3 +272,72 @@ def test_cpu_tensors_take_torchs_own_kernel() -> None:
     fn(torch.ones(2, dtype=torch.float16), 0.1)
     fn(torch.ones(2, dtype=torch.float16, device="meta"), 0.1)
     assert calls == [0.1, 0.1]  # unrounded: torch's CPU rounds it itself
+
+
+# --- the operators of a namespace whose torch kernels read scalars as CUDA's do --------------------
+
+
+def _cuda_kernel(op: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """torch's ``fn`` (``op``) reading a Python float or a 0-d tensor operand as CUDA's kernels do.
+
+    A Python float at opmath precision (float32 for float16/bfloat16), a
+    division by it as a product with its reciprocal, a 0-d tensor cast to the
+    computing dtype first; ``out=`` and integer operands as torch's CPU.
+    """
+
+    def cuda(x: Any, y: Any, **kw: Any) -> Any:
+        tensor = x if isinstance(x, torch.Tensor) else y
+        if kw or not tensor.is_floating_point() or not torch.result_type(x, y).is_floating_point:
+            return fn(x, y, **kw)
+        dtype = torch.result_type(x, y)
+        wide = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+        if isinstance(x, torch.Tensor) and y.__class__ is float and op in ("divide", "floor_divide"):
+            inverse = float(np.float32(1) / np.float32(y)) if wide == torch.float32 else 1 / y
+            quotient = x.to(wide) * inverse
+            return (torch.floor(quotient) if op == "floor_divide" else quotient).to(dtype)
+        a, b = (
+            v.to(dtype).to(wide) if isinstance(v, torch.Tensor) else _scalar_value(v, wide) for v in (x, y)
+        )
+        return fn(a, b).to(dtype)
+
+    return cuda
+
+
+def _cuda_like_namespace(policy: str) -> Any:
+    """A torch namespace of ``policy`` whose add/subtract/multiply/divide/floor_divide are CUDA-like."""
+    from promo_ns._namespace import Namespace
+
+    backend = TorchBackend()
+    for op in scalars.OPS:
+        backend._fn[op] = _cuda_kernel(op, backend._fn[op])
+    return Namespace(backend, promo_ns.get_policy(policy), None, "promo_ns.torch_cuda_like", "2025.12")
+
+
+@pytest.mark.parametrize("policy", ["numpy", "pytorch"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_operators_give_the_policys_bits_with_cuda_like_kernels(
+    off_cpu: None, policy: str, dtype: str
+) -> None:
+    # was (on CUDA): numpy's float16 x + 0.1, float32 x / 0.1 and pytorch's x + 7.1, x // (1/3) differed
+    import operator
+
+    from conformance.frameworks import edges
+    from tests.test_float_scalars import assert_same_bits
+
+    xp = _cuda_like_namespace(policy)
+    values = edges.float_inputs(dtype)
+    native = edges.Torch().from_numpy(values)
+    x = xp.asarray(native)
+    reference = values if policy == "numpy" else native
+    ops = (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv)
+    with np.errstate(all="ignore"):
+        for s in (0.1, 1 / 3, 7.1, 70000.0):
+            for op in ops:
+                cases = [("x op s", op(x, s), op(reference, s))]
+                if (
+                    op is not operator.floordiv
+                ):  # s // x: torch's div_floor rounds its own way (see test_fidelity_pytorch)
+                    cases.append(("s op x", op(s, x), op(s, reference)))
+                for form, got, want in cases:
+                    expected = np.asarray(want) if policy == "numpy" else want
+                    assert_same_bits(got, expected, f"{op.__name__} {form} {s}")
