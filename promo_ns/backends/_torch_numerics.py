@@ -8,8 +8,9 @@ here with torch kernels on the operands' device, with no element leaving it:
 - integer ``//`` and ``%`` by zero: torch's CPU raises ``ZeroDivisionError``
   after writing part of an ``out=``, CUDA gives garbage; NumPy gives 0 (and a
   RuntimeWarning).  :func:`divisor_rule` gives the policy's rule: 0 (dividing
-  by 1 where the divisor is 0 and putting 0 there), or promo_ns's
-  ZeroDivisionError;
+  by 1 where the divisor is 0 and putting 0 there, a uint16/32/64 divisor
+  or result through its signed bits: CUDA has no ``where`` for them), or
+  promo_ns's ZeroDivisionError;
 - complex ordering: torch has no complex ``lt``/``maximum``...; NumPy orders
   complex numbers by real part, then imaginary part (:data:`COMPLEX_ORDER`);
 - the sign of a floating ``%`` that gives 0: NumPy (and the standard) give it

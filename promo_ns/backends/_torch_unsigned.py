@@ -1,9 +1,10 @@
-"""Exact uint16/uint32/uint64 on torch devices that have no kernels for them (torch's CPU).
+"""Exact uint16/uint32/uint64 on torch devices that have no kernels for them (torch's CPU, CUDA).
 
 torch stores and casts uint16/32/64 everywhere, but its CPU has few kernels for
 them (``mul``, ``eq``/``ne``, ``bitwise_and``/``or``/``xor``, ``sort``,
-``unique``...).  Here the missing ones compute in the *signed* integer of the
-same size, reached by reinterpreting the bits (``Tensor.view(dtype)``, no copy):
+``unique``...), and CUDA none for ``where``, ``all``, ``any``...  Here the
+missing ones compute in the *signed* integer of the same size, reached by
+reinterpreting the bits (``Tensor.view(dtype)``, no copy):
 
 - ring operations (``+``, ``-``, ``*``, ``pow``, ``negative``, ``square``,
   ``matmul``, ``diff``) are the same modulo ``2**bits`` in both readings, so the
