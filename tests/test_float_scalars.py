@@ -1,6 +1,6 @@
 """Float arrays with Python floats give the framework's bits (``Policy.float_scalars``), on every backend.
 
-``pytorch`` is compared bit for bit with live torch (CPU), ``numpy`` with live
+``pytorch`` is compared bit for bit with live torch (CPU, on every device), ``numpy`` with live
 NumPy: the probe's inputs (specials and 10,000 normals of float16, bfloat16
 and float32) with its scalars, the issue's examples, and random values and
 scalars.  A NaN's bits are the backend's own (torch's vectorized CPU loops
@@ -111,8 +111,10 @@ def test_pytorch_policy_gives_torchs_bits(backend: str, form: str, dtype: str) -
     xp = namespace(backend, "pytorch")
     values = edges.float_inputs(dtype)
     x = promo_array(backend, xp, values)
-    # the reference: torch on the backend's device (torch's own bits there), else on the CPU
-    tx = promo_ns.unwrap(x) if backend.startswith("torch") else _TORCH.from_numpy(values)
+    # the reference: torch on the CPU, whose kernels the policy's rules describe, on every backend and
+    # device (CUDA's own kernels read a Python float at float32 precision in + and - and divide by its
+    # reciprocal: promo_ns gives the policy's bits there, see promo_ns/backends/_torch_scalars.py)
+    tx = _TORCH.from_numpy(values)
     with np.errstate(all="ignore"):
         for s in edges.FLOAT_SCALARS:
             got, want = run(form, x, s), run(form, tx, s)

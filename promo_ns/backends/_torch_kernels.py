@@ -19,6 +19,9 @@ computes NumPy's result from kernels torch has:
   compute in float64, as NumPy's linalg does;
 - a fill value is converted by NumPy first (its casts and its OverflowError).
 
+Integer products where the device has no integer kernel (CUDA): see
+:mod:`._torch_products`.
+
 Where NumPy has no kernel either (``bitwise_invert`` of floats, ``linalg.cross``
 of bools, ``solve`` of float16), every torch device raises, ``meta`` too.
 Nothing leaves the device; on ``meta`` (dtypes and shapes only) the same steps
@@ -37,6 +40,7 @@ import numpy
 import torch
 
 from promo_ns._dtypes import canonical, native
+from promo_ns.backends import _torch_products as products
 from promo_ns.backends import _values
 
 __all__ = ["install", "numpy_fill"]
@@ -311,8 +315,10 @@ def install(compat: ModuleType) -> None:
     for name, largest in (("argmax", True), ("argmin", False)):
         _wrap(compat, name, functools.partial(_extremum, index=True, largest=largest))
     for name in ("matmul", "tensordot", "vecdot"):
-        _wrap(compat, name, _bool_product)
-        _wrap(compat.linalg, name, _bool_product)
+        for owner in (compat, compat.linalg):
+            _wrap(owner, name, products.integer_product)
+            _wrap(owner, name, _bool_product)
+    _wrap(compat.linalg, "matrix_power", lambda f: products.integer_matrix_power(f, compat.linalg.matmul))
     _wrap(compat.linalg, "matrix_power", _bool_matrix_power)
     _wrap(compat.linalg, "solve", functools.partial(_in_float64, back=True))
     _wrap(compat.linalg, "matrix_rank", functools.partial(_in_float64, back=False))

@@ -8,8 +8,9 @@ here with torch kernels on the operands' device, with no element leaving it:
 - integer ``//`` and ``%`` by zero: torch's CPU raises ``ZeroDivisionError``
   after writing part of an ``out=``, CUDA gives garbage; NumPy gives 0 (and a
   RuntimeWarning).  :func:`divisor_rule` gives the policy's rule: 0 (dividing
-  by 1 where the divisor is 0 and putting 0 there), or promo_ns's
-  ZeroDivisionError;
+  by 1 where the divisor is 0 and putting 0 there, a uint16/32/64 divisor
+  or result through its signed bits: CUDA has no ``where`` for them), or
+  promo_ns's ZeroDivisionError;
 - complex ordering: torch has no complex ``lt``/``maximum``...; NumPy orders
   complex numbers by real part, then imaginary part (:data:`COMPLEX_ORDER`);
 - the sign of a floating ``%`` that gives 0: NumPy (and the standard) give it
@@ -34,6 +35,7 @@ from typing import Any
 
 import torch
 
+from promo_ns.backends._torch_unsigned import SIGNED
 from promo_ns.backends._values import negative_power_error, zero_divisor_error
 
 __all__ = [
@@ -87,15 +89,37 @@ def divisor_rule(op: str, fn: Callable[[Any, Any], Any], rule: str) -> Callable[
                     raise
                 if raising:
                     raise zero_divisor_error(op) from None
-        zero = y == 0
+        if y.dtype in SIGNED:  # a lower 0-d uint16/32/64 divisor: in the compute dtype
+            y = y.to(_common(x, y))
+        zero = _bits(y) == 0
         if raising:
             if bool(zero.any()):
                 raise zero_divisor_error(op)
             return fn(x, y)
-        out = fn(x, torch.where(zero, torch.ones_like(y), y))  # y's dtype: a bool divisor stays bool
-        return torch.where(zero, torch.zeros_like(out), out)
+        out = fn(x, _select(zero, 1, y))  # y's dtype: a bool divisor stays bool
+        return _select(zero, 0, out)
 
     return divide
+
+
+def _common(x: Any, y: Tensor) -> torch.dtype:
+    """The dtype torch computes ``x`` and uint16/32/64 ``y`` in; ``y``'s where torch promotes no such pair."""
+    try:
+        return torch.result_type(x, y)
+    except RuntimeError:  # "Promotion for uint16, uint32, uint64 types is not supported"
+        return y.dtype
+
+
+def _bits(x: Tensor) -> Tensor:
+    """``x``, or for uint16/32/64 the signed tensor of its bits (CUDA has no ``where`` for them)."""
+    signed = SIGNED.get(x.dtype)
+    return x if signed is None else x.view(signed)
+
+
+def _select(cond: Tensor, value: int, x: Tensor) -> Tensor:
+    """``value`` where ``cond``, else ``x`` (of ``x``'s dtype; uint16/32/64 through their signed bits)."""
+    bits = _bits(x)
+    return torch.where(cond, torch.full_like(bits, value), bits).view(x.dtype)
 
 
 def divisor_signed(fn: Callable[[Any, Any], Any], x: Any, y: Any) -> Any:

@@ -1,9 +1,10 @@
-"""Exact uint16/uint32/uint64 on torch devices that have no kernels for them (torch's CPU).
+"""Exact uint16/uint32/uint64 on torch devices that have no kernels for them (torch's CPU, CUDA).
 
 torch stores and casts uint16/32/64 everywhere, but its CPU has few kernels for
 them (``mul``, ``eq``/``ne``, ``bitwise_and``/``or``/``xor``, ``sort``,
-``unique``...).  Here the missing ones compute in the *signed* integer of the
-same size, reached by reinterpreting the bits (``Tensor.view(dtype)``, no copy):
+``unique``...), and CUDA none for ``where``, ``all``, ``any``...  Here the
+missing ones compute in the *signed* integer of the same size, reached by
+reinterpreting the bits (``Tensor.view(dtype)``, no copy):
 
 - ring operations (``+``, ``-``, ``*``, ``pow``, ``negative``, ``square``,
   ``matmul``, ``diff``) are the same modulo ``2**bits`` in both readings, so the
@@ -347,7 +348,7 @@ _FUNCTIONS: dict[str, _How] = {
     "searchsorted": (_ORDER, (0, 1), "none"),
     "clip": (_ORDER, (0, 1, 2, "min", "max"), "values"),
     "isin": (_BITS_HOW, (0, 1), "none"),
-    **{f: (_BITS_HOW, (0,), "none") for f in ("nonzero", "count_nonzero", "logical_not")},
+    **{f: (_BITS_HOW, (0,), "none") for f in ("nonzero", "count_nonzero", "logical_not", "all", "any")},
     **{f: (_BITS_HOW, (0,), "values") for f in ("bitwise_invert", "flip", "roll", "repeat", "tile")},
     **{f: (_BITS_HOW, (0,), "values") for f in ("take", "take_along_axis", "tril", "triu")},
     **{f: (_RING, (0,), "values") for f in ("negative", "square")},

@@ -17,6 +17,7 @@ from promo_ns._dtypes import (
     bool_,
     complex64,
     float16,
+    float32,
     native,
     uint8,
     uint16,
@@ -27,6 +28,7 @@ from promo_ns._ops import NATIVE
 from promo_ns.backends import _torch_index as index
 from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
+from promo_ns.backends import _torch_scalars as scalars
 from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, Plan, Values
 from promo_ns.policies import Role, get_policy
@@ -54,9 +56,15 @@ _SCALAR_SECOND = _SCALAR_FIRST | {
 _COMMUTATIVE = frozenset(("add", "multiply"))
 #: float dtypes torch computes in float32 ("opmath") with a Python scalar kept at its own precision.
 _REDUCED = frozenset((float16, bfloat16))
+#: dtypes whose ``pow`` checks a Python float exponent against their range (CUDA's float32 and
+#: complex64 kernels too: "value cannot be converted to type float without overflow"); an
+#: exponent beyond it is an infinity, which gives the same powers.
+_CHECKED_EXPONENT = _REDUCED | {float32, complex64}
 
 #: integer ops whose zero divisor torch answers with an error (NumPy with 0): the policy decides.
 _DIVISION = frozenset(("floor_divide", "remainder"))
+#: the true and floor divisions, which CUDA computes with a scalar divisor's reciprocal.
+_DIVIDES = frozenset(("divide", "floor_divide"))
 #: (op, compute dtype) torch has no kernel for on any device, nor NumPy: refused up front (torch's
 #: ``meta`` raises RuntimeErrors for these where the CPU has no kernel).
 _NO_KERNEL = frozenset(
@@ -132,7 +140,7 @@ class TorchBackend(DTypeMaps):
             x, y = (int(v) if v.__class__ is bool else v for v in (x, y))
         if plan.compute in _REDUCED and not plan.direct:  # torch's mul/div would keep a float unrounded
             x, y = (_rounded(v, plan.compute, c) if v.__class__ is float else v for v in (x, y))
-        elif op == "pow" and plan.compute in _REDUCED and y.__class__ is float:
+        elif op == "pow" and plan.compute in _CHECKED_EXPONENT and y.__class__ is float:
             y = numerics.in_range(y, c)
         if not isinstance(x, torch.Tensor):
             if op in _SCALAR_FIRST:
@@ -165,9 +173,13 @@ class TorchBackend(DTypeMaps):
         fn = self._fn.get(op)
         if fn is None:
             return None
+        scalar = isinstance(x, Role) or isinstance(y, Role)
+        if _read_otherwise(op, compute) and (scalar or (x, y) != (compute, compute)):  # a scalar, a lower 0-d
+            # off the CPU, torch reads a scalar (a lower 0-d tensor) its own way
+            fn = self._as_on_cpu(op, fn, compute, scalar_first=isinstance(x, Role), direct=True)
         if isinstance(x, Role) and op in _COMMUTATIVE:
             return partial(_scalar_second, fn)
-        if op == "pow" and y is Role.FLOAT and compute in _REDUCED:
+        if op == "pow" and y is Role.FLOAT and compute in _CHECKED_EXPONENT:
             return partial(_float_power, fn, self.native_dtype(compute))
         return self._valued(op, compute, fn, values)
 
@@ -221,8 +233,27 @@ class TorchBackend(DTypeMaps):
             if out is not None:
                 return out
         x, y = self._operands(op, x, y, plan)
-        out = self._valued(op, compute, self._fn[op], plan.values)(x, y)
+        fn = self._valued(op, compute, self._fn[op], plan.values)
+        if _read_otherwise(op, compute) and not (_is_array(x) and _is_array(y)):
+            fn = self._as_on_cpu(
+                op, fn, compute, scalar_first=not isinstance(x, torch.Tensor), direct=plan.direct
+            )
+        out = fn(x, y)
         return out if plan.rounded is None else out.to(self.native_dtype(plan.rounded))
+
+    def _as_on_cpu(
+        self, op: str, fn: Callable[[Any, Any], Any], compute: DType, *, scalar_first: bool, direct: bool
+    ) -> Callable[[Any, Any], Any]:
+        """``fn`` giving the policy's bits off the CPU (see :mod:`._torch_scalars`).
+
+        A direct cell follows torch's own rule for its form (``float32_opmath``
+        or the scalar rounded first); the others' scalars are rounded already.
+        """
+        form = scalars.form(op, scalar_first=scalar_first)
+        opmath = (
+            direct and compute in _REDUCED and self.native_policy.float_scalars.get(form) == "float32_opmath"
+        )
+        return scalars.as_on_cpu(op, fn, self.native_dtype(compute), opmath=opmath)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x``; ``x`` is untouched if it raises.
@@ -235,7 +266,11 @@ class TorchBackend(DTypeMaps):
         """
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
-        if (op, plan.compute) in self._temporary or plan.compute in _WIDE_UNSIGNED:
+        if (
+            (op, plan.compute) in self._temporary
+            or plan.compute in _WIDE_UNSIGNED
+            or (_read_otherwise(op, plan.compute) and _scalar_like(y) and scalars.off_cpu(x, y))
+        ):
             _store(op, x, self.binary(op, x, y, plan))
             return
         a, b = self._operands(op, x, y, plan)
@@ -417,6 +452,21 @@ def _store(op: str, x: Any, out: Any) -> None:
         if index.SELF_OVERLAP not in str(e):
             raise
         raise index.shared_memory_error(f"in-place {op!r}", x) from e
+
+
+def _is_array(x: Any) -> bool:
+    """Whether operand ``x`` is a tensor of one or more dimensions."""
+    return isinstance(x, torch.Tensor) and x.ndim > 0
+
+
+def _read_otherwise(op: str, compute: DType) -> bool:
+    """Whether CUDA's ``op`` in ``compute`` reads a scalar operand otherwise than the policies' rules."""
+    return op in scalars.OPS and (compute in _REDUCED or (compute.kind == "f" and op in _DIVIDES))
+
+
+def _scalar_like(y: Any) -> bool:
+    """Whether operand ``y`` is a Python scalar or a 0-d tensor (read otherwise off the CPU)."""
+    return not isinstance(y, torch.Tensor) or y.ndim == 0
 
 
 def _scalar_second(fn: Callable[[Any, Any], Any], scalar: Any, tensor: Any) -> Any:
