@@ -157,6 +157,8 @@ import contextvars, itertools, operator
 FRESH = itertools.count()
 with promo_ns.trace():
     TRACING = contextvars.copy_context()  # runs code inside a trace block
+with promo_ns.compare("array-api", "pytorch", "numpy"):
+    COMPARING = contextvars.copy_context()  # runs code inside a compare block of three policies
 {strict}{jitted}{dask}"""
 
 
@@ -456,6 +458,13 @@ CASES: tuple[Case, ...] = (
             )
         },
         native={"torch": "work_torch(x2)", "torch-cuda": "work_torch(x2)"},
+    ),
+    Case(
+        "workload",
+        "standardize + logsumexp inside compare() of 3 policies (off: the workload row)",
+        _SMALL,
+        {"native": "COMPARING.run(work, nat, x2)", "promo_ns": "COMPARING.run(work, xp, X2)"},
+        backends=("numpy", "torch"),
     ),
     Case(
         "small (n=100)",
