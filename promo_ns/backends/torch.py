@@ -284,11 +284,13 @@ class TorchBackend(DTypeMaps):
             _store(op, x, self.binary(op, x, y, plan))
 
     def _check_fits(self, op: str, x: Any, y: Any, plan: Plan) -> None:
-        """Raise NumPy's ValueError unless ``x op y`` has ``x``'s shape; the kernel's dtype errors first.
+        """Raise NumPy's ValueError unless ``x op y`` has ``x``'s shape; the op's own errors first.
 
         NumPy resolves the loop before it broadcasts: a ``y`` that does not fit
-        raises the TypeError of a missing kernel first, found here on one
-        element of each operand's dtype.
+        raises the TypeError of a missing kernel first (found here on one
+        element of each operand's dtype).  A ``y`` that broadcasts ``x`` to a
+        larger shape is computed (into a temporary, as NumPy's in-place ops
+        that can fail are), so a zero divisor or a negative power raises first.
         """
         try:
             shape: tuple[int, ...] | None = numpy.broadcast_shapes(tuple(x.shape), tuple(y.shape))
@@ -296,8 +298,9 @@ class TorchBackend(DTypeMaps):
             shape = None
         if shape == tuple(x.shape):
             return
-        x1, y1 = (torch.ones((1,) * min(v.ndim, 1), dtype=v.dtype, device=v.device) for v in (x, y))
-        self.binary(op, x1, y1, plan)
+        if shape is None:
+            x, y = (torch.ones((1,) * min(v.ndim, 1), dtype=v.dtype, device=v.device) for v in (x, y))
+        self.binary(op, x, y, plan)
         if shape is None:
             raise ValueError(
                 f"in-place {op!r}: operands could not be broadcast together with shapes {tuple(x.shape)} "
