@@ -298,9 +298,11 @@ class TorchBackend(DTypeMaps):
             shape = None
         if shape == tuple(x.shape):
             return
-        if shape is None:
-            x, y = (torch.ones((1,) * min(v.ndim, 1), dtype=v.dtype, device=v.device) for v in (x, y))
-        self.binary(op, x, y, plan)
+        if shape is None:  # one element of each: the kernel's dtype errors
+            x1, y1 = (torch.ones((1,) * min(v.ndim, 1), dtype=v.dtype, device=v.device) for v in (x, y))
+            self.binary(op, x1, y1, plan)
+        else:
+            self.binary(op, x, y, plan)
         if shape is None:
             raise ValueError(
                 f"in-place {op!r}: operands could not be broadcast together with shapes {tuple(x.shape)} "
