@@ -465,6 +465,7 @@ CASES: tuple[Case, ...] = (
         _SMALL,
         {"native": "COMPARING.run(work, nat, x2)", "promo_ns": "COMPARING.run(work, xp, X2)"},
         backends=("numpy", "torch"),
+        native={"torch": "COMPARING.run(work_torch, x2)"},
     ),
     Case(
         "small (n=100)",
