@@ -199,3 +199,24 @@ def test_the_pytest_plugin_reports_the_suite_by_file_and_line(tmp_path: Path, wo
     data = json.loads(out.read_text())
     assert sorted(d["location"] for d in data["differences"]) == ["test_small.py:17", "test_small.py:9"]
     assert all(d["results"]["numpy"] == "float64" for d in data["differences"])
+
+
+def test_the_cli_runs_a_script_under_compare_and_prints_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m promo_ns compare numpy,pytorch -- script.py ARGS``: its output, then the report."""
+    from promo_ns.explore.cli import main
+
+    (tmp_path / "script.py").write_text(
+        "import sys\nimport promo_ns\n\nxp = promo_ns.namespace('numpy')\n"
+        "x = xp.asarray([1], dtype=xp.int32)\nprint(sys.argv[1:], (x / 2).dtype)\nsys.exit(3)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", "numpy,pytorch", "--", "script.py", "a", "-b"]) == 3
+    out = capsys.readouterr().out
+    assert out.startswith("['a', '-b'] float64\n1 op decided differently under numpy, pytorch")
+    assert "script.py:6: print(sys.argv[1:], (x / 2).dtype)" in out
+    assert "divide(int32 (n-d array), 2 (Python int))  ->  numpy: float64  pytorch: float32" in out
+    with pytest.raises(SystemExit):
+        main(["compare", "numpy", "--", "script.py"])
+    assert "two or more policies" in capsys.readouterr().err

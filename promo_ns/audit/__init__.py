@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from promo_ns.audit.compare import Comparison, Difference, compare
+from promo_ns.audit.compare import Comparison, Difference, compare, run_script
 
-__all__ = ["Comparison", "Difference", "compare"]
+__all__ = ["Comparison", "Difference", "compare", "run_script"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import linecache
 import os
+import runpy
 import sys
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -35,7 +36,7 @@ from promo_ns._engine import (
 from promo_ns._trace import Trace
 from promo_ns.policies import Policy, Role, get_policy
 
-__all__ = ["Comparison", "Difference", "compare"]
+__all__ = ["Comparison", "Difference", "compare", "run_script"]
 
 #: The folder of promo_ns: the first frame outside it is the user's line.
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
@@ -307,3 +308,38 @@ def compare(*policies: str | Policy) -> _CompareBlock:
             "e.g. promo_ns.compare('numpy', 'pytorch')"
         )
     return _CompareBlock(policies)
+
+
+def run_script(
+    policies: Sequence[str | Policy], path: str, args: Sequence[str] = ()
+) -> tuple[Comparison, int]:
+    """Run the Python script ``path`` (with ``args`` as its ``sys.argv[1:]``) inside ``compare(*policies)``.
+
+    Parameters
+    ----------
+    policies
+        Two or more policies; the first runs the script.
+    path
+        The script, run as ``__main__`` with its folder first on ``sys.path``, as ``python path`` would.
+    args
+        Its command-line arguments.
+
+    Returns
+    -------
+    tuple[Comparison, int]
+        The report, and the script's exit status (0, or its ``sys.exit`` code).
+    """
+    argv, folder = sys.argv, os.path.dirname(os.path.abspath(path))
+    sys.argv = [path, *args]
+    sys.path.insert(0, folder)
+    status = 0
+    try:
+        with compare(*policies) as report:
+            try:
+                runpy.run_path(path, run_name="__main__")
+            except SystemExit as e:
+                status = e.code if isinstance(e.code, int) else int(e.code is not None)
+    finally:
+        sys.argv = argv
+        sys.path.remove(folder)
+    return report, status

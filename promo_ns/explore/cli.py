@@ -490,13 +490,36 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     listing = verbs.add_parser("ops", help="every op, grouped by op family")
     listing.add_argument("policy", nargs="?", help=f"group as this policy does: one of {names}")
     verbs.add_parser("demo", help="one expression under every policy")
+    audit = verbs.add_parser("compare", help="run a script under compare() and print its report")
+    audit.add_argument("policies", metavar="POLICIES", help="comma-separated, the first runs the script")
+    audit.add_argument("script", help="the Python script (after --), then its arguments")
+    audit.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser, {
+        "compare": audit,
         "table": table,
         "diff": compare,
         "explain": why,
         "check": check,
         "ops": listing,
     }
+
+
+def _compare(parser: argparse.ArgumentParser, names: str, script: str, args: Sequence[str]) -> int:
+    """``compare POLICIES -- script.py [args]``: the script's own exit status, the report printed after it."""
+    from promo_ns.audit import run_script
+
+    chosen = [n.strip() for n in names.split(",") if n.strip()]
+    try:
+        if len(chosen) < 2:
+            raise ValueError(f"compare takes two or more policies, e.g. numpy,pytorch; got {names!r}")
+        policies = [_policy(n) for n in chosen]
+        if not os.path.isfile(script):
+            raise ValueError(f"no script {script!r}: give the path of a Python file after --")
+    except ValueError as exc:
+        parser.error(str(exc))
+    report, status = run_script(policies, script, args)
+    print(report)
+    return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -522,6 +545,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         demo()
         return 0
+    if args.verb == "compare":
+        return _compare(verbs["compare"], args.policies, args.script, args.args)
     color = _color(getattr(args, "color", "never"))
     try:
         if args.verb == "ops":
