@@ -12,7 +12,11 @@ from typing import Any
 from promo_ns._dtypes import DType, widens
 from promo_ns.policies import Role
 
-__all__ = ["Cast", "Trace"]
+__all__ = ["Cast", "Reported", "Trace"]
+
+#: The operands of an op as the plan layer reports them: dtype (None for a Python scalar), role,
+#: and the native array or the scalar itself.
+Reported = Sequence[tuple[DType | None, Role, Any]]
 
 
 @dataclass(frozen=True)
@@ -64,13 +68,7 @@ class Trace:
         return len(self.records)
 
     def record(
-        self,
-        op: str,
-        operands: Sequence[tuple[DType | None, Role, Any]],
-        result: DType,
-        compute: DType,
-        *,
-        inplace: bool = False,
+        self, op: str, operands: Reported, result: DType, compute: DType, *, inplace: bool = False
     ) -> None:
         """Note ``op`` on ``operands`` (dtype or None, role, native array or scalar) if it converted one.
 
@@ -80,9 +78,7 @@ class Trace:
         if cast is not None:
             self.add((cast,))
 
-    def pending(
-        self, op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
-    ) -> None:
+    def pending(self, op: str, operands: Reported, result: DType, compute: DType) -> None:
         """Note ``op`` as :meth:`record` takes it, to be recorded by :meth:`commit` if it succeeds.
 
         What is kept until then is the record, not the operands: an op that
@@ -120,9 +116,7 @@ class Trace:
         return "\n".join(lines)
 
 
-def _cast(
-    op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
-) -> Cast | None:
+def _cast(op: str, operands: Reported, result: DType, compute: DType) -> Cast | None:
     """The record of ``op`` on ``operands`` (dtype or None, role, native array or scalar); None: no cast."""
     arrays = [(d, x) for d, _, x in operands if d is not None and d is not compute]
     if not arrays:

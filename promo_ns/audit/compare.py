@@ -33,8 +33,8 @@ from promo_ns._engine import (
     resolve,
     resolve_many,
 )
-from promo_ns._trace import Trace
-from promo_ns.policies import Policy, Role, get_policy
+from promo_ns._trace import Reported, Trace
+from promo_ns.policies import Policy, get_policy
 
 __all__ = ["Comparison", "Difference", "compare", "run_script"]
 
@@ -85,22 +85,14 @@ class Comparison(Trace):
 
     # -- what the plan layer reports (the Trace interface) --
     def record(
-        self,
-        op: str,
-        operands: Sequence[tuple[DType | None, Role, Any]],
-        result: DType,
-        compute: DType,
-        *,
-        inplace: bool = False,
+        self, op: str, operands: Reported, result: DType, compute: DType, *, inplace: bool = False
     ) -> None:
         """Compare ``op`` on ``operands``, which has run with ``result`` under the first policy."""
         if self.enclosing is not None:
             self.enclosing.record(op, operands, result, compute, inplace=inplace)
         self._compare(f"{op}=" if inplace else op, _operands(operands), result)
 
-    def pending(
-        self, op: str, operands: Sequence[tuple[DType | None, Role, Any]], result: DType, compute: DType
-    ) -> None:
+    def pending(self, op: str, operands: Reported, result: DType, compute: DType) -> None:
         """Note ``op`` until :meth:`commit` says it has run."""
         if self.enclosing is not None:
             self.enclosing.pending(op, operands, result, compute)
@@ -213,7 +205,7 @@ def _counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _operands(operands: Sequence[tuple[DType | None, Role, Any]]) -> tuple[Operand, ...]:
+def _operands(operands: Reported) -> tuple[Operand, ...]:
     """The engine's operands: dtype and role, and a Python scalar's value (an array's is not needed)."""
     return tuple(Operand(d, r, x if d is None else None) for d, r, x in operands)
 

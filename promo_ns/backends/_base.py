@@ -214,8 +214,12 @@ class DTypeMaps:
         """The canonical dtype of native array ``x``."""
         found = self._canonical.get(x.dtype)
         if found is None:
-            found = self._canonical[x.dtype] = canonical(x.dtype)
+            found = self._canonical[x.dtype] = self._canonical_of(x.dtype)
         return found
+
+    def _canonical_of(self, dtype: Any) -> DType:
+        """The canonical dtype of library dtype ``dtype``, met for the first time (then cached)."""
+        return canonical(dtype)
 
     def native_dtype(self, dtype: DType) -> Any:
         """The library's dtype for ``dtype``; a TypeError naming both if it has none."""

@@ -100,11 +100,7 @@ def floor_divide(
     whole = module.where(div - whole > 0.5, whole + 1, whole)
     quotient = a / b
     whole = module.where(div != 0, whole, module.copysign(module.zeros_like(quotient), quotient))
-    result = module.where(b == 0, quotient, whole).astype(c, copy=False)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _into(out, module.where(b == 0, quotient, whole).astype(c, copy=False))
 
 
 def checking_exponents(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:

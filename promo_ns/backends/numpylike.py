@@ -272,22 +272,19 @@ class NumpyLike(DTypeMaps):
             self._cupy_ufuncs[(op, compute)] = found
         return found
 
-    def dtype(self, x: Any) -> DType:
-        """The canonical dtype of native array ``x``; on CuPy, a TypeError for bfloat16.
+    def _canonical_of(self, dtype: Any) -> DType:
+        """The canonical dtype of ``dtype``; on CuPy, a TypeError for bfloat16.
 
         CuPy 14 makes arrays of ml_dtypes' bfloat16 (``cupy.asarray`` of a NumPy
         one, DLPack), experimental and not in every kernel: promo_ns takes none.
         """
-        found = self._canonical.get(x.dtype)
-        if found is None:
-            found = canonical(x.dtype)
-            if found is bfloat16 and self._cupy:
-                raise TypeError(
-                    "the cupy backend has no bfloat16 dtype: promo_ns takes no CuPy array of ml_dtypes' "
-                    "bfloat16 (experimental in CuPy 14, not in every kernel); cast it first, e.g. "
-                    "x.astype(cupy.float32), or use the numpy/torch backend for bfloat16."
-                )
-            self._canonical[x.dtype] = found
+        found = canonical(dtype)
+        if found is bfloat16 and self._cupy:
+            raise TypeError(
+                "the cupy backend has no bfloat16 dtype: promo_ns takes no CuPy array of ml_dtypes' "
+                "bfloat16 (experimental in CuPy 14, not in every kernel); cast it first, e.g. "
+                "x.astype(cupy.float32), or use the numpy/torch backend for bfloat16."
+            )
         return found
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
