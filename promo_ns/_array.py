@@ -169,7 +169,22 @@ class Array:
         copy: bool | None = None,
     ) -> Any:
         given = {"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy}
-        return dlpack_exporter(self, "__dlpack__")(**{k: v for k, v in given.items() if v is not None})
+        kwargs = {k: v for k, v in given.items() if v is not None}
+        try:
+            return dlpack_exporter(self, "__dlpack__")(**kwargs)
+        except BufferError:
+            # CuPy copies to the CPU only: a copy on the array's own device is exported as it is
+            if copy is not True or not _is_own_device(self, dl_device):
+                raise
+            kwargs.pop("copy")
+            return self._ns._backend.compat.asarray(self._x, copy=True).__dlpack__(**kwargs)
+        except (ValueError, RuntimeError) as e:
+            if copy is not False or _is_own_device(self, dl_device):
+                raise
+            raise BufferError(
+                f"this array cannot be exported to the DLPack device {dl_device} without a copy ({e}); "
+                "pass copy=None or copy=True"
+            ) from e
 
     def __dlpack_device__(self) -> tuple[Any, int]:
         return dlpack_exporter(self, "__dlpack_device__")()  # type: ignore[no-any-return]
@@ -382,6 +397,14 @@ def dlpack_exporter(a: Array, method: str) -> Any:
             "first, e.g. xp.asarray(np.asarray(x)) in another namespace"
         )
     return found
+
+
+def _is_own_device(a: Array, dl_device: tuple[Any, int] | None) -> bool:
+    """Whether a DLPack export to ``dl_device`` stays on the device ``a`` is on (None: it does)."""
+    if dl_device is None:
+        return True
+    kind, index = a.__dlpack_device__()
+    return (int(dl_device[0]), dl_device[1]) == (int(kind), index)
 
 
 def _length(a: Array, what: str) -> int:

@@ -28,7 +28,7 @@ print("torch sees", torch.cuda.get_device_name(0), "; cupy sees", cupy.cuda.runt
 # -v: each test's outcome is in the log as it ends; SIGINT at the limit still prints the failures' summary.
 timeout -s INT -k 20 "${TESTS_SECONDS:-330}" "$python" -m pytest tests -v -n "${TESTS_JOBS:-10}" \
     -p no:cacheprovider -k "cupy or cuda" --tb=short -rfE --durations 15 \
-    --continue-on-collection-errors $("$python" -c 'import pytest_timeout' 2>/dev/null && echo --timeout 120) >"$out/tests.log" 2>&1 &
+    --continue-on-collection-errors $("$python" -c 'import pytest_timeout' 2>/dev/null && echo --timeout 300) >"$out/tests.log" 2>&1 &
 tests=$!
 if [ -n "$suite" ]; then
     timeout "${SUITE_SECONDS:-330}" "$python" -m conformance.array_api_tests --suite "$suite" --backend cupy \

@@ -156,6 +156,17 @@ def binary_cases(draw: st.DrawFn) -> Case:
     return Case(op, form, (x, y), draw(st.sampled_from(promo_ns.policies())))
 
 
+@st.composite
+def inplace_cases(draw: st.DrawFn) -> Case:
+    """``x op= y`` of every in-place operator, ``y`` an array that broadcasts to ``x``'s shape or a scalar."""
+    op = draw(st.sampled_from(sorted(INPLACE)))
+    shape = draw(hnp.array_shapes(min_dims=0, max_dims=2, max_side=3))
+    x = draw(operands(shape))
+    fitting = draw(hnp.broadcastable_shapes(shape, max_dims=len(shape)))
+    y = draw(st.one_of(operands(fitting), python_scalars()))
+    return Case(op, "inplace", (x, y), draw(st.sampled_from(promo_ns.policies())))
+
+
 def _keys(shape: tuple[int, ...]) -> st.SearchStrategy[Any]:
     n = shape[0]
     ints = st.integers(-n - 2, n + 2)
@@ -349,6 +360,22 @@ def same(ref: Outcome, got: Outcome, *, values: bool) -> bool:
     return _close(ref.values, got.values)
 
 
+def same_bits(ref: Outcome, got: Outcome) -> bool:
+    """Whether both gave the same dtype and bit-identical values (a NaN matching any NaN)."""
+    if ref.dtype != got.dtype or ref.values is None or got.values is None:
+        return ref.dtype == got.dtype
+    a, b = np.asarray(ref.values), np.asarray(got.values)
+    if a.shape != b.shape:
+        return False
+    if a.dtype.kind not in "fc" and str(a.dtype) != "bfloat16":
+        return bool(np.array_equal(a, b))
+    parts = (lambda v: (v.real, v.imag)) if a.dtype.kind == "c" else (lambda v: (v.astype(np.float64),))
+    return all(
+        bool(np.all((np.isnan(p) & np.isnan(q)) | ((p == q) & (np.signbit(p) == np.signbit(q)))))
+        for p, q in zip(parts(a), parts(b), strict=True)
+    )
+
+
 def _kind(error: BaseException) -> type:
     if isinstance(error, promo_ns.PromotionError):
         return promo_ns.PromotionError
@@ -381,10 +408,12 @@ __all__ = [
     "Case",
     "Outcome",
     "binary_cases",
+    "inplace_cases",
     "names_op",
     "nary_cases",
     "one_array_cases",
     "run",
     "same",
+    "same_bits",
     "setitem_cases",
 ]

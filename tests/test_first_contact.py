@@ -390,6 +390,7 @@ def test_the_test_setup_says_where_torch_and_chromium_come_from() -> None:
 def _rendered(path: Path) -> str:
     """A docs page as MkDocs renders its Markdown (the extensions of mkdocs.yml), without the theme."""
     markdown = pytest.importorskip("markdown")
+    pytest.importorskip("pymdownx")  # the docs extras: a machine with Markdown alone renders no page
     extensions = ["admonition", "pymdownx.details", "tables", "toc", "pymdownx.superfences"]
     return str(markdown.markdown(path.read_text(), extensions=extensions))
 

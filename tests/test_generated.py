@@ -9,7 +9,9 @@ limits, and a policy.  On every backend:
 (a) a mutating op that raises leaves its operand bit-identical, shape unchanged;
 (b) the outcome is the NumPy backend's: the same dtype and values, or the
     same exception class, except as :data:`EXPECTED` says;
-(c) an error is one of promo_ns's classes, with a message naming the op.
+(c) an error is one of promo_ns's classes, with a message naming the op;
+(d) ``x op= y`` gives, bit for bit, ``x op y`` where that has ``x``'s dtype and
+    shape, and raises where ``x op y`` raises.
 
 A failure prints the shrunk case and both outcomes.  CI runs the "ci"
 profile's examples; ``pytest tests/test_generated.py --hypothesis-profile
@@ -30,11 +32,13 @@ from tests.generated import (
     Operand,
     Outcome,
     binary_cases,
+    inplace_cases,
     names_op,
     nary_cases,
     one_array_cases,
     run,
     same,
+    same_bits,
     setitem_cases,
 )
 
@@ -148,3 +152,17 @@ def test_one_array_functions(backend: str, case: Case) -> None:
 @given(case=nary_cases())
 def test_functions_of_several_operands(backend: str, case: Case) -> None:
     check(backend, case)
+
+
+@pytest.mark.parametrize("backend", [b for b in DIFFERENTIAL_BACKENDS if b != "torch:meta"])
+@given(case=inplace_cases())
+def test_an_inplace_op_stores_its_expression(backend: str, case: Case) -> None:
+    stored = run(backend, case)
+    expression = run(backend, Case(case.op, "operator", case.operands, case.policy))
+    note(f"case: {case}\nx op= y: {stored!r}\nx op y: {expression!r}")
+    if not expression.built:
+        return
+    if expression.error is not None:
+        assert stored.error is not None, f"x op= y computed what x op y refuses: {expression.error!r}"
+    elif stored.error is None and expression.dtype == str(case.operands[0].dtype):
+        assert same_bits(expression, stored), f"x op= y stored {stored!r}, x op y gave {expression!r}"

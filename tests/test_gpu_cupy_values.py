@@ -19,7 +19,7 @@ import pytest
 
 import promo_ns
 from promo_ns._namespace import _new_namespace
-from promo_ns.backends._cupy_ufuncs import floor_divide, loop_casts_operands
+from promo_ns.backends._cupy_ufuncs import floor_divide, loop_casts_operands, remainder
 from promo_ns.backends.numpylike import NumpyLike
 from promo_ns.policies import get_policy
 from tests.backends import VALUE_BACKENDS, namespace, to_numpy
@@ -69,6 +69,16 @@ def cupy_floor_divide(x: Any, y: Any, /, **kwargs: Any) -> Any:
     if out is None:
         return q
     out[...] = q
+    return out
+
+
+def cupy_remainder(x: Any, y: Any, /, **kwargs: Any) -> Any:
+    """CuPy's floating ``remainder``: ``x - floor(x / y) * y`` (``cupy/_core/_routines_math.pyx``)."""
+    out = kwargs.pop("out", None)
+    r = np.subtract(x, np.floor(np.true_divide(x, y, **kwargs)) * y, **kwargs)
+    if out is None:
+        return r
+    out[...] = r
     return out
 
 
@@ -175,6 +185,46 @@ def test_floor_division_gives_the_numpy_backends_values(backend: str, policy: st
             assert _same_bits(got, to_numpy(want)), (dtype, to_numpy(got), to_numpy(want))
         x //= 0.1
         r //= 0.1
+        assert _same_bits(x, to_numpy(r)), dtype
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_the_remainder_is_numpys_bit_for_bit(dtype: str) -> None:
+    rng = np.random.default_rng(4)
+    values = np.concatenate([_SPECIALS, rng.normal(0, 10, 200), 10.0 ** rng.integers(-20, 20, 100)])
+    with np.errstate(all="ignore"):
+        a = values.astype(dtype)
+        x, y = np.meshgrid(a, a)
+        assert _same_bits(remainder(np, np.asarray, np.dtype(dtype), x, y), np.remainder(x, y))
+        for s in (0.1, -2.0, 7, -0.0, np.inf, -np.inf):
+            assert _same_bits(remainder(np, np.asarray, np.dtype(dtype), a, s), np.remainder(a, s))
+            assert _same_bits(remainder(np, np.asarray, np.dtype(dtype), s, a), np.remainder(s, a))
+        out = np.empty_like(a)
+        assert remainder(np, np.asarray, np.dtype(dtype), a, 0.1, out=out) is out
+        assert _same_bits(out, np.remainder(a, 0.1))
+
+
+@pytest.mark.parametrize("backend", ["standin", *_CUPY])
+@pytest.mark.parametrize("policy", ["numpy", "pytorch", "paddle"])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_the_remainder_gives_the_numpy_backends_values(backend: str, policy: str) -> None:
+    # was (array-api-tests on CuPy): 0.0 % -2.0 was +0.0 (-0.0); 1.0 % 0.1 was 0.0 (0.09999999999999995)
+    xp = _space(backend, policy, remainder=cupy_remainder)
+    reference = namespace("numpy", policy)
+    values = np.array([1.0, 0.0, -0.0, -0.75, 6e4, np.inf, 3.0, -2.0], dtype=np.float64)
+    for dtype in ("float16", "float32", "float64"):
+        x = xp.asarray(values, dtype=getattr(xp, dtype))
+        r = reference.asarray(values, dtype=getattr(xp, dtype))
+        for got, want in (
+            (x % 0.1, r % 0.1),
+            (x % -2.0, r % -2.0),
+            (1.0 % x, 1.0 % r),
+            (xp.remainder(x, xp.asarray(-np.inf, dtype=x.dtype)), reference.remainder(r, -np.inf)),
+            (x % x[::-1], r % r[::-1]),
+        ):
+            assert _same_bits(got, to_numpy(want)), (dtype, to_numpy(got), to_numpy(want))
+        x %= -2.0
+        r %= -2.0
         assert _same_bits(x, to_numpy(r)), dtype
 
 

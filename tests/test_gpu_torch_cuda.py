@@ -341,3 +341,65 @@ def test_operators_give_the_policys_bits_with_cuda_like_kernels(
                 for form, got, want in cases:
                     expected = np.asarray(want) if policy == "numpy" else want
                     assert_same_bits(got, expected, f"{op.__name__} {form} {s}")
+
+
+# --- uint16/32/64 operators, where and indexing without CUDA's kernels ---------------------------------
+
+
+def _wide_unsigned_refusing_namespace(policy: str) -> Any:
+    """A torch namespace of ``policy`` whose kernels for the CPU's uint16/32/64 ops raise as CUDA's do."""
+    from promo_ns._namespace import Namespace
+    from promo_ns.backends.torch import _CPU_UNSIGNED_KERNELS
+
+    backend = TorchBackend()
+    for op in _CPU_UNSIGNED_KERNELS:
+        backend._fn[op] = _refusing_wide_unsigned(backend._fn[op], op)
+    return Namespace(backend, promo_ns.get_policy(policy), None, "promo_ns.torch_cuda_like", "2025.12")
+
+
+@pytest.mark.parametrize("policy", ["array-api", "numpy", "pytorch"])
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64"])
+def test_wide_unsigned_operators_need_no_kernel_for_them(policy: str, dtype: str) -> None:
+    # was: TypeError "torch has no 'multiply' kernel for uint16, uint16 ("mul_cuda" not implemented ...)"
+    import operator
+
+    xp = _wide_unsigned_refusing_namespace(policy)
+    values = _integers(dtype, (16,), 3)
+    other = _integers(dtype, (16,), 4)
+    x, y = xp.asarray(values), xp.asarray(other)
+    with np.errstate(all="ignore"):
+        for op in (operator.mul, operator.and_, operator.or_, operator.xor, operator.eq, operator.ne):
+            for got, want in ((op(x, y), op(values, other)), (op(x, 3), op(values, np.array(3, dtype)))):
+                assert (str(got.dtype), to_numpy(got).tolist()) == (str(want.dtype), want.tolist()), op
+        want = values * other  # before x *= y: x shares values' memory
+        x *= y
+        assert to_numpy(x).tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64"])
+def test_where_and_indexing_of_wide_unsigned_need_no_kernel_for_them(
+    monkeypatch: pytest.MonkeyPatch, dtype: str
+) -> None:
+    # was: TypeError "torch has no 'where' kernel for bool, uint32, uint32" and, for a setitem that does
+    # not fit, "torch has no 'setitem' kernel ... ("index_cuda" not implemented for 'UInt16')"
+    getitem = torch.Tensor.__getitem__
+
+    def cuda_like_getitem(x: torch.Tensor, key: Any) -> Any:
+        keys = key if isinstance(key, tuple) else (key,)
+        if x.dtype in _WIDE and any(isinstance(k, torch.Tensor) for k in keys):
+            raise NotImplementedError("\"index_cuda\" not implemented for 'UInt16'")
+        return getitem(x, key)
+
+    monkeypatch.setattr(torch, "where", _refusing_wide_unsigned(torch.where, "where"))
+    monkeypatch.setattr(torch.Tensor, "__getitem__", cuda_like_getitem)
+    xp = promo_ns.namespace("torch", policy="numpy")
+    values = _integers(dtype, (6,), 5)
+    x = xp.asarray(values)
+    got = xp.where(x > xp.asarray(values[2]), x, xp.asarray(values[::-1].copy()))
+    assert to_numpy(got).tolist() == np.where(values > values[2], values, values[::-1]).tolist()
+    clipped = np.clip(values, values[3], values[4])
+    assert to_numpy(xp.clip(x, values[3], values[4])).tolist() == clipped.tolist()
+    assert to_numpy(x[xp.asarray([4, 0])]).tolist() == values[[4, 0]].tolist()
+    with pytest.raises(ValueError, match="shapes that do not fit together"):
+        x[[]] = xp.asarray([False, False])
+    assert to_numpy(x).tolist() == values.tolist()

@@ -177,3 +177,44 @@ def test_delegated_one_array_functions_take_no_second_array(backend: str) -> Non
             getattr(xp, name)(x, out=y)
     if has_values(xp):
         assert to_numpy(y).tolist() == [7, 7]
+
+
+class _GpuLikeExport(np.ndarray):
+    """A NumPy array exporting as CuPy's GPU arrays do: copy=True to the CPU only, none without a copy."""
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        if kwargs.get("copy") is True and "dl_device" not in kwargs:
+            raise BufferError("copy=True only supported for copy to CPU.")
+        if kwargs.get("copy") is False and "dl_device" in kwargs:
+            raise ValueError("GPU memory cannot be exported to CPU without copy.")
+        return super().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> Any:
+        return (2, 0)  # kDLCUDA
+
+
+def test_a_dlpack_copy_is_made_where_the_library_copies_to_the_cpu_only() -> None:
+    # was (array-api-tests on CuPy): x.__dlpack__(copy=True) raised BufferError, and copy=False to the
+    # CPU a ValueError where the standard names BufferError
+    xp = namespace("numpy")
+    x = xp.asarray([1.0, 2.0])
+    x._x = x._x.view(_GpuLikeExport)
+    exported = np.from_dlpack(_Capsule(x.__dlpack__(copy=True)))
+    assert exported.tolist() == [1.0, 2.0]
+    assert exported.ctypes.data != x._x.ctypes.data  # a copy was exported
+    with pytest.raises(BufferError, match=r"without a copy .*pass copy=None or copy=True"):
+        x.__dlpack__(copy=False, dl_device=(1, 0))
+    assert np.from_dlpack(_Capsule(x.__dlpack__(dl_device=(1, 0)))).tolist() == [1.0, 2.0]
+
+
+class _Capsule:
+    """An exported DLPack capsule, offered to ``from_dlpack`` (which takes objects with ``__dlpack__``)."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)

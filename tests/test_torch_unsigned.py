@@ -477,10 +477,23 @@ def test_the_fast_path_is_untouched_for_dtypes_with_kernels() -> None:
         code = same(BY_NAME[name], False)
         plan = plans[code * promo_ns._plan._NK + code]
         assert plan is not None and not plan.direct
-    # torch's CPU multiplies uint16/32/64 itself: those cells stay direct.
+    # torch's CPU multiplies uint16/32/64 itself, CUDA does not: the cells go through binary(),
+    # which runs torch's kernel on the CPU.
     mul = promo_ns._plan.plans(get_policy("array-api"), xp._backend, "multiply")
     code = same(BY_NAME["uint64"], False)
-    assert mul[code * promo_ns._plan._NK + code].kernel is torch.mul  # type: ignore[union-attr]
+    assert not mul[code * promo_ns._plan._NK + code].direct  # type: ignore[union-attr]
+    calls = []
+
+    def counted(a: Any, b: Any) -> Any:
+        calls.append(a.dtype)
+        return torch.mul(a, b)
+
+    xp._backend._fn["multiply"] = counted
+    try:
+        a = xp.asarray([3, 2**64 - 1], dtype=xp.uint64)
+        assert to_numpy(a * a).tolist() == [9, 1] and calls == [torch.uint64]
+    finally:
+        xp._backend._fn["multiply"] = torch.mul
 
 
 def test_torch_still_lacks_these_cpu_kernels() -> None:

@@ -13,7 +13,7 @@ from promo_ns.policies._family import NegativePowers, ZeroDivisor, ZeroRemainder
 if TYPE_CHECKING:
     from promo_ns._engine import IntLimits
 
-__all__ = ["Backend", "DTypeMaps", "Plan", "Values"]
+__all__ = ["Backend", "DTypeMaps", "Plan", "Values", "inplace_result"]
 
 
 class Values(NamedTuple):
@@ -227,6 +227,23 @@ class DTypeMaps:
         if found is None:
             found = self._native[dtype] = native(dtype, self.module)
         return found
+
+
+def inplace_result(backend: Backend, op: str, x: Any, y: Any, plan: Plan) -> Any:
+    """``backend.binary(op, x, y, plan)``, the value of ``x op= y`` before it is stored into ``x``.
+
+    Raises
+    ------
+    NotImplementedError
+        The backend's kernel computed in another dtype than the policy's (torch's
+        bool ``/`` in float32): stored into ``x``, it would hide the refusal
+        ``x op y`` gives; the plan layer names the missing kernel, as for ``x op y``.
+    """
+    out = backend.binary(op, x, y, plan)
+    want = plan.rounded or plan.compute
+    if backend.dtype(out) is not want:
+        raise NotImplementedError(f"its kernel computes in {backend.dtype(out)}, not {want}")
+    return out
 
 
 class Patched(ModuleType):

@@ -8,6 +8,9 @@
 - Floating ``floor_divide`` is ``floor(x / y)`` (CuPy's ``carray.cuh``): ``1.0 //
   0.1`` is 10.0 and ``inf // 2.0`` inf, where NumPy (and torch, and Python) give
   9.0 and nan.  :func:`floor_divide` computes NumPy's ``npy_floor_divide``.
+- Floating ``remainder`` is ``x - floor(x / y) * y``: ``1.0 % 0.1`` is 0.0
+  (NumPy: 0.09999999999999995), ``0.0 % -2.0`` is +0.0 (-0.0) and ``1.0 % inf``
+  nan (1.0).  :func:`remainder` computes NumPy's ``npy_divmod`` remainder.
 
 Every function takes the module (``cupy``) and its ``asarray`` (the adapter's,
 which keeps a 0-d negative zero) as arguments, so NumPy can stand in for CuPy
@@ -23,17 +26,17 @@ from typing import Any
 import numpy
 
 from promo_ns._dtypes import DType, complex64, complex128
-from promo_ns.backends._cupy_compat import asarray_keeping_sign
 
 __all__ = [
+    "FLOAT_DIVISION",
     "NO_KERNEL",
     "cast_first",
     "checking_exponents",
     "dividend_signed",
     "floor_divide",
-    "infinite_divisor",
     "loop_casts_operands",
     "no_kernel",
+    "remainder",
 ]
 
 
@@ -69,6 +72,17 @@ def cast_first(
     return ufunc(_operand(asarray, x, c), _operand(asarray, y, c), **kwargs)
 
 
+def _widened(asarray: Asarray, c: Any, dtype: Any, x: Any, y: Any) -> tuple[Any, Any, Any]:
+    """The floating compute dtype and ``x``, ``y`` as arrays of it, widened to float32 from float16.
+
+    NumPy's float16 division loops compute in float32 and round once.
+    """
+    c = numpy.dtype(c if dtype is None else dtype)
+    wide = numpy.dtype(numpy.float32) if c == numpy.float16 else c
+    a, b = (_operand(asarray, v, c).astype(wide, copy=False) for v in (x, y))
+    return c, a, b
+
+
 def floor_divide(
     module: Any,
     asarray: Asarray,
@@ -86,13 +100,9 @@ def floor_divide(
     NumPy's ``npy_floor_divide``: ``x / y`` for a zero ``y``; else the quotient
     ``(x - fmod(x, y)) / y``, one less where the remainder's sign is not
     ``y``'s, snapped to the nearest integer; a zero quotient takes the sign of
-    ``x / y``.  float16 computes in float32 and rounds once, as NumPy's loop
-    does.  ``out`` takes the result where an in-place op gives one.
+    ``x / y``.  ``out`` takes the result where an in-place op gives one.
     """
-    c = numpy.dtype(c if dtype is None else dtype)
-    wide = numpy.dtype(numpy.float32) if c == numpy.float16 else c
-    a = _operand(asarray, x, c).astype(wide, copy=False)
-    b = _operand(asarray, y, c).astype(wide, copy=False)
+    c, a, b = _widened(asarray, c, dtype, x, y)
     mod = module.fmod(a, b)
     div = (a - mod) / b
     div = module.where((mod != 0) & ((b < 0) != (mod < 0)), div - 1, div)
@@ -101,6 +111,35 @@ def floor_divide(
     quotient = a / b
     whole = module.where(div != 0, whole, module.copysign(module.zeros_like(quotient), quotient))
     return _into(out, module.where(b == 0, quotient, whole).astype(c, copy=False))
+
+
+def remainder(
+    module: Any,
+    asarray: Asarray,
+    c: Any,
+    x: Any,
+    y: Any,
+    /,
+    *,
+    out: Any = None,
+    dtype: Any = None,
+    casting: Any = None,
+) -> Any:
+    """NumPy's floating ``remainder(x, y)`` in ``c`` (float16, float32 or float64), from CuPy's ufuncs.
+
+    NumPy's ``npy_divmod``: ``fmod(x, y)``, plus ``y`` where its sign is not
+    ``y``'s; a zero remainder takes ``y``'s sign (nan for a zero ``y``).
+    ``out`` takes the result where an in-place op gives one.
+    """
+    c, a, b = _widened(asarray, c, dtype, x, y)
+    mod = module.fmod(a, b)
+    mod = module.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
+    mod = module.where(mod == 0, module.copysign(module.zeros_like(mod), b), mod)
+    return _into(out, mod.astype(c, copy=False))
+
+
+#: op -> NumPy's floating kernel of it, computed with CuPy's ufuncs.
+FLOAT_DIVISION: dict[str, Callable[..., Any]] = {"floor_divide": floor_divide, "remainder": remainder}
 
 
 def checking_exponents(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
@@ -126,20 +165,6 @@ def dividend_signed(module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = N
     """NumPy adapter's ``_dividend_signed`` on CuPy, which takes no ``where=``."""
     r = ufunc(x, y, **kwargs)
     return _into(out, module.where(r == 0, module.copysign(r, x).astype(r.dtype), r))
-
-
-def infinite_divisor(module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = None, **kwargs: Any) -> Any:
-    """CuPy's floating ``remainder`` with NumPy's values for an infinite divisor.
-
-    CuPy gives nan for a finite ``x`` and an infinite ``y``; NumPy (and Python's
-    ``%``, and the standard) give ``x`` where the signs agree and ``y`` where
-    they do not, and a zero ``x`` takes ``y``'s sign, as every zero remainder does.
-    """
-    r = ufunc(x, y, **kwargs)
-    x, y = asarray_keeping_sign(module, x), asarray_keeping_sign(module, y)
-    same_sign = module.signbit(x) == module.signbit(y)
-    finite = module.where(x == 0, module.copysign(x, y), module.where(same_sign, x, y))
-    return _into(out, module.where(module.isinf(y) & module.isfinite(x), finite.astype(r.dtype), r))
 
 
 #: (op, compute dtype) CuPy has no kernel for, nor NumPy: refused up front.  CuPy lists complex

@@ -44,7 +44,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     """
     key = _native_key(x, key, write=False)
     reversed_dims, key = _positive_steps(x, key)
-    return (unsigned.flip(x, reversed_dims) if reversed_dims else x)[key]
+    return unsigned.index(unsigned.flip(x, reversed_dims) if reversed_dims else x, key)
 
 
 def setitem(x: Tensor, key: Any, value: Any) -> None:
@@ -308,7 +308,7 @@ def _write_error(
     """
     if SELF_OVERLAP in str(error):
         return shared_memory_error("setitem", x)
-    selection = tuple((unsigned.flip(x, flipped) if flipped else x)[key].shape)
+    selection = tuple(unsigned.index(unsigned.flip(x, flipped) if flipped else x, key).shape)
     if not _fits(value, selection):
         return _shape_error(value, selection, f" ({error})")
     shape = tuple(value.shape) if isinstance(value, Tensor) else ()

@@ -214,14 +214,24 @@ def no_exact_method(name: str, dtype: Any, device: Any, why: str = "") -> TypeEr
 # --- element moves, for the adapter's getitem/setitem ----------------------------------------
 
 
-def flip(x: Tensor, dims: tuple[int, ...]) -> Tensor:
-    """``x.flip(dims)``; uint16/32/64 through their signed bits where torch has no kernel."""
+def _moved(x: Tensor, move: Callable[[Tensor], Tensor]) -> Tensor:
+    """``move(x)``; uint16/32/64 through their signed bits where torch has no kernel for the move."""
     try:
-        return x.flip(dims)
+        return move(x)
     except NotImplementedError:
         if x.dtype not in SIGNED:
             raise
-        return x.view(SIGNED[x.dtype]).flip(dims).view(x.dtype)
+        return move(x.view(SIGNED[x.dtype])).view(x.dtype)
+
+
+def flip(x: Tensor, dims: tuple[int, ...]) -> Tensor:
+    """``x.flip(dims)``, also where torch has no kernel for ``x``'s dtype (see :func:`_moved`)."""
+    return _moved(x, lambda t: t.flip(dims))
+
+
+def index(x: Tensor, key: Any) -> Tensor:
+    """``x[key]``, also where torch has no kernel for ``x``'s dtype (CUDA's ``index`` of uint16/32/64)."""
+    return _moved(x, lambda t: t[key])
 
 
 def setitem_value(x: Tensor, value: Any) -> Any:
@@ -346,6 +356,7 @@ _FUNCTIONS: dict[str, _How] = {
     **{f: (_ORDER, (0,), "none") for f in ("argmax", "argmin", "argsort")},
     **{f: (_ORDER, (0,), "first") for f in ("unique_counts", "unique_inverse")},
     "searchsorted": (_ORDER, (0, 1), "none"),
+    "where": (_BITS_HOW, (1, 2), "values"),
     "clip": (_ORDER, (0, 1, 2, "min", "max"), "values"),
     "isin": (_BITS_HOW, (0, 1), "none"),
     **{f: (_BITS_HOW, (0,), "none") for f in ("nonzero", "count_nonzero", "logical_not", "all", "any")},

@@ -50,7 +50,7 @@ from promo_ns._context import BLOCK_HOOKS
 from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
 from promo_ns._memo import IdentityKey
 from promo_ns._ops import NATIVE
-from promo_ns.backends._base import DTypeMaps, Plan, Values
+from promo_ns.backends._base import DTypeMaps, Plan, Values, inplace_result
 from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
 from promo_ns.backends._values import integer_arange, negative_power_error, numpy_fill, zero_divisor_error
 from promo_ns.policies import Policy, Role, get_policy
@@ -234,7 +234,7 @@ class JaxBackend(DTypeMaps):
 
         ``x`` itself is not changed: JAX arrays are immutable.
         """
-        out = self.binary(op, x, y, plan)
+        out = inplace_result(self, op, x, y, plan)
         if out.shape != x.shape:
             raise ValueError(
                 f"non-broadcastable output operand with shape {x.shape} doesn't match the broadcast "

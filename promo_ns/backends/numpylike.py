@@ -136,8 +136,9 @@ def _dividend_signed(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
     NumPy gives them ``y``'s, as Python's ``%``; a nonzero remainder has
     ``y``'s sign under both rules.
     """
+    signs = x if kwargs.get("out") is None else numpy.copysign(1.0, x)  # before out= overwrites x
     out = numpy.asarray(ufunc(x, y, **kwargs))
-    return numpy.copysign(out, x, out=out, where=out == 0)
+    return numpy.copysign(out, signs, out=out, where=out == 0)
 
 
 #: (op, compute dtype) NumPy has no loop for -> the dtype computing it exactly, cast back after:
@@ -233,14 +234,9 @@ class NumpyLike(DTypeMaps):
         see :meth:`_cupy_ufunc`.  The function takes the ufunc's arguments.
         """
         ufunc = self._cupy_ufunc(op, compute) if self._cupy else self._ufunc[op]
-        if compute.kind == "f" and op == "remainder":
-            if self._cupy:
-                ufunc = partial(_cupy_ufuncs.infinite_divisor, self.module, ufunc)
-            if values.zero_remainder == "dividend":
-                where = (
-                    _dividend_signed if self._numpy else partial(_cupy_ufuncs.dividend_signed, self.module)
-                )
-                return partial(where, ufunc)
+        if compute.kind == "f" and op == "remainder" and values.zero_remainder == "dividend":
+            where = _dividend_signed if self._numpy else partial(_cupy_ufuncs.dividend_signed, self.module)
+            return partial(where, ufunc)
         if compute.kind not in "iu":
             return ufunc
         if op in _DIVISION and values.zero_divisor == "raise":
@@ -254,7 +250,7 @@ class NumpyLike(DTypeMaps):
     def _cupy_ufunc(self, op: str, compute: DType) -> Any:
         """CuPy's ufunc of ``op`` computing in ``compute`` with NumPy's values (see :mod:`._cupy_ufuncs`).
 
-        Floating ``floor_divide`` is NumPy's; a ufunc whose ``dtype=`` picks a
+        Floating ``floor_divide`` and ``remainder`` are NumPy's; a ufunc whose ``dtype=`` picks a
         loop of other inputs (int8 ``power``: bool's) gets its operands cast first;
         a complex op CuPy has no kernel for raises first (:data:`._cupy_ufuncs.NO_KERNEL`).
         """
@@ -265,8 +261,8 @@ class NumpyLike(DTypeMaps):
                 found = partial(_cupy_ufuncs.no_kernel, op, compute)
             elif compute is not bfloat16:  # refused on CuPy (see :meth:`dtype`)
                 c = self.native_dtype(compute)
-                if op == "floor_divide" and compute in (float16, float32, float64):
-                    found = partial(_cupy_ufuncs.floor_divide, self.module, self._asarray, c)
+                if op in _cupy_ufuncs.FLOAT_DIVISION and compute in (float16, float32, float64):
+                    found = partial(_cupy_ufuncs.FLOAT_DIVISION[op], self.module, self._asarray, c)
                 elif _cupy_ufuncs.loop_casts_operands(ufunc, c):
                     found = partial(_cupy_ufuncs.cast_first, self._asarray, ufunc, c)
             self._cupy_ufuncs[(op, compute)] = found

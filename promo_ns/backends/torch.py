@@ -30,7 +30,7 @@ from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_scalars as scalars
 from promo_ns.backends import _torch_unsigned as unsigned
-from promo_ns.backends._base import DTypeMaps, Plan, Values
+from promo_ns.backends._base import DTypeMaps, Plan, Values, inplace_result
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["TorchBackend"]
@@ -81,7 +81,8 @@ _REFUSED_OUT = (
 #: Unsigned dtypes torch can store and cast on the CPU but has few kernels for: computed
 #: exactly through the signed dtype of the same size (see :mod:`._torch_unsigned`).
 _WIDE_UNSIGNED = frozenset((uint16, uint32, uint64))
-#: Binary ops torch's CPU computes in uint16/32/64 itself: their same-dtype cells stay direct.
+#: Binary ops torch's CPU computes in uint16/32/64 itself (CUDA does not: ``"mul_cuda" not
+#: implemented for 'UInt16'``): its kernel there, the emulation off the CPU where it has none.
 _CPU_UNSIGNED_KERNELS = frozenset(
     ("multiply", "equal", "not_equal", "bitwise_and", "bitwise_or", "bitwise_xor")
 )
@@ -102,19 +103,13 @@ class TorchBackend(DTypeMaps):
         # The pytorch policy gives complex64 where torch makes complex32, torch
         # refuses bool tensors in subtraction whatever the other operand, has no
         # bool pow kernel (but for the exponents True and False), and its CPU has
-        # no kernels for most ops in uint16/32/64: those cells go through binary(),
-        # which computes them exactly (on the CPU) or natively (meta).
+        # no kernels for most ops in uint16/32/64 (CUDA for fewer still): those cells go
+        # through binary(), which computes them exactly where torch has no kernel.
         self.not_native = frozenset(
             {(None, float16, complex64)}
             | {("subtract", bool_, d) for d in DTYPES if d is not bool_}
             | {("pow", bool_, bool_)}
-            | {
-                (op, d, c)
-                for op in NATIVE
-                if op not in _CPU_UNSIGNED_KERNELS
-                for d in DTYPES
-                for c in _WIDE_UNSIGNED
-            }
+            | {(op, d, c) for op in NATIVE for d in DTYPES for c in _WIDE_UNSIGNED}
         )
         self._fn: dict[str, Callable[..., Any]] = {op: getattr(torch, n[1]) for op, n in NATIVE.items()}
         #: (op, compute dtype) of ``x op= y`` computed into a temporary: they compute in steps, or
@@ -125,8 +120,10 @@ class TorchBackend(DTypeMaps):
             | {(op, d) for op in numerics.COMPLEX_ORDER for d in DTYPES if d.kind == "c"}
             | _NO_KERNEL
         )
-        #: (device type, op, compute dtype) where torch has no kernel off the CPU (found on first use).
-        self._missing: set[tuple[str, str, DType]] = set()
+        #: (device type, op, compute dtype) where torch has no kernel: the CPU's known, others found in use.
+        self._missing: set[tuple[str, str, DType]] = {
+            ("cpu", op, c) for op in NATIVE if op not in _CPU_UNSIGNED_KERNELS for c in _WIDE_UNSIGNED
+        }
 
     def _operands(self, op: str, x: Any, y: Any, plan: Plan) -> tuple[Any, Any]:
         """Tensors in the compute dtype, Python scalars as the torch function takes them.
@@ -271,7 +268,7 @@ class TorchBackend(DTypeMaps):
             or plan.compute in _WIDE_UNSIGNED
             or (_read_otherwise(op, plan.compute) and _scalar_like(y) and scalars.off_cpu(x, y))
         ):
-            _store(op, x, self.binary(op, x, y, plan))
+            _store(op, x, inplace_result(self, op, x, y, plan))
             return
         a, b = self._operands(op, x, y, plan)
         try:
@@ -281,7 +278,7 @@ class TorchBackend(DTypeMaps):
                 raise index.shared_memory_error(f"in-place {op!r}", x) from e
             if not any(words in str(e) for words in _REFUSED_OUT):
                 raise
-            _store(op, x, self.binary(op, x, y, plan))
+            _store(op, x, inplace_result(self, op, x, y, plan))
 
     def _check_fits(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """Raise NumPy's ValueError unless ``x op y`` has ``x``'s shape; the op's own errors first.
@@ -315,11 +312,12 @@ class TorchBackend(DTypeMaps):
         )
 
     def _unsigned(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
-        """``op(x, y)`` in uint16/32/64 where torch has no kernel, exactly; None where it has one.
+        """``op(x, y)`` in uint16/32/64, exactly; None on ``meta``, where the caller runs torch's kernel.
 
-        The CPU computes through the signed dtype of the same size (see
-        :mod:`._torch_unsigned`); ``meta`` has every kernel (it computes dtypes
-        only); other devices run torch's kernel where it exists, found on first use.
+        Torch's kernel runs where the device has one (the CPU's are known,
+        other devices' found on first use; ``meta`` has every kernel, it
+        computes dtypes only); elsewhere the signed dtype of the same size
+        computes it (see :mod:`._torch_unsigned`).
 
         Raises
         ------
@@ -338,7 +336,7 @@ class TorchBackend(DTypeMaps):
         dtype = self.native_dtype(plan.compute)
         rule = plan.values.zero_divisor
         divide = partial(numerics.divisor_rule, op, rule=rule) if op in _DIVISION else _plain
-        if kind != "cpu" and (kind, op, plan.compute) not in self._missing:
+        if (kind, op, plan.compute) not in self._missing:
             try:
                 return divide(self._fn[op])(*self._operands(op, x, y, plan))
             except NotImplementedError:
