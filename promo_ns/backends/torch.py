@@ -258,14 +258,16 @@ class TorchBackend(DTypeMaps):
         A ``y`` that broadcasts ``x`` to another shape raises first.  Where the
         op cannot fail once started, torch computes straight into ``x``
         (``out=x``, casting into its dtype); ops that can (or that compute in
-        steps: integer division, powers, uint16/32/64, complex orderings)
-        compute into a temporary, written into ``x`` once it succeeded.
+        steps: integer division, powers, uint16/32/64, complex orderings, a
+        floating ``%`` whose zeros take the divisor's sign) compute into a
+        temporary, written into ``x`` once it succeeded.
         """
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
         if (
             (op, plan.compute) in self._temporary
             or plan.compute in _WIDE_UNSIGNED
+            or (op == "remainder" and plan.values.zero_remainder == "divisor" and plan.compute.kind == "f")
             or (_read_otherwise(op, plan.compute) and _scalar_like(y) and scalars.off_cpu(x, y))
         ):
             _store(op, x, inplace_result(self, op, x, y, plan))
