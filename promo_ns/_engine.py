@@ -1008,15 +1008,21 @@ def cast_target(dtype: DType, takes: Sequence[DType]) -> DType:
     return ranked[-1] if ranked else real[-1]
 
 
-def delegated_dtype(policy: Policy, op: str, dtype: DType) -> DType | None:
-    """The dtype ``policy`` gives the backend-decided function ``op`` of ``dtype``; None: the backend's.
+def delegated_dtype(policy: Policy, op: str, dtype: DType) -> DType:
+    """The dtype ``policy`` gives the function ``op`` of :data:`~promo_ns._ops.DELEGATED_DTYPES` of ``dtype``.
+
+    The policy's ``delegated`` table where it has the cell, else the
+    standard's: ``conj`` and ``bitwise_invert`` keep ``dtype``, ``real`` and
+    ``imag`` give its real dtype, the others bool.  Every backend's result is
+    cast to it: one policy, one dtype (NumPy's ``conj`` of bool is int8,
+    torch's and JAX's bool).
 
     Raises
     ------
     PromotionError
         The policy refuses ``op`` on ``dtype`` (its framework raises there).
     """
-    found = policy.delegated.get((op, dtype), _BACKENDS)
+    found = policy.delegated.get((op, dtype), _STANDARD)
     if found is None:
         takes = sorted({d for (f, d), r in policy.delegated.items() if f == op and r}, key=DTYPES.index)
         raise PromotionError(
@@ -1024,11 +1030,15 @@ def delegated_dtype(policy: Policy, op: str, dtype: DType) -> DType | None:
             f"{', '.join(map(str, takes)) or 'no'} arrays ({policy.reference}). Fix: cast explicitly "
             f"first, e.g. {op}(xp.astype(x, xp.{takes[-1] if takes else 'complex64'}))."
         )
-    return None if found is _BACKENDS else found  # type: ignore[return-value]
+    if found is not _STANDARD:
+        return found  # type: ignore[return-value]
+    if op in ("conj", "bitwise_invert"):
+        return dtype
+    return real_float(dtype) if op in ("real", "imag") else bool_
 
 
-#: A cell missing from a policy's ``delegated`` table: the backend decides.
-_BACKENDS = object()
+#: A cell missing from a policy's ``delegated`` table: the standard's dtype.
+_STANDARD = object()
 
 
 def function_dtype(policy: Policy, op: str, dtype: DType) -> DType:

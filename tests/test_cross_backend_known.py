@@ -274,3 +274,61 @@ def test_a_value_that_fits_no_element_is_the_same_value_error_for_bfloat16(backe
     x = xp.zeros(4, dtype=xp.bfloat16)
     with pytest.raises(ValueError, match="setitem"):
         x[0] = xp.zeros(2, dtype=xp.bool)
+
+
+# --- the functions whose dtype the standard gives (conj, real, imag, all, ...) --------------------
+
+
+def _delegated_outcomes(backend: str, policy: str) -> dict[tuple[str, str], str]:
+    """(function, dtype) -> the result's dtype, or the error's class, of every DELEGATED_DTYPES function."""
+    from promo_ns._dtypes import DTYPES
+    from promo_ns._ops import DELEGATED_DTYPES
+
+    xp = namespace(backend, policy)
+    out = {}
+    for dtype in DTYPES:
+        try:
+            x = xp.asarray([1, 0], dtype=getattr(xp, dtype.name))
+        except TypeError:  # a dtype the backend lacks (CuPy's bfloat16)
+            continue
+        for name in DELEGATED_DTYPES:
+            try:
+                out[(name, dtype.name)] = str(getattr(xp, name)(x).dtype)
+            except Exception as e:
+                out[(name, dtype.name)] = type(e).__name__
+    return out
+
+
+@pytest.mark.parametrize("policy", promo_ns.policies())
+@pytest.mark.parametrize("backend", [b for b in BACKENDS if b != "numpy"])
+def test_the_standards_one_array_dtypes_are_the_numpy_backends(backend: str, policy: str) -> None:
+    # was: conj of bool was int8 on the NumPy backend (NumPy's conjugate has no bool loop), bool on
+    # torch and JAX, under every policy: the backend decided. Now the policy does (NumPy's int8 under
+    # numpy, the standard's bool elsewhere), on every backend.
+    want, got = _delegated_outcomes("numpy", policy), _delegated_outcomes(backend, policy)
+    # meta has every kernel: where NumPy has none (signbit of complex), it computes a dtype
+    missing = {c for c, v in want.items() if v == "TypeError"} if backend == "torch:meta" else set()
+    differ = {c: (want[c], got[c]) for c in got if got[c] != want[c] and c not in missing}
+    assert not differ, f"(function, dtype): (numpy backend, {backend}) {differ}"
+
+
+def test_the_numpy_policys_conj_of_bool_is_numpys() -> None:
+    from promo_ns._dtypes import bool_, int8
+
+    assert promo_ns.get_policy("numpy").delegated == {("conj", bool_): int8}
+    for backend in ("numpy", "torch"):
+        xp = namespace(backend, "numpy")
+        assert str(xp.conj(xp.asarray([True])).dtype) == str(np.conj(np.asarray([True])).dtype)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_arange_of_bool_is_numpys_on_every_backend(backend: str) -> None:
+    # was: torch computed arange(0, 3, dtype=bool) as [False, True, True], JAX raised its own TypeError
+    xp = namespace(backend, "numpy")
+    for bounds in [(0, 2), (1, 3), (0, 1), (0.5, 1.5), (2, 0, -1), (0, 0), (2,)]:
+        got = xp.arange(*bounds, dtype=xp.bool)
+        assert got.dtype == xp.bool
+        if has_values(xp):
+            assert to_numpy(got).tolist() == np.arange(*bounds, dtype=bool).tolist(), bounds
+    with pytest.raises(TypeError, match="at most 2 values"):
+        xp.arange(0, 3, dtype=xp.bool)

@@ -186,29 +186,11 @@ KNOWN: tuple[Known, ...] = (
         _VALUES,
     ),
     _k(
-        "conj of bool: the NumPy backend gives int8 (NumPy's conjugate has no bool loop), torch bool",
-        "torch jax dask",
-        "conj",
-        "result>result",
-    ),
-    _k(
         "a Python float below float16's smallest subnormal: torch rounds it to the tensor's dtype first",
         "torch",
         "logical_and logical_or logical_xor equal not_equal pow",
         _VALUES,
         _special_scalar,
-    ),
-    _k(
-        "arange into bool: NumPy refuses, torch computes",
-        "torch",
-        "arange",
-        "refused>result; result>refused",
-    ),
-    _k(
-        "a kernel NumPy lacks (bool true division in place) that torch has",
-        "torch",
-        "divide",
-        "unsupported>result",
     ),
     _k(
         "mean/std/var of integers near the dtype's limits, and of bools: the backends accumulate in "

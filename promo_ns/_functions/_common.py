@@ -178,13 +178,11 @@ def _compat_function(backend: Backend, name: str) -> Callable[..., Any]:
 def in_policy_dtype(ns: Space, name: str, x: Any, call: Callable[[], Any]) -> Any:
     """``call()``, the backend's own function ``name`` of promo_ns array ``x``, in the policy's dtype.
 
-    The policy's :attr:`~promo_ns.policies.Policy.delegated` table gives the
-    result dtype (the backend's result is cast to it), refuses ``x``'s dtype
-    before anything runs, or leaves the backend's result as it is.
+    The result dtype is the policy's (see :func:`~promo_ns._engine.delegated_dtype`):
+    the backend's result is cast to it, or ``x``'s dtype is refused before anything runs.
     """
     dtype = delegated_dtype(ns.policy_now(), name, DTYPES[x._k >> 1])
-    out = call()
-    return wrap_any(ns, out) if dtype is None else finish(ns, out, dtype)
+    return finish(ns, call(), dtype)
 
 
 def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -375,7 +376,25 @@ def arange(
     dtype: DType | None = None,
     device: Any = None,
 ) -> Any:
-    """Evenly spaced values; without ``dtype``, the policy's default int or float dtype."""
+    """Evenly spaced values; without ``dtype``, the policy's default int or float dtype.
+
+    bool values are NumPy's on every backend: at most two, ``bool(start)`` and
+    ``bool(start + step)``; a longer sequence has no bool meaning (NumPy raises,
+    torch and JAX have no kernel).
+    """
+    if dtype is not None and canonical(dtype).kind == "b":
+        first, last = (0, start) if stop is None else (start, stop)
+        try:
+            n = max(0, math.ceil((last - first) / step))
+        except (TypeError, ZeroDivisionError, ValueError, OverflowError):  # promo_ns's error, below
+            n = 0 if _bad_arguments("arange", (start, stop, step)) is None else 3
+        if n > 2:
+            raise _bad_arguments("arange", (start, stop, step)) or TypeError(
+                f"arange() of bool gives at most 2 values, bool(start) and bool(start + step), and "
+                f"these bounds give {n}; make the values, then compare: xp.arange(start, stop, step) != 0"
+            )
+        values = [bool(first), bool(first + step)][:n]
+        return ns.asarray(values, dtype=dtype, device=device)
     ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float")
     return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)

@@ -250,10 +250,10 @@ def cast_grid(text: str) -> frozenset[tuple[DType, DType]]:
 
 
 def delegated_grid(text: str) -> dict[tuple[str, DType], DType | None]:
-    """Parse a table of functions whose dtype the backend decides: a header of names, a row per input dtype.
+    """Parse a table of the functions the standard gives a dtype: a header of names, a row per input dtype.
 
     Cells are the result's short dtype name, ``-`` where the framework refuses
-    that input dtype, or ``.`` where the backend's own function decides.
+    that input dtype, or ``.`` where it gives the standard's dtype.
 
     Raises
     ------

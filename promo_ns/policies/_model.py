@@ -194,8 +194,8 @@ class Policy:
         The result dtype of one-array functions promo_ns otherwise leaves to
         the backend (:data:`promo_ns._ops.DELEGATED_DTYPES`: ``all``, ``conj``,
         ``imag``, ...) per (function, input dtype), ``None`` where the
-        framework refuses the input; a cell missing here runs the backend's
-        function as it is (:func:`delegated_grid` parses the table).
+        framework refuses the input; a cell missing here gives the standard's
+        dtype (:func:`delegated_grid` parses the table).
     inplace_as_nd
         Array roles (0-d arrays, NumPy scalars) that take part in in-place ops
         as n-d arrays (Paddle's ``Tensor.add_`` and the other in-place methods

@@ -234,6 +234,8 @@ POLICY = Policy(
     # np.invert has loops for bool and integers only ("ufunc 'invert' not supported for the input
     # types"): every framework refuses ~float, so it is the policy's refusal, not a missing kernel.
     input_kinds={"bitwise_invert": "biu"},
+    # np.conjugate has no bool loop: conj of bool is int8 (the standard's, and torch's, is bool).
+    delegated={("conj", bool_): int8},
     int_values="overflow",
     inplace="same_kind",
     functions=FUNCTIONS,
