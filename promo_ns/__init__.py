@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from promo_ns._array import Array, unwrap
     from promo_ns._namespace import Namespace, array_namespace, namespace
     from promo_ns.audit import compare
+    from promo_ns.audit.torch_policy import torch_policy
 
 __all__ = [
     "Array",
@@ -32,6 +33,7 @@ __all__ = [
     "policies",
     "policy",
     "register",
+    "torch_policy",
     "trace",
     "unwrap",
 ]
@@ -44,6 +46,7 @@ _LAZY = {
     "Array": "promo_ns._array",
     "unwrap": "promo_ns._array",
     "compare": "promo_ns.audit",
+    "torch_policy": "promo_ns.audit.torch_policy",
 }
 
 

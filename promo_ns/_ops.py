@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = [
+    "COMPARISONS",
     "DELEGATED_DTYPES",
     "FAMILY",
     "FUNCTION_FAMILY",
     "INPUT_KIND_OPS",
     "NATIVE",
+    "OPERATORS",
     "UNPROMOTED",
     "family_of",
 ]
@@ -126,6 +128,21 @@ NATIVE: Final[dict[str, tuple[str, str]]] = {
     "nextafter": ("nextafter", "nextafter"),
     "logaddexp": ("logaddexp", "logaddexp"),
 }
+
+
+#: The Python operator of each binary op that has one: ``x.__<name>__(y)`` (the language's list).
+OPERATORS: Final[dict[str, str]] = {
+    "add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",
+    "floor_divide": "floordiv", "remainder": "mod", "pow": "pow",
+    "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor",
+    "bitwise_left_shift": "lshift", "bitwise_right_shift": "rshift",
+    "equal": "eq", "not_equal": "ne", "less": "lt", "less_equal": "le",
+    "greater": "gt", "greater_equal": "ge",
+}  # fmt: skip
+#: The comparisons: no reflected or in-place operator of their own.
+COMPARISONS: Final[frozenset[str]] = frozenset(
+    ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
+)
 
 
 def family_of(op: str) -> str:

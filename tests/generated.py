@@ -23,22 +23,13 @@ from hypothesis.extra import numpy as hnp
 
 import promo_ns
 from promo_ns._dtypes import DTYPES, DType, native
-from promo_ns._ops import FUNCTION_FAMILY, NATIVE
+from promo_ns._ops import COMPARISONS, FUNCTION_FAMILY, NATIVE, OPERATORS
 from tests.backends import has_values, namespace, to_numpy
 
-#: The Python operator of each binary op that has one (the language's fixed list).
-DUNDER = {
-    "add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",
-    "floor_divide": "floordiv", "remainder": "mod", "pow": "pow",
-    "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor",
-    "bitwise_left_shift": "lshift", "bitwise_right_shift": "rshift",
-    "equal": "eq", "not_equal": "ne", "less": "lt", "less_equal": "le",
-    "greater": "gt", "greater_equal": "ge",
-}  # fmt: skip
-#: Comparisons have no reflected or in-place form of their own.
-_COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
+#: The Python operator of each binary op that has one.
+DUNDER = OPERATORS
 #: Every binary op that has an in-place operator, and that operator.
-INPLACE = {op: f"__i{name}__" for op, name in DUNDER.items() if op not in _COMPARISONS}
+INPLACE = {op: f"__i{name}__" for op, name in DUNDER.items() if op not in COMPARISONS}
 
 #: promo_ns's own exception classes: what a user may see.
 ALLOWED = (TypeError, ValueError, IndexError, OverflowError, ZeroDivisionError, BufferError)
@@ -141,7 +132,7 @@ def binary_cases(draw: st.DrawFn) -> Case:
     op = draw(st.sampled_from(sorted(NATIVE)))
     forms = ["function"]
     if op in DUNDER:
-        forms += ["operator"] if op in _COMPARISONS else ["operator", "reflected", "inplace"]
+        forms += ["operator"] if op in COMPARISONS else ["operator", "reflected", "inplace"]
     form = draw(st.sampled_from(forms))
     shapes = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=2, max_side=3))
     a, b = shapes.input_shapes

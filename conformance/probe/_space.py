@@ -49,7 +49,7 @@ from conformance.probe._model import (
     rotated,
 )
 from conformance.probe._model import arrays as _arrays
-from promo_ns._ops import FAMILY, FUNCTION_FAMILY, NATIVE
+from promo_ns._ops import COMPARISONS, FAMILY, FUNCTION_FAMILY, NATIVE, OPERATORS
 
 __all__ = [
     "DTYPES",
@@ -73,16 +73,8 @@ EXTRA_SPELLINGS: dict[str, tuple[str, ...]] = {
     "tf-safe": ("method",),
 }
 
-#: The Python operator of each binary op that has one (the language's fixed list).
-DUNDER: dict[str, str] = {
-    "add": "add", "subtract": "sub", "multiply": "mul", "divide": "truediv",
-    "floor_divide": "floordiv", "remainder": "mod", "pow": "pow", "matmul": "matmul",
-    "bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor",
-    "bitwise_left_shift": "lshift", "bitwise_right_shift": "rshift",
-    "equal": "eq", "not_equal": "ne", "less": "lt", "less_equal": "le",
-    "greater": "gt", "greater_equal": "ge",
-}  # fmt: skip
-COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
+#: The Python operator of each binary op that has one, and ``@``.
+DUNDER: dict[str, str] = {**OPERATORS, "matmul": "matmul"}
 #: Unary operators: ``-x``, ``+x``, ``~x``, ``abs(x)``.
 UNARY_DUNDER: dict[str, str] = {
     "negative": "neg",

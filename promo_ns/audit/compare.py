@@ -226,9 +226,15 @@ def _outcome(policy: Policy, op: str, operands: tuple[Operand, ...]) -> str:
 
 
 def _user_line() -> tuple[str, str]:
-    """``path:line`` of the innermost frame outside promo_ns, and its line of code."""
+    """``path:line`` of the innermost frame outside promo_ns (and torch), and its line of code.
+
+    Under :func:`~promo_ns.torch_policy` torch's operator dispatch sits between
+    the user's line and promo_ns.
+    """
+    torch = sys.modules.get("torch")
+    inside = (_PACKAGE, os.path.dirname(torch.__file__) + os.sep) if torch and torch.__file__ else _PACKAGE
     frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+    while frame is not None and frame.f_code.co_filename.startswith(inside):
         frame = frame.f_back  # type: ignore[assignment]
     if frame is None:
         return "<unknown>", ""

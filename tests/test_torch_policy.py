@@ -1,0 +1,219 @@
+"""``promo_ns.torch_policy``: plain torch tensors under a policy, in every spelling torch offers.
+
+Each spelling of each binary op of the registry (``torch.<fn>``, ``x.<fn>(y)``,
+``x.<fn>_(y)``, ``x op y``, ``s op x``, ``x op= y``) on plain tensors inside
+the block gives the promo_ns torch namespace's outcome for the same spelling:
+the dtype, the values, or the refusal's class.  Outside the block torch is
+torch, also in another thread while a block is open.
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import promo_ns  # noqa: E402
+from promo_ns import PromotionError  # noqa: E402
+from promo_ns._ops import COMPARISONS, NATIVE, OPERATORS  # noqa: E402
+from tests.backends import POLICIES  # noqa: E402
+
+DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64"]
+SCALARS: list[Any] = [True, 3, 1.5, 2j]
+
+
+def _outcome(call: Any) -> str:
+    """``call()``'s dtype and values, or the class of its error."""
+    try:
+        out = call()
+    except PromotionError:
+        return "PromotionError"
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, RuntimeError) as e:
+        return type(e).__name__
+    out = out._x if isinstance(out, promo_ns.Array) else out
+    values = out.to(torch.complex128) if out.is_complex() else out.to(torch.float64)
+    return f"{str(out.dtype).removeprefix('torch.')} {np.round(values.numpy(), 6).tolist()}"
+
+
+def _tensor(dtype: str) -> Any:
+    return (
+        torch.tensor([1, 2, 0], dtype=getattr(torch, dtype))
+        if dtype != "bool"
+        else torch.tensor([1, 0, 1]).bool()
+    )
+
+
+def _spellings(op: str) -> list[tuple[str, Any, Any]]:
+    """(spelling, torch's call on (x, y), promo_ns's call on (a, b)) of ``op``."""
+    name = NATIVE[op][1]
+    out: list[tuple[str, Any, Any]] = [
+        ("torch.fn", getattr(torch, name), lambda a, b: getattr(a._ns, op)(a, b)),
+        ("x.fn(y)", lambda x, y: getattr(x, name)(y), lambda a, b: getattr(a._ns, op)(a, b)),
+    ]
+    if op in OPERATORS:
+        dunder = OPERATORS[op]
+        out.append(("x op y", getattr(operator, f"__{dunder}__"), getattr(operator, f"__{dunder}__")))
+        if op not in COMPARISONS:
+            inplace = getattr(operator, f"__i{dunder}__")
+            out.append(
+                (
+                    "x op= y",
+                    lambda x, y: inplace(x.clone(), y),
+                    lambda a, b: inplace(a.__array_namespace__().asarray(a, copy=True), b),
+                )
+            )
+    return out
+
+
+def _both(policy: str, xp: Any, torch_call: Any, promo_call: Any, x: Any, y: Any) -> tuple[str, str]:
+    """The outcome of ``torch_call(x, y)`` in a block and of ``promo_call`` on the namespace's arrays."""
+    if _outcome(lambda: torch_call(x, y)) == "TypeError":
+        return "", ""  # a signature torch has not (torch.atan2(x, 1.5)): no spelling to follow
+    with promo_ns.torch_policy(policy):
+        got = _outcome(lambda: torch_call(x, y))
+    b = xp.asarray(y) if isinstance(y, torch.Tensor) else y
+    return got, _outcome(lambda: promo_call(xp.asarray(x), b))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("op", sorted(NATIVE))
+def test_every_spelling_gives_the_namespaces_outcome(policy: str, op: str) -> None:
+    xp = promo_ns.namespace("torch", policy=policy)
+    rng = np.random.default_rng(len(op) + len(policy))
+    pairs = [tuple(rng.choice(DTYPES, 2)) for _ in range(6)]
+    differ = []
+    for spelling, torch_call, promo_call in _spellings(op):
+        for left, right in pairs:
+            for y in (_tensor(right), SCALARS[int(rng.integers(len(SCALARS)))]):
+                got, want = _both(policy, xp, torch_call, promo_call, _tensor(left), y)
+                if got != want:
+                    differ.append(
+                        (spelling, left, y if not isinstance(y, torch.Tensor) else right, got, want)
+                    )
+    assert not differ, f"(spelling, x, y, torch_policy, namespace): {differ[:5]}"
+
+
+def test_the_reflected_operator_and_where() -> None:
+    i32 = torch.tensor([1, 2], dtype=torch.int32)
+    with promo_ns.torch_policy("numpy"):
+        assert (1.5 - i32).dtype == torch.float64 and (1.5 - i32).tolist() == [0.5, -0.5]
+        c = torch.tensor([True, False])
+        assert torch.where(c, i32, 2.5).dtype == torch.float64
+        assert i32.where(c, torch.tensor([7.0, 8.0])).tolist() == [1.0, 8.0]  # where(c, x, y)
+
+
+def test_the_issues_cases() -> None:
+    i32, f32 = torch.ones(3, dtype=torch.int32), torch.ones(3)
+    with promo_ns.torch_policy("paddle"):
+        calls: list[Callable[[], Any]] = [
+            lambda: i32 + f32,
+            lambda: torch.add(i32, f32),
+            lambda: i32.add(f32),
+            lambda: i32.add_(f32),
+        ]
+        for call in calls:
+            with pytest.raises(PromotionError, match="policy 'paddle' refuses add"):
+                call()
+        x = i32.clone()
+        with pytest.raises(PromotionError):
+            x += f32
+        assert x.tolist() == [1, 1, 1]  # a refused in-place op leaves x as it was
+    with promo_ns.torch_policy("numpy"):
+        assert (i32 + 1.5).dtype == torch.float64
+        assert (
+            torch.add(torch.ones(2, dtype=torch.int8), torch.ones(2, dtype=torch.uint8)).dtype == torch.int16
+        )
+        assert torch.exp(f32).dtype == torch.float32 and torch.sum(i32).dtype == torch.int64  # not concerned
+        with pytest.raises(TypeError, match="unsupported operand"):
+            i32 + "a"
+    assert (i32 + 1.5).dtype == torch.float32  # torch's own again
+
+
+def test_outside_the_block_torch_is_unchanged() -> None:
+    before = {name: getattr(torch.Tensor, name) for name in ("__add__", "__radd__", "__iadd__", "__rsub__")}
+    own = {name: name in vars(torch.Tensor) for name in before}
+    with promo_ns.torch_policy("numpy"), promo_ns.torch_policy("paddle"):
+        pass
+    assert {name: getattr(torch.Tensor, name) for name in before} == before
+    assert {name: name in vars(torch.Tensor) for name in before} == own
+    with promo_ns.torch_policy("numpy"):
+        with promo_ns.torch_policy("pytorch"):  # the innermost block's policy
+            assert (torch.ones(2, dtype=torch.int32) + 1.5).dtype == torch.float32
+        assert (torch.ones(2, dtype=torch.int32) + 1.5).dtype == torch.float64
+
+
+def test_another_thread_is_torch_while_a_block_is_open() -> None:
+    seen: list[Any] = []
+    opened, done = threading.Event(), threading.Event()
+
+    def other() -> None:
+        opened.wait()
+        seen.append((torch.ones(2, dtype=torch.int32) + 1.5).dtype)
+        seen.append(torch.ones(2, dtype=torch.int32) + torch.ones(2))
+        done.set()
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    with promo_ns.torch_policy("paddle"):
+        opened.set()
+        done.wait(30)
+    thread.join()
+    assert seen[0] == torch.float32 and seen[1].dtype == torch.float32
+
+
+def test_inside_compare_each_torch_line_is_reported() -> None:
+    i32 = torch.ones(2, dtype=torch.int32)
+    with promo_ns.torch_policy("pytorch"), promo_ns.compare("pytorch", "numpy") as report:
+        y = i32 + 1.5  # float32 under pytorch, float64 under numpy
+        z = y * 2.0  # the same under both
+    assert y.dtype == torch.float32 and z.dtype == torch.float32
+    (difference,) = report.differences
+    assert difference.location.endswith(f"test_torch_policy.py:{_line_of('y = i32 + 1.5')}")
+    assert difference.results == {"pytorch": "float32", "numpy": "float64"}
+
+
+def _line_of(text: str) -> int:
+    source = open(__file__).read().splitlines()  # noqa: SIM115
+    return next(i for i, line in enumerate(source, 1) if text in line and "_line_of" not in line)
+
+
+@pytest.mark.parametrize("backend", ["eager", "inductor"])
+def test_under_torch_compile(backend: str) -> None:
+    if backend == "inductor":
+        pytest.importorskip("torch._inductor")
+
+    def f(a: Any, b: Any) -> Any:
+        return a + 1.5, torch.add(a, b), (a * 2).sum()
+
+    compiled = torch.compile(f, backend=backend)
+    i32, u8 = torch.ones(3, dtype=torch.int32), torch.ones(3, dtype=torch.uint8)
+    with promo_ns.torch_policy("numpy"):
+        got = compiled(i32, u8)
+    assert [t.dtype for t in got] == [torch.float64, torch.int32, torch.int64]
+    assert [t.dtype for t in compiled(i32, u8)] == [torch.float32, torch.int32, torch.int64]  # torch again
+
+    def add(a: Any, b: Any) -> Any:
+        return torch.add(a, b)
+
+    refused = torch.compile(add, backend=backend)
+    with promo_ns.torch_policy("paddle"), pytest.raises(PromotionError, match="refuses add"):
+        refused(i32, torch.ones(3))
+
+
+def test_the_migration_guides_torch_example(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).parents[1] / "docs" / "migrating.md").read_text()
+    section = page[page.index("## Plain torch code") :]
+    code = section[section.index("```python") + len("```python") : section.index("```\n\n")]
+    exec(compile(code, "example.py", "exec"), {})
+    out = capsys.readouterr().out
+    assert out.startswith("torch.float64\n2 ops decided differently")
+    assert "example.py:10: \n" in out and "jax: float64" in out  # y = x + 1.5 (exec has no source lines)
+    assert "example.py:11: \n" in out and "paddle: refused (PromotionError)" in out
