@@ -217,3 +217,34 @@ def test_the_migration_guides_torch_example(capsys: pytest.CaptureFixture[str]) 
     assert out.startswith("torch.float64\n2 ops decided differently")
     assert "example.py:10: \n" in out and "jax: float64" in out  # y = x + 1.5 (exec has no source lines)
     assert "example.py:11: \n" in out and "paddle: refused (PromotionError)" in out
+
+
+#: (spelling, torch's call on (x, y), the namespace's call on (a, b)) of the functions of several operands.
+_SEVERAL: list[tuple[str, Any, Any]] = [
+    ("torch.cat", lambda x, y: torch.cat([x, y]), lambda a, b: a._ns.concat([a, b])),
+    (
+        "torch.concat(dim=1)",
+        lambda x, y: torch.concat((x, y), dim=1),
+        lambda a, b: a._ns.concat([a, b], axis=1),
+    ),
+    ("torch.stack", lambda x, y: torch.stack([x, y]), lambda a, b: a._ns.stack([a, b])),
+    ("torch.matmul", torch.matmul, lambda a, b: a._ns.matmul(a, b)),
+    ("x @ y", operator.matmul, operator.matmul),
+    ("torch.clamp(x, y)", torch.clamp, lambda a, b: a._ns.clip(a, b)),
+    ("x.clip(max=y)", lambda x, y: x.clip(max=y), lambda a, b: a._ns.clip(a, max=b)),
+]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("spelling", [s for s, _, _ in _SEVERAL])
+def test_functions_of_several_operands_give_the_namespaces_outcome(policy: str, spelling: str) -> None:
+    _, torch_call, promo_call = next(c for c in _SEVERAL if c[0] == spelling)
+    xp = promo_ns.namespace("torch", policy=policy)
+    differ = []
+    for left in DTYPES:
+        for right in DTYPES:
+            x, y = (torch.ones((2, 2), dtype=getattr(torch, d)) for d in (left, right))
+            got, want = _both(policy, xp, torch_call, promo_call, x, y)
+            if got != want:
+                differ.append((left, right, got, want))
+    assert not differ, f"(x, y, torch_policy, namespace): {differ[:5]}"

@@ -1,8 +1,9 @@
 """``torch_policy``: plain ``torch.Tensor`` code under a promo_ns policy, through torch's function mode.
 
 Inside the block, torch's binary elementwise ops (``torch.add``, ``Tensor.add``,
-``Tensor.add_``, ``x + y``, ``1 + x``, ``x += y``, comparisons, ...) and
-``torch.where`` run as the promo_ns op of the torch namespace under the policy:
+``Tensor.add_``, ``x + y``, ``1 + x``, ``x += y``, comparisons, ...), ``torch.where``,
+``cat``/``stack``, ``matmul``/``@`` and ``clamp``/``clip`` run as the promo_ns op of the
+torch namespace under the policy:
 its result dtype, values and refusals, the tensors wrapped and unwrapped
 without copies, the results plain tensors on the operands' device.  Every
 other torch function runs as it is, after one dictionary lookup.  Inside
@@ -57,6 +58,52 @@ def _spellings() -> dict[Callable[..., Any], tuple[str, int]]:
 
 
 _SPELLINGS = _spellings()
+
+#: A namespace call (function name, arguments, keyword arguments), or None: torch's own call.
+_Call = tuple[str, tuple[Any, ...], dict[str, Any]] | None
+
+
+def _sequence(name: str) -> Callable[..., _Call]:
+    """``torch.cat``/``stack(tensors, dim=0)`` as the namespace's ``name(arrays, axis=dim)``."""
+
+    def call(tensors: Any, dim: int = 0) -> _Call:
+        if not isinstance(tensors, (list, tuple)) or not all(isinstance(t, torch.Tensor) for t in tensors):
+            return None
+        return name, (list(tensors),), {"axis": dim}
+
+    return call
+
+
+def _matmul(x: Any, y: Any, name: str = "matmul") -> _Call:
+    return (name, (x, y), {}) if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor) else None
+
+
+def _operator_matmul(x: Any, y: Any) -> _Call:
+    """``x @ y``: the namespace's ``@`` (``__matmul__``), whose cells may differ from ``matmul``'s."""
+    return _matmul(x, y, "__matmul__")
+
+
+def _reflected_matmul(y: Any, x: Any) -> _Call:
+    return _operator_matmul(x, y)
+
+
+def _clip(x: Any, min: Any = None, max: Any = None) -> _Call:
+    bounds = (b for b in (min, max) if b is not None)
+    if not isinstance(x, torch.Tensor) or not all(isinstance(b, (torch.Tensor, *_SCALARS)) for b in bounds):
+        return None
+    return "clip", (x,), {"min": min, "max": max}
+
+
+#: Torch functions of several operands whose dtype depends on them -> their namespace call
+#: (name, arguments, keyword arguments), or None for arguments the namespace does not take.
+_CALLS: dict[Callable[..., Any], Callable[..., _Call]] = {
+    **dict.fromkeys((torch.cat, torch.concat, torch.concatenate), _sequence("concat")),
+    torch.stack: _sequence("stack"),
+    **dict.fromkeys((torch.matmul, torch.Tensor.matmul), _matmul),
+    torch.Tensor.__matmul__: _operator_matmul,
+    torch.Tensor.__rmatmul__: _reflected_matmul,
+    **dict.fromkeys((torch.clamp, torch.clip, torch.Tensor.clamp, torch.Tensor.clip), _clip),
+}
 #: (op, operator mode) -> promo_ns's binary path of that spelling, taking a promo_ns array first.
 _OPERATORS = {(op, mode): operator(op, mode) for op, mode in set(_SPELLINGS.values()) if mode != _FUNCTION}
 #: What a Python scalar operand may be (a bool, int, float or complex, as the namespace takes it).
@@ -64,7 +111,7 @@ _SCALARS = (bool, int, float, complex)
 
 
 class _PolicyMode(TorchFunctionMode):
-    """torch's function mode that runs the binary ops and ``where`` through promo_ns's torch namespace."""
+    """torch's function mode that runs the ops whose dtype depends on their operands through promo_ns."""
 
     def __init__(self, policy: Policy) -> None:
         super().__init__()
@@ -82,7 +129,12 @@ class _PolicyMode(TorchFunctionMode):
     ) -> Any:
         found = _SPELLINGS.get(func)
         if found is None:
-            return func(*args, **(kwargs or {}))
+            call = _CALLS.get(func)
+            planned = None if call is None else _planned(call, args, kwargs or {})
+            if planned is None:
+                return func(*args, **(kwargs or {}))
+            with torch._C.DisableTorchFunction():
+                return self._call(*planned)
         op, spelling = found
         operands = _operands(op, args, dict(kwargs or {}))
         if operands is None:  # another signature (torch.where(c)), or an operand promo_ns does not take
@@ -93,6 +145,20 @@ class _PolicyMode(TorchFunctionMode):
             operands[:2] = operands[1::-1]
         with torch._C.DisableTorchFunction():  # promo_ns's own torch calls: torch's, not an outer block's
             return self._run(op, spelling, operands)
+
+    def _call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The namespace's function ``name``, tensors (and lists of them) wrapped: a tensor."""
+        xp = self.xp
+
+        def wrapped(v: Any) -> Any:
+            if isinstance(v, list):
+                return [wrapped(t) for t in v]
+            return wrap(v, xp) if isinstance(v, torch.Tensor) else v
+
+        arguments = [wrapped(a) for a in args]
+        if name == "__matmul__":
+            return (arguments[0] @ arguments[1])._x
+        return getattr(xp, name)(*arguments, **{k: wrapped(v) for k, v in kwargs.items()})._x
 
     def _run(self, op: str, spelling: int, operands: list[Any]) -> Any:
         """The promo_ns op of ``spelling`` on the operands (tensors and Python scalars): a tensor."""
@@ -106,6 +172,18 @@ class _PolicyMode(TorchFunctionMode):
         if out._x is not operands[0]:  # computed into a new tensor: x's storage takes it
             operands[0].copy_(out._x)
         return operands[0]
+
+
+def _planned(
+    call: Callable[..., _Call],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> _Call:
+    """``call(*args, **kwargs)``; None where torch's arguments are not the signature it takes."""
+    try:
+        return call(*args, **kwargs)
+    except TypeError:  # out=, another overload: torch's own function
+        return None
 
 
 def _operands(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any] | None:
@@ -133,12 +211,15 @@ def _operands(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[An
 # "unsupported operand type(s)".  While a block is open, the operators are functions that send
 # the call to the function mode as torch does, but let a PromotionError through.
 
-#: Operator names (``__add__``, ``__radd__``, ``__iadd__``) -> torch's own, as found at import.
+#: Operator names (``__add__``, ``__radd__``, ``__iadd__``, ``__matmul__``) -> torch's own, as found
+#: at import.
 _TORCH_OPERATORS = {
     name: getattr(torch.Tensor, name)
-    for op, dunder in OPERATORS.items()
+    for op, dunder in {**OPERATORS, "matmul": "matmul"}.items()
     for name in (
-        (f"__{dunder}__",) if op in COMPARISONS else (f"__{dunder}__", f"__r{dunder}__", f"__i{dunder}__")
+        (f"__{dunder}__",)
+        if op in COMPARISONS
+        else (f"__{dunder}__", f"__r{dunder}__", *((f"__i{dunder}__",) if op != "matmul" else ()))
     )
 }
 #: Those ``torch.Tensor`` defines itself (the others it inherits from ``torch._C.TensorBase``).
@@ -198,9 +279,10 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
 
     Torch's binary elementwise ops in every spelling (``torch.add(x, y)``,
     ``x.add(y)``, ``x.add_(y)``, ``x + y``, ``1 + x``, ``x += y``,
-    comparisons, ``torch.maximum``, ...) and ``torch.where`` give the
-    policy's dtypes, values and refusals; the results are plain tensors on
-    the operands' device.  Every other torch function runs as it is.
+    comparisons, ``torch.maximum``, ...), ``torch.where``, ``torch.cat``,
+    ``torch.stack``, ``torch.matmul``/``@`` and ``torch.clamp``/``clip``
+    give the policy's dtypes, values and refusals; the results are plain
+    tensors on the operands' device.  Every other torch function runs as it is.
 
     Parameters
     ----------
