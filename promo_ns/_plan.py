@@ -445,11 +445,11 @@ def operator(  # noqa: PLR0915
             if scope is None
             else _scoped(ns, op, scope, (ka, x), (kb, y), function=function)
         )
-        if plan is None:
+        if plan is None or (inplace and not plan.inplace_ok):
+            if scope is not None:
+                _record_refusal(scope, op, (ka, x), (kb, y), inplace=inplace)
             raise _refuse(self, other, op, mode)
-        r, _, _, _, fix, inplace_ok, kernel, _, _, _ = plan
-        if inplace and not inplace_ok:
-            raise _refuse(self, other, op, mode)
+        r, _, _, _, fix, _, kernel, _, _, _ = plan
         if fix:
             x, y, plan = _fix_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
             kernel = plan.kernel
@@ -908,6 +908,17 @@ def _record(
     if scope.tracer is not None:
         operands = [(*_KEYS[code], x) for code, x in (a, b)]
         scope.tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute, inplace=inplace)
+
+
+def _record_refusal(scope: Scope, op: str, a: tuple[int, Any], b: tuple[int, Any], *, inplace: bool) -> None:
+    """Report binary ``op`` on cell ``(a, b)``, which the policy refuses, to the block's trace."""
+    if scope.closed:
+        found = current()
+        if found is None:
+            return
+        scope = found
+    if scope.tracer is not None:
+        scope.tracer.refused(op, [(*_KEYS[code], x) for code, x in (a, b)], inplace=inplace)
 
 
 def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:

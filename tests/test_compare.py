@@ -69,6 +69,22 @@ def test_in_place_ops_and_functions_of_several_operands_are_compared(backend: st
     assert "where" in ops
 
 
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_an_op_the_first_policy_refuses_is_reported_before_it_raises(backend: str) -> None:
+    xp = namespace(backend, "array-api")
+    i32 = xp.asarray([1, 2], dtype=xp.int32)
+    f32 = xp.asarray([1.0, 2.0], dtype=xp.float32)
+    with promo_ns.compare("array-api", "numpy") as report:
+        with pytest.raises(promo_ns.PromotionError):
+            i32 + f32
+        line = _here() - 1
+        with pytest.raises(promo_ns.PromotionError):
+            i32 += 1.5  # refused under both: nothing to report
+    (difference,) = report.differences
+    assert difference.location.endswith(f":{line}") and difference.op == "add"
+    assert difference.results == {"array-api": "refused (PromotionError)", "numpy": "float64"}
+
+
 def test_nothing_is_reported_where_the_policies_agree() -> None:
     xp = namespace("numpy", "numpy")
     x = xp.asarray([1.0, 2.0], dtype=xp.float64)

@@ -92,6 +92,12 @@ class Comparison(Trace):
             self.enclosing.record(op, operands, result, compute, inplace=inplace)
         self._compare(f"{op}=" if inplace else op, _operands(operands), result)
 
+    def refused(self, op: str, operands: Reported, *, inplace: bool = False) -> None:
+        """Compare ``op`` on ``operands``, which the first policy refused (it raises next)."""
+        if self.enclosing is not None:
+            self.enclosing.refused(op, operands, inplace=inplace)
+        self._compare(f"{op}=" if inplace else op, _operands(operands), None)
+
     def pending(self, op: str, operands: Reported, result: DType, compute: DType) -> None:
         """Note ``op`` until :meth:`commit` says it has run."""
         if self.enclosing is not None:
@@ -107,11 +113,12 @@ class Comparison(Trace):
             self._compare(*noted)
 
     # -- deciding --
-    def _compare(self, op: str, operands: tuple[Operand, ...], result: DType) -> None:
+    def _compare(self, op: str, operands: tuple[Operand, ...], result: DType | None) -> None:
+        """Record ``op`` where another policy decides otherwise than ``result`` (None: refused)."""
         key = (op, *((o.dtype, o.role, o.value) for o in operands))
         outcomes = self._decided.get(key, ())
         if outcomes == ():
-            first = str(result)
+            first = f"refused ({PromotionError.__name__})" if result is None else str(result)
             others = tuple(_outcome(p, op, operands) for p in self.policies[1:])
             outcomes = None if all(o == first for o in others) else (first, *others)
             self._decided[key] = outcomes
@@ -298,7 +305,8 @@ def compare(*policies: str | Policy) -> _CompareBlock:
 
     Notes
     -----
-    Partial: an op the first policy refuses raises as it would, without a record.
+    An operator or function of two operands that the first policy refuses is
+    recorded, then raises as it would; the code after it does not run.
     """
     if len(policies) < 2:
         raise ValueError(
