@@ -132,7 +132,7 @@ import numpy
 import promo_ns
 import {compat} as compat
 {imp}
-from benchmarks.cases import first_op
+from benchmarks.cases import first_op, in_torch_policy
 from benchmarks.cases import standardize_logsumexp as work, standardize_logsumexp_torch as work_torch
 rng = numpy.random.default_rng(0)
 def native(v):
@@ -168,6 +168,14 @@ def standardize_logsumexp(xp: Any, x: Any) -> Any:
     z = (x - mean(x, axis=0)) / std(x, axis=0)
     m = max_(z, axis=1, keepdims=True)
     return m[:, 0] + log(sum_(exp(z - m), axis=1))
+
+
+def in_torch_policy(policy: str, fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` on plain torch tensors in ``promo_ns.torch_policy(policy)``, opened each call."""
+    import promo_ns
+
+    with promo_ns.torch_policy(policy):
+        return fn(*args)
 
 
 def first_op(policy: Any, backend: str, a: Any, b: Any) -> Any:
@@ -466,6 +474,13 @@ CASES: tuple[Case, ...] = (
         {"native": "COMPARING.run(work, nat, x2)", "promo_ns": "COMPARING.run(work, xp, X2)"},
         backends=("numpy", "torch"),
         native={"torch": "COMPARING.run(work_torch, x2)"},
+    ),
+    Case(
+        "workload",
+        "torch's standardize + logsumexp on plain tensors inside torch_policy('pytorch'), opened each call",
+        _SMALL,
+        {"native": "work_torch(x2)", "promo_ns": "in_torch_policy('pytorch', work_torch, x2)"},
+        backends=("torch",),
     ),
     Case(
         "small (n=100)",
