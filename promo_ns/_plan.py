@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from functools import cache, partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from promo_ns._context import _SCOPE, Scope, current
 from promo_ns._dtypes import (
@@ -54,6 +54,9 @@ from promo_ns._engine import (
 from promo_ns._memo import per_policy
 from promo_ns.backends import Backend, Plan, Values
 from promo_ns.policies import Policy, Role
+
+if TYPE_CHECKING:
+    from promo_ns._trace import Trace
 
 __all__ = [
     "INPLACE",
@@ -900,25 +903,27 @@ def _record(
     scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int, Any], *, inplace: bool = False
 ) -> None:
     """Report binary ``op`` on cell ``(a, b)`` (code, native operand), which has run, to the block's trace."""
-    if scope.closed:
-        found = current()
-        if found is None:
-            return
-        scope = found
-    if scope.tracer is not None:
+    tracer = _tracer(scope)
+    if tracer is not None:
         operands = [(*_KEYS[code], x) for code, x in (a, b)]
-        scope.tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute, inplace=inplace)
+        tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute, inplace=inplace)
 
 
 def _record_refusal(scope: Scope, op: str, a: tuple[int, Any], b: tuple[int, Any], *, inplace: bool) -> None:
     """Report binary ``op`` on cell ``(a, b)``, which the policy refuses, to the block's trace."""
+    tracer = _tracer(scope)
+    if tracer is not None:
+        tracer.refused(op, [(*_KEYS[code], x) for code, x in (a, b)], inplace=inplace)
+
+
+def _tracer(scope: Scope) -> Trace | None:
+    """The trace of ``scope``, or of the block now in force where ``scope`` has closed; None without one."""
     if scope.closed:
         found = current()
         if found is None:
-            return
+            return None
         scope = found
-    if scope.tracer is not None:
-        scope.tracer.refused(op, [(*_KEYS[code], x) for code, x in (a, b)], inplace=inplace)
+    return scope.tracer
 
 
 def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:

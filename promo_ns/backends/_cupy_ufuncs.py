@@ -19,6 +19,7 @@ in the tests.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -72,37 +73,44 @@ def cast_first(
     return ufunc(_operand(asarray, x, c), _operand(asarray, y, c), **kwargs)
 
 
-def _widened(asarray: Asarray, c: Any, dtype: Any, x: Any, y: Any) -> tuple[Any, Any, Any]:
-    """The floating compute dtype and ``x``, ``y`` as arrays of it, widened to float32 from float16.
+def _numpy_division(kernel: Callable[[Any, Any, Any], Any]) -> Callable[..., Any]:
+    """NumPy's floating division ``kernel(module, x, y)`` as a CuPy ufunc of ``(module, asarray, c, x, y)``.
 
-    NumPy's float16 division loops compute in float32 and round once.
+    The operands are arrays of the compute dtype ``c`` (float16, float32 or
+    float64; ``dtype=`` overrides it), widened to float32 from float16 and the
+    result rounded once, as NumPy's float16 loops do; ``out`` takes the result
+    where an in-place op gives one.
     """
-    c = numpy.dtype(c if dtype is None else dtype)
-    wide = numpy.dtype(numpy.float32) if c == numpy.float16 else c
-    a, b = (_operand(asarray, v, c).astype(wide, copy=False) for v in (x, y))
-    return c, a, b
+
+    @functools.wraps(kernel)
+    def division(
+        module: Any,
+        asarray: Asarray,
+        c: Any,
+        x: Any,
+        y: Any,
+        /,
+        *,
+        out: Any = None,
+        dtype: Any = None,
+        casting: Any = None,
+    ) -> Any:
+        c = numpy.dtype(c if dtype is None else dtype)
+        wide = numpy.dtype(numpy.float32) if c == numpy.float16 else c
+        a, b = (_operand(asarray, v, c).astype(wide, copy=False) for v in (x, y))
+        return _into(out, kernel(module, a, b).astype(c, copy=False))
+
+    return division
 
 
-def floor_divide(
-    module: Any,
-    asarray: Asarray,
-    c: Any,
-    x: Any,
-    y: Any,
-    /,
-    *,
-    out: Any = None,
-    dtype: Any = None,
-    casting: Any = None,
-) -> Any:
-    """NumPy's floating ``floor_divide(x, y)`` in ``c`` (float16, float32 or float64), from CuPy's ufuncs.
+@_numpy_division
+def floor_divide(module: Any, a: Any, b: Any) -> Any:
+    """NumPy's floating ``floor_divide``, from CuPy's ufuncs (NumPy's ``npy_floor_divide``).
 
-    NumPy's ``npy_floor_divide``: ``x / y`` for a zero ``y``; else the quotient
-    ``(x - fmod(x, y)) / y``, one less where the remainder's sign is not
-    ``y``'s, snapped to the nearest integer; a zero quotient takes the sign of
-    ``x / y``.  ``out`` takes the result where an in-place op gives one.
+    ``a / b`` for a zero ``b``; else the quotient ``(a - fmod(a, b)) / b``,
+    one less where the remainder's sign is not ``b``'s, snapped to the nearest
+    integer; a zero quotient takes the sign of ``a / b``.
     """
-    c, a, b = _widened(asarray, c, dtype, x, y)
     mod = module.fmod(a, b)
     div = (a - mod) / b
     div = module.where((mod != 0) & ((b < 0) != (mod < 0)), div - 1, div)
@@ -110,32 +118,19 @@ def floor_divide(
     whole = module.where(div - whole > 0.5, whole + 1, whole)
     quotient = a / b
     whole = module.where(div != 0, whole, module.copysign(module.zeros_like(quotient), quotient))
-    return _into(out, module.where(b == 0, quotient, whole).astype(c, copy=False))
+    return module.where(b == 0, quotient, whole)
 
 
-def remainder(
-    module: Any,
-    asarray: Asarray,
-    c: Any,
-    x: Any,
-    y: Any,
-    /,
-    *,
-    out: Any = None,
-    dtype: Any = None,
-    casting: Any = None,
-) -> Any:
-    """NumPy's floating ``remainder(x, y)`` in ``c`` (float16, float32 or float64), from CuPy's ufuncs.
+@_numpy_division
+def remainder(module: Any, a: Any, b: Any) -> Any:
+    """NumPy's floating ``remainder``, from CuPy's ufuncs (NumPy's ``npy_divmod``).
 
-    NumPy's ``npy_divmod``: ``fmod(x, y)``, plus ``y`` where its sign is not
-    ``y``'s; a zero remainder takes ``y``'s sign (nan for a zero ``y``).
-    ``out`` takes the result where an in-place op gives one.
+    ``fmod(a, b)``, plus ``b`` where its sign is not ``b``'s; a zero
+    remainder takes ``b``'s sign (nan for a zero ``b``).
     """
-    c, a, b = _widened(asarray, c, dtype, x, y)
     mod = module.fmod(a, b)
     mod = module.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod)
-    mod = module.where(mod == 0, module.copysign(module.zeros_like(mod), b), mod)
-    return _into(out, mod.astype(c, copy=False))
+    return module.where(mod == 0, module.copysign(module.zeros_like(mod), b), mod)
 
 
 #: op -> NumPy's floating kernel of it, computed with CuPy's ufuncs.
