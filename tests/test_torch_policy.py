@@ -248,3 +248,24 @@ def test_functions_of_several_operands_give_the_namespaces_outcome(policy: str, 
             if got != want:
                 differ.append((left, right, got, want))
     assert not differ, f"(x, y, torch_policy, namespace): {differ[:5]}"
+
+
+def _unary(fn: Any) -> Any:
+    """``fn`` of one argument as a call of two (``_both``'s), the second unused."""
+    return lambda x, _: fn(x)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_one_array_functions_give_the_namespaces_outcome(policy: str) -> None:
+    from promo_ns.audit.torch_policy import _ONE_ARRAY
+
+    xp = promo_ns.namespace("torch", policy=policy)
+    differ = []
+    for name in _ONE_ARRAY:
+        ours = _unary(getattr(xp, name))
+        for spelling, call in (("torch.fn", getattr(torch, name)), ("x.fn()", getattr(torch.Tensor, name))):
+            for dtype in DTYPES:
+                got, want = _both(policy, xp, _unary(call), ours, _tensor(dtype), None)
+                if got != want:
+                    differ.append((spelling, name, dtype, got, want))
+    assert not differ, f"(spelling, function, dtype, torch_policy, namespace): {differ[:5]}"

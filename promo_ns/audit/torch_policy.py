@@ -2,8 +2,9 @@
 
 Inside the block, torch's binary elementwise ops (``torch.add``, ``Tensor.add``,
 ``Tensor.add_``, ``x + y``, ``1 + x``, ``x += y``, comparisons, ...), ``torch.where``,
-``cat``/``stack``, ``matmul``/``@`` and ``clamp``/``clip`` run as the promo_ns op of the
-torch namespace under the policy:
+``cat``/``stack``, ``matmul``/``@``, ``clamp``/``clip`` and one-array functions of one
+tensor alone (``torch.log(x)``, ``x.sum()``) run as the promo_ns op of the torch namespace
+under the policy:
 its result dtype, values and refusals, the tensors wrapped and unwrapped
 without copies, the results plain tensors on the operands' device.  Every
 other torch function runs as it is, after one dictionary lookup.  Inside
@@ -94,8 +95,26 @@ def _clip(x: Any, min: Any = None, max: Any = None) -> _Call:
     return "clip", (x,), {"min": min, "max": max}
 
 
-#: Torch functions of several operands whose dtype depends on them -> their namespace call
-#: (name, arguments, keyword arguments), or None for arguments the namespace does not take.
+def _one_array(name: str) -> Callable[..., _Call]:
+    """``torch.<name>(x)`` of one tensor and nothing else as the namespace's ``name(x)``."""
+
+    def call(x: Any) -> _Call:
+        return (name, (x,), {}) if isinstance(x, torch.Tensor) else None
+
+    return call
+
+
+#: One-array functions whose dtype the policy decides and that torch spells with the standard's
+#: name and meaning when given one tensor alone (``torch.log(x)``, ``x.mean()``, ``x.sum()``);
+#: ``std``/``var`` are not (torch's default correction is 1, the standard's 0), nor ``max``,
+#: ``argmax``, ``round`` (other signatures).
+_ONE_ARRAY = (
+    *("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp", "expm1"),
+    *("floor", "log", "log10", "log1p", "log2", "negative", "positive", "reciprocal", "sign", "sin"),
+    *("sinh", "sqrt", "square", "tan", "tanh", "trunc", "mean", "sum", "prod"),
+)
+#: Torch functions whose dtype depends on their operands -> their namespace call (name,
+#: arguments, keyword arguments), or None for arguments the namespace does not take.
 _CALLS: dict[Callable[..., Any], Callable[..., _Call]] = {
     **dict.fromkeys((torch.cat, torch.concat, torch.concatenate), _sequence("concat")),
     torch.stack: _sequence("stack"),
@@ -103,6 +122,7 @@ _CALLS: dict[Callable[..., Any], Callable[..., _Call]] = {
     torch.Tensor.__matmul__: _operator_matmul,
     torch.Tensor.__rmatmul__: _reflected_matmul,
     **dict.fromkeys((torch.clamp, torch.clip, torch.Tensor.clamp, torch.Tensor.clip), _clip),
+    **{getattr(owner, name): _one_array(name) for name in _ONE_ARRAY for owner in (torch, torch.Tensor)},
 }
 #: (op, operator mode) -> promo_ns's binary path of that spelling, taking a promo_ns array first.
 _OPERATORS = {(op, mode): operator(op, mode) for op, mode in set(_SPELLINGS.values()) if mode != _FUNCTION}
@@ -280,9 +300,11 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     Torch's binary elementwise ops in every spelling (``torch.add(x, y)``,
     ``x.add(y)``, ``x.add_(y)``, ``x + y``, ``1 + x``, ``x += y``,
     comparisons, ``torch.maximum``, ...), ``torch.where``, ``torch.cat``,
-    ``torch.stack``, ``torch.matmul``/``@`` and ``torch.clamp``/``clip``
-    give the policy's dtypes, values and refusals; the results are plain
-    tensors on the operands' device.  Every other torch function runs as it is.
+    ``torch.stack``, ``torch.matmul``/``@``, ``torch.clamp``/``clip`` and
+    the one-array functions of one tensor alone (``torch.log(x)``,
+    ``x.mean()``, ``x.sum()``) give the policy's dtypes, values and
+    refusals; the results are plain tensors on the operands' device.  Every
+    other torch function (and those with other arguments) runs as it is.
 
     Parameters
     ----------
