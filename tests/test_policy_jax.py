@@ -156,3 +156,37 @@ def test_linalg_of_bfloat16_keeps_bfloat16_in_every_result(backend: str) -> None
     assert xp.linalg.pinv(x).dtype == xp.bfloat16
     if has_values(xp):
         np.testing.assert_allclose(to_numpy(xp.linalg.pinv(x) @ x), np.eye(3), atol=0.05)
+
+
+_INTEGERS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch", "torch:meta", "dask", "jax"])
+@pytest.mark.parametrize("dtype", _INTEGERS)
+def test_integer_division_by_zero_gives_xlas_values(backend: str, dtype: str) -> None:
+    # was: NumPy's 0 on every backend but JAX's own; JAX gives XLA's quotient, and 0 as remainder
+    xp = namespace(backend, "jax")
+    values = [1, 0, 5, -3] if dtype[0] == "i" else [1, 0, 5, 200]
+    signed = dtype[0] == "i"
+    want_quotient = [-2, -1, -2, -2] if signed else [np.iinfo(dtype).max] * 4
+    x, zero = xp.asarray(values, dtype=getattr(xp, dtype)), xp.zeros(4, dtype=getattr(xp, dtype))
+    results = {
+        "x // 0-array": (x // zero, want_quotient),
+        "x // 0": (x // 0, want_quotient),
+        "floor_divide": (xp.floor_divide(x, zero), want_quotient),
+        "x % 0-array": (x % zero, [0, 0, 0, 0]),
+        "remainder": (xp.remainder(x, 0), [0, 0, 0, 0]),
+    }
+    y = xp.asarray(values, dtype=getattr(xp, dtype))
+    y //= zero
+    results["x //= 0-array"] = (y, want_quotient)
+    for spelling, (got, want) in results.items():
+        assert got.dtype == getattr(xp, dtype), spelling
+        if has_values(xp):
+            assert to_numpy(got).tolist() == want, spelling
+    if importlib.util.find_spec("jax") is not None:
+        import jax.numpy as jnp
+
+        native = jnp.asarray(values, dtype=dtype)
+        assert jnp.floor_divide(native, 0).tolist() == want_quotient
+        assert jnp.remainder(native, 0).tolist() == [0, 0, 0, 0]

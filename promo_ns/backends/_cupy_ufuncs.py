@@ -27,6 +27,7 @@ from typing import Any
 import numpy
 
 from promo_ns._dtypes import DType, complex64, complex128
+from promo_ns.backends._values import into
 
 __all__ = [
     "FLOAT_DIVISION",
@@ -98,7 +99,7 @@ def _numpy_division(kernel: Callable[[Any, Any, Any], Any]) -> Callable[..., Any
         c = numpy.dtype(c if dtype is None else dtype)
         wide = numpy.dtype(numpy.float32) if c == numpy.float16 else c
         a, b = (_operand(asarray, v, c).astype(wide, copy=False) for v in (x, y))
-        return _into(out, kernel(module, a, b).astype(c, copy=False))
+        return into(out, kernel(module, a, b).astype(c, copy=False))
 
     return division
 
@@ -148,18 +149,10 @@ def checking_exponents(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
     return ufunc(x, y, **kwargs)
 
 
-def _into(out: Any, result: Any) -> Any:
-    """``result``, written into ``out`` where an in-place op gave one (``out=``)."""
-    if out is None:
-        return result
-    out[...] = result
-    return out
-
-
 def dividend_signed(module: ModuleType, ufunc: Any, x: Any, y: Any, out: Any = None, **kwargs: Any) -> Any:
     """NumPy adapter's ``_dividend_signed`` on CuPy, which takes no ``where=``."""
     r = ufunc(x, y, **kwargs)
-    return _into(out, module.where(r == 0, module.copysign(r, x).astype(r.dtype), r))
+    return into(out, module.where(r == 0, module.copysign(r, x).astype(r.dtype), r))
 
 
 #: (op, compute dtype) CuPy has no kernel for, nor NumPy: refused up front.  CuPy lists complex

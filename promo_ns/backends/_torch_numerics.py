@@ -59,7 +59,8 @@ def divisor_rule(op: str, fn: Callable[[Any, Any], Any], rule: str) -> Callable[
     """Integer ``fn(x, y)`` (``op``: ``floor_divide``, ``remainder``) with the policy's rule for 0 divisors.
 
     ``rule`` is :attr:`~._base.Values.zero_divisor`: ``"zero"`` gives 0 where
-    ``y`` is 0 (NumPy's), ``"raise"`` raises promo_ns's ZeroDivisionError.
+    ``y`` is 0 (NumPy's), ``"raise"`` raises promo_ns's ZeroDivisionError,
+    ``"xla"`` gives XLA's quotient there (see :func:`_xla_quotient`) and 0 as remainder.
     ``x`` and ``y`` are tensors or Python scalars, as ``fn`` takes them; the
     result is a new tensor.  torch's CPU raises on a zero divisor (after
     writing part of the result, which is dropped): there ``fn`` runs as it is
@@ -70,13 +71,19 @@ def divisor_rule(op: str, fn: Callable[[Any, Any], Any], rule: str) -> Callable[
     (one value read back); ``meta`` has no values to divide.
     """
     raising = rule == "raise"
+    xla = rule == "xla" and op == "floor_divide"
 
     def divide(x: Any, y: Any) -> Any:
         if not isinstance(y, Tensor):
             if y == 0:
                 if raising:
                     raise zero_divisor_error(op)
-                return fn(x, 1).zero_()
+                out = fn(x, 1)
+                return (
+                    _select(torch.ones_like(out, dtype=torch.bool), _xla_quotient(x, out.dtype), out)
+                    if xla
+                    else out.zero_()
+                )
             return fn(x, y)
         kind = y.device.type
         if kind == "meta":
@@ -97,9 +104,23 @@ def divisor_rule(op: str, fn: Callable[[Any, Any], Any], rule: str) -> Callable[
                 raise zero_divisor_error(op)
             return fn(x, y)
         out = fn(x, _select(zero, 1, y))  # y's dtype: a bool divisor stays bool
-        return _select(zero, 0, out)
+        return _select(zero, _xla_quotient(x, out.dtype) if xla else 0, out)
 
     return divide
+
+
+def _xla_quotient(x: Any, dtype: torch.dtype) -> int | Tensor:
+    """XLA's integer ``x // 0`` as :func:`_select` writes it: -1 for a signed 0, -2 for other signed ``x``.
+
+    Unsigned: the dtype's maximum, all bits set (-1 in the signed bits of uint16/32/64).
+    """
+    if dtype == torch.uint8:
+        return 255
+    if dtype in SIGNED:
+        return -1
+    if not isinstance(x, Tensor):
+        return -1 if x == 0 else -2
+    return torch.where(x == 0, -1, -2).to(dtype)
 
 
 def _common(x: Any, y: Tensor) -> torch.dtype:
@@ -116,10 +137,11 @@ def _bits(x: Tensor) -> Tensor:
     return x if signed is None else x.view(signed)
 
 
-def _select(cond: Tensor, value: int, x: Tensor) -> Tensor:
+def _select(cond: Tensor, value: int | Tensor, x: Tensor) -> Tensor:
     """``value`` where ``cond``, else ``x`` (of ``x``'s dtype; uint16/32/64 through their signed bits)."""
     bits = _bits(x)
-    return torch.where(cond, torch.full_like(bits, value), bits).view(x.dtype)
+    fill = value if isinstance(value, Tensor) else torch.full_like(bits, value)
+    return torch.where(cond, fill, bits).view(x.dtype)
 
 
 def divisor_signed(fn: Callable[[Any, Any], Any], x: Any, y: Any) -> Any:

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy
 
-__all__ = ["integer_arange", "negative_power_error", "numpy_fill", "zero_divisor_error"]
+__all__ = ["integer_arange", "into", "negative_power_error", "numpy_fill", "zero_divisor_error"]
 
 
 def integer_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
@@ -55,3 +55,11 @@ def negative_power_error() -> ValueError:
         "them, as the policy does on every backend); cast the base to a floating dtype first, e.g. "
         "xp.astype(x, xp.float64) ** y."
     )
+
+
+def into(out: Any, result: Any) -> Any:
+    """``result``, written into ``out`` where an in-place op gave one (``out=``)."""
+    if out is None:
+        return result
+    out[...] = result
+    return out

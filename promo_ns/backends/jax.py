@@ -366,11 +366,11 @@ def _pow(rule: str, x: Any, y: Any) -> Any:
 def _floor_divide(rule: str, x: Any, y: Any) -> Any:
     """``jnp.floor_divide`` with the policy's ``rule`` (:attr:`Values.zero_divisor`) for integer divisors 0.
 
-    XLA gives -1, -2 or 255 there: ``"zero"`` gives NumPy's 0, ``"raise"``
-    raises (see :func:`_check_divisor`).
+    XLA gives -1, -2 or 255 there (``"xla"`` keeps them): ``"zero"`` gives
+    NumPy's 0, ``"raise"`` raises (see :func:`_check_divisor`).
     """
     out = jnp.floor_divide(x, y)
-    if out.dtype.kind not in "iu":
+    if out.dtype.kind not in "iu" or rule == "xla":
         return out
     zero = _check_divisor("floor_divide", rule, y)
     return out if zero is None else jnp.where(zero, jnp.zeros((), out.dtype), out)

@@ -24,7 +24,7 @@ from promo_ns._ops import NATIVE
 from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
 from promo_ns.backends._base import DTypeMaps, Patched, Plan, Values
 from promo_ns.backends._cupy_compat import CupyCompat, asarray_keeping_sign, has_negative_zero
-from promo_ns.backends._values import zero_divisor_error
+from promo_ns.backends._values import into, zero_divisor_error
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["NumpyLike"]
@@ -85,6 +85,28 @@ def _raising_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) ->
             return ufunc(x, y, **kwargs)
         except FloatingPointError:
             raise zero_divisor_error(op) from None
+
+
+def _xla_zero_divisor(
+    op: str, module: ModuleType, ufunc: Any, x: Any, y: Any, /, *, out: Any = None, **kwargs: Any
+) -> Any:
+    """Integer ``ufunc(x, y)`` (``//``, ``%``) with XLA's values where ``y`` is 0 (``zero_divisor="xla"``).
+
+    The remainder is 0, as NumPy's (without its warning); the quotient -1
+    for a signed 0, -2 for any other signed ``x``, the dtype's maximum for
+    unsigned: XLA's all-ones quotient, less one where ``floor_divide``
+    corrects it.  Read before ``out=`` overwrites ``x``.
+    """
+    with numpy.errstate(divide="ignore"):
+        r = ufunc(x, y, **kwargs)
+    if op == "remainder":
+        return into(out, r)
+    dtype = numpy.dtype(r.dtype)
+    if dtype.kind == "u":
+        fill = module.asarray(numpy.iinfo(dtype).max, dtype=dtype)
+    else:
+        fill = module.where(module.asarray(x) == 0, -1, -2).astype(dtype)
+    return into(out, module.where(module.asarray(y) == 0, fill, r))
 
 
 def _checking_zero_divisor(op: str, ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:
@@ -241,6 +263,8 @@ class NumpyLike(DTypeMaps):
             return ufunc
         if op in _DIVISION and values.zero_divisor == "raise":
             return partial(_raising_zero_divisor if self._numpy else _checking_zero_divisor, op, ufunc)
+        if op in _DIVISION and values.zero_divisor == "xla":
+            return partial(_xla_zero_divisor, op, self.module, ufunc)
         if op == "pow" and compute.kind == "i" and values.negative_powers == "compute":
             return partial(_negative_powers, self.module, ufunc)
         if op == "pow" and compute.kind == "i" and self._cupy:

@@ -16,7 +16,7 @@ __all__ = ["FAMILIES", "Family", "IntRule", "NegativePowers", "ZeroDivisor", "Ze
 #: What a Python int operand's value does in an op family (see :attr:`Family.int_values`).
 IntRule = Literal["wrap", "fit", "magnitude", "non-negative", "exact", "bounds"]
 #: What an integer ``//`` or ``%`` does with a divisor of 0 (see :attr:`Family.zero_divisor`).
-ZeroDivisor = Literal["zero", "raise"]
+ZeroDivisor = Literal["zero", "raise", "xla"]
 #: What an integer power does with a negative integer exponent (see :attr:`Family.negative_powers`).
 NegativePowers = Literal["raise", "compute"]
 #: Whose sign a floating ``%`` that gives 0 takes (see :attr:`Family.zero_remainder`).
@@ -150,7 +150,10 @@ class Family:
         the divisor is 0, an array's element or a Python int.  ``"zero"``: 0
         there (NumPy, with a RuntimeWarning); ``"raise"``: the op raises
         ZeroDivisionError and gives no result (PyTorch's CPU kernels, Paddle's
-        and TF's "Integer division by zero").  Every backend computes the
+        and TF's "Integer division by zero"); ``"xla"``: XLA's integer division
+        by 0, all bits set, through ``floor_divide``'s correction: ``x // 0`` is
+        -1 for a signed 0, -2 for any other signed ``x``, the dtype's maximum
+        for unsigned, and ``x % 0`` is 0 (JAX).  Every backend computes the
         policy's rule, whatever its own kernel does.
     negative_powers
         Values: what an integer ``**`` (of this family) gives for a negative

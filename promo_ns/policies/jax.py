@@ -32,6 +32,11 @@ while parsing an argument to a jitted computation", from ``2**63`` on and below
 result's dtype as a cast does: ``int8 + 1000`` wraps to int8 silently, a
 float16 array takes ``2**31`` as infinity.
 
+Integer division by zero (``zero_divisor="xla"``) gives XLA's values on every
+backend: ``x // 0`` is -1 for ``x = 0``, -2 for any other signed ``x`` and the
+dtype's maximum for unsigned (XLA's all-ones quotient through ``floor_divide``'s
+correction), ``x % 0`` is 0; JAX raises nothing and warns of nothing.
+
 ``clip`` promotes ``x`` with its bounds (``jnp.clip`` is ``minimum(maximum(x,
 min), max)``) and refuses complex ("Clip received a complex value");
 setitem is ``x.at[i].set(v)``, which casts any value into ``x``'s dtype.
@@ -185,7 +190,8 @@ POLICY = Policy(
         "subtraction": Family(result_kinds="iufc"),
         # lax.integer_pow: "Integers cannot be raised to negative powers" (a TypeError).
         "power": Family(result_map=_NUMERIC, int_right={"i": "non-negative", "u": "non-negative"}),
-        "real_arithmetic": Family(kinds="biuf", result_map=_NUMERIC),
+        # XLA's integer division by 0: x // 0 is -1 (x = 0), -2 or the unsigned maximum; x % 0 is 0.
+        "real_arithmetic": Family(kinds="biuf", result_map=_NUMERIC, zero_divisor="xla"),
         "extrema": Family(),
         "true_divide": Family(result_map=_INEXACT),
         "comparison": Family(result="bool"),
