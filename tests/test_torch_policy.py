@@ -232,6 +232,12 @@ _SEVERAL: list[tuple[str, Any, Any]] = [
     ("x @ y", operator.matmul, operator.matmul),
     ("torch.clamp(x, y)", torch.clamp, lambda a, b: a._ns.clip(a, b)),
     ("x.clip(max=y)", lambda x, y: x.clip(max=y), lambda a, b: a._ns.clip(a, max=b)),
+    (
+        "torch.tensordot(dims=1)",
+        lambda x, y: torch.tensordot(x, y, dims=1),
+        lambda a, b: a._ns.tensordot(a, b, axes=1),
+    ),
+    ("torch.outer", lambda x, y: torch.outer(x[0], y[0]), lambda a, b: a._ns.linalg.outer(a[0], b[0])),
 ]
 
 
@@ -269,3 +275,30 @@ def test_one_array_functions_give_the_namespaces_outcome(policy: str) -> None:
                 if got != want:
                     differ.append((spelling, name, dtype, got, want))
     assert not differ, f"(spelling, function, dtype, torch_policy, namespace): {differ[:5]}"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name", ["sum", "prod", "mean"])
+def test_reductions_with_dim_keepdim_and_dtype_give_the_namespaces_outcome(policy: str, name: str) -> None:
+    xp = promo_ns.namespace("torch", policy=policy)
+    calls: list[tuple[str, Any, Any]] = [
+        ("x.fn()", lambda x, _: getattr(x, name)(), lambda a, _: getattr(xp, name)(a)),
+        ("fn(x, 0)", lambda x, _: getattr(torch, name)(x, 0), lambda a, _: getattr(xp, name)(a, axis=0)),
+        (
+            "x.fn(dim=1, keepdim=True)",
+            lambda x, _: getattr(x, name)(dim=1, keepdim=True),
+            lambda a, _: getattr(xp, name)(a, axis=1, keepdims=True),
+        ),
+        (
+            "fn(x, dtype=float64)",
+            lambda x, _: getattr(torch, name)(x, dtype=torch.float64),
+            lambda a, _: getattr(xp, name)(a, dtype=xp.float64),
+        ),
+    ]
+    differ = []
+    for spelling, ours, theirs in calls:
+        for dtype in DTYPES:
+            got, want = _both(policy, xp, ours, theirs, torch.ones((2, 3), dtype=getattr(torch, dtype)), None)
+            if got != want:
+                differ.append((spelling, dtype, got, want))
+    assert not differ, f"(spelling, dtype, torch_policy, namespace): {differ[:5]}"

@@ -2,9 +2,9 @@
 
 Inside the block, torch's binary elementwise ops (``torch.add``, ``Tensor.add``,
 ``Tensor.add_``, ``x + y``, ``1 + x``, ``x += y``, comparisons, ...), ``torch.where``,
-``cat``/``stack``, ``matmul``/``@``, ``clamp``/``clip`` and one-array functions of one
-tensor alone (``torch.log(x)``, ``x.sum()``) run as the promo_ns op of the torch namespace
-under the policy:
+``cat``/``stack``, ``matmul``/``@``, ``clamp``/``clip``, ``tensordot``, ``outer``,
+``sum``/``prod``/``mean`` and one-array functions of one tensor alone (``torch.log(x)``)
+run as the promo_ns op of the torch namespace under the policy:
 its result dtype, values and refusals, the tensors wrapped and unwrapped
 without copies, the results plain tensors on the operands' device.  Every
 other torch function runs as it is, after one dictionary lookup.  Inside
@@ -104,6 +104,33 @@ def _one_array(name: str) -> Callable[..., _Call]:
     return call
 
 
+def _reduction(name: str) -> Callable[..., _Call]:
+    """``torch.<name>(x, dim=None, keepdim=False, *, dtype=None)`` as the namespace's ``name``."""
+
+    def call(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> _Call:
+        if not isinstance(x, torch.Tensor) or not isinstance(dim, (int, tuple, list, type(None))):
+            return None
+        kwargs: dict[str, Any] = {"axis": tuple(dim) if isinstance(dim, list) else dim, "keepdims": keepdim}
+        if dtype is not None:
+            kwargs["dtype"] = str(dtype).removeprefix("torch.")
+        return name, (x,), kwargs
+
+    return call
+
+
+def _tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> _Call:
+    """``torch.tensordot(a, b, dims)`` as the namespace's ``tensordot(a, b, axes=dims)``."""
+    tensors = isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)
+    if not tensors or isinstance(dims, torch.Tensor) or out is not None:
+        return None
+    return "tensordot", (a, b), {"axes": dims if isinstance(dims, int) else tuple(map(tuple, dims))}
+
+
+def _outer(a: Any, b: Any) -> _Call:
+    tensors = isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)
+    return ("linalg.outer", (a, b), {}) if tensors else None
+
+
 #: One-array functions whose dtype the policy decides and that torch spells with the standard's
 #: name and meaning when given one tensor alone (``torch.log(x)``, ``x.mean()``, ``x.sum()``);
 #: ``std``/``var`` are not (torch's default correction is 1, the standard's 0), nor ``max``,
@@ -111,8 +138,11 @@ def _one_array(name: str) -> Callable[..., _Call]:
 _ONE_ARRAY = (
     *("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp", "expm1"),
     *("floor", "log", "log10", "log1p", "log2", "negative", "positive", "reciprocal", "sign", "sin"),
-    *("sinh", "sqrt", "square", "tan", "tanh", "trunc", "mean", "sum", "prod"),
+    *("sinh", "sqrt", "square", "tan", "tanh", "trunc"),
 )
+#: Reductions torch spells with the standard's meaning: ``sum``/``prod``/``mean`` with ``dim``,
+#: ``keepdim`` and ``dtype`` (the standard's ``axis``, ``keepdims``, ``dtype``).
+_REDUCTIONS = ("sum", "prod", "mean")
 #: Torch functions whose dtype depends on their operands -> their namespace call (name,
 #: arguments, keyword arguments), or None for arguments the namespace does not take.
 _CALLS: dict[Callable[..., Any], Callable[..., _Call]] = {
@@ -123,6 +153,9 @@ _CALLS: dict[Callable[..., Any], Callable[..., _Call]] = {
     torch.Tensor.__rmatmul__: _reflected_matmul,
     **dict.fromkeys((torch.clamp, torch.clip, torch.Tensor.clamp, torch.Tensor.clip), _clip),
     **{getattr(owner, name): _one_array(name) for name in _ONE_ARRAY for owner in (torch, torch.Tensor)},
+    **{getattr(owner, name): _reduction(name) for name in _REDUCTIONS for owner in (torch, torch.Tensor)},
+    **dict.fromkeys((torch.tensordot, torch.Tensor.__dict__.get("tensordot", torch.tensordot)), _tensordot),
+    **dict.fromkeys((torch.outer, torch.Tensor.outer, torch.ger, torch.Tensor.ger), _outer),
 }
 #: (op, operator mode) -> promo_ns's binary path of that spelling, taking a promo_ns array first.
 _OPERATORS = {(op, mode): operator(op, mode) for op, mode in set(_SPELLINGS.values()) if mode != _FUNCTION}
@@ -178,7 +211,11 @@ class _PolicyMode(TorchFunctionMode):
         arguments = [wrapped(a) for a in args]
         if name == "__matmul__":
             return (arguments[0] @ arguments[1])._x
-        return getattr(xp, name)(*arguments, **{k: wrapped(v) for k, v in kwargs.items()})._x
+        if isinstance(kwargs.get("dtype"), str):
+            kwargs = {**kwargs, "dtype": getattr(xp, kwargs["dtype"])}
+        owner, _, short = name.rpartition(".")
+        fn = getattr(getattr(xp, owner) if owner else xp, short)
+        return fn(*arguments, **{k: wrapped(v) for k, v in kwargs.items()})._x
 
     def _run(self, op: str, spelling: int, operands: list[Any]) -> Any:
         """The promo_ns op of ``spelling`` on the operands (tensors and Python scalars): a tensor."""
@@ -300,11 +337,13 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     Torch's binary elementwise ops in every spelling (``torch.add(x, y)``,
     ``x.add(y)``, ``x.add_(y)``, ``x + y``, ``1 + x``, ``x += y``,
     comparisons, ``torch.maximum``, ...), ``torch.where``, ``torch.cat``,
-    ``torch.stack``, ``torch.matmul``/``@``, ``torch.clamp``/``clip`` and
-    the one-array functions of one tensor alone (``torch.log(x)``,
-    ``x.mean()``, ``x.sum()``) give the policy's dtypes, values and
-    refusals; the results are plain tensors on the operands' device.  Every
-    other torch function (and those with other arguments) runs as it is.
+    ``torch.stack``, ``torch.matmul``/``@``, ``torch.clamp``/``clip``,
+    ``torch.tensordot``, ``torch.outer``, ``sum``/``prod``/``mean`` (with
+    ``dim``, ``keepdim``, ``dtype``) and the one-array functions of one
+    tensor alone (``torch.log(x)``, ``x.exp()``) give the policy's dtypes,
+    values and refusals; the results are plain tensors on the operands'
+    device.  Every other torch function (and those with other arguments,
+    ``out=``) runs as it is.
 
     Parameters
     ----------
