@@ -90,6 +90,7 @@ __all__ = [
     "promoted",
     "promoted_operand",
     "ran",
+    "report_decided",
     "traced",
     "unknown_device",
     "wrap",
@@ -652,6 +653,21 @@ def ran(op: str) -> None:
         scope.tracer.commit(op)
 
 
+def report_decided(op: str, x: Any, result: DType | None) -> None:
+    """Report one-array function ``op`` of array ``x``, which gave ``result`` (None: refused), to a compare.
+
+    A trace records casts only: it hears of these through :func:`traced` where one is made.
+    """
+    scope = _scope() and current()
+    if scope is None or scope.tracer is None or not scope.tracer.every_op:
+        return
+    operands = [(*_KEYS[x._k], x._x)]
+    if result is None:
+        scope.tracer.refused(op, operands)
+    else:
+        scope.tracer.record(op, operands, result, result)
+
+
 def traced(ns: Space, op: str, x: Any, result: DType, compute: DType) -> None:
     """Note, inside a trace block, that ``op`` converts array ``x`` to ``compute`` for a ``result``.
 
@@ -807,10 +823,17 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
         if plan is None:
             plan = ns._plans[(op, k)] = one_array_plan(ns.policy, op, DTYPES[k >> 1])
     else:
-        plan = one_array_plan(scope.policy, op, DTYPES[k >> 1])
+        try:
+            plan = one_array_plan(scope.policy, op, DTYPES[k >> 1])
+        except PromotionError:
+            if scope.tracer is not None:
+                scope.tracer.refused(op, [(*_KEYS[k], x._x)])
+            raise
     result, compute = plan
     dtype = DTYPES[k >> 1]
     if compute is dtype:
+        if scope is not None and scope.tracer is not None and scope.tracer.every_op:
+            scope.tracer.pending(op, [(*_KEYS[k], x._x)], result, compute)
         return result, x._x
     if scope is not None and (dtype is not bool_ or compute is not uint8):  # not a bool kernel's stand-in
         traced(ns, op, x, result, compute)
@@ -1105,7 +1128,11 @@ def array_of(ns: Space, x: Any, op: str) -> Any:
 def input_of(ns: Space, x: Any, op: str) -> Any:
     """:func:`array_of`, refused where the active policy's ``input_kinds`` give ``op`` no ``x.dtype``."""
     native_x = array_of(ns, x, op)
-    check_input_kind(ns.policy_now(), op, x.dtype)
+    try:
+        check_input_kind(ns.policy_now(), op, x.dtype)
+    except PromotionError:
+        report_decided(op, x, None)
+        raise
     return native_x
 
 

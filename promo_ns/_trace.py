@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from threading import get_ident
-from typing import Any
+from typing import Any, ClassVar
 
 from promo_ns._dtypes import DType, widens
 from promo_ns.policies import Role
@@ -53,6 +53,8 @@ class Trace:
     compilation), not once per call of the compiled function.
     """
 
+    #: Whether the plan layer reports one-array functions that convert nothing too (a comparison's).
+    every_op: ClassVar[bool] = False
     records: list[Cast] = field(default_factory=list)
     #: The trace of the block around this one, which gets every record too.
     enclosing: Trace | None = field(default=None, repr=False, compare=False)

@@ -85,6 +85,27 @@ def test_an_op_the_first_policy_refuses_is_reported_before_it_raises(backend: st
     assert difference.results == {"array-api": "refused (PromotionError)", "numpy": "float64"}
 
 
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_one_array_functions_that_convert_nothing_are_compared_too(backend: str) -> None:
+    xp = namespace(backend, "numpy")
+    i8, b = xp.asarray([1, 2], dtype=xp.int8), xp.asarray([True, False])
+    with promo_ns.compare("numpy", "array-api", "pytorch") as report:
+        xp.abs(i8)  # int8 under every policy: nothing to report
+        xp.conj(b)  # NumPy's int8, the standard's bool, refused by array-api (complex and real only)
+        xp.logical_not(i8)  # array-api takes bool only
+    found = {d.op: d.results for d in report.differences}
+    assert found == {
+        "conj": {"numpy": "int8", "array-api": "refused (PromotionError)", "pytorch": "bool"},
+        "logical_not": {"numpy": "bool", "array-api": "refused (PromotionError)", "pytorch": "bool"},
+    }
+    with promo_ns.compare("array-api", "numpy") as refused:
+        with pytest.raises(promo_ns.PromotionError):
+            xp.logical_not(i8)
+    assert [d.results for d in refused.differences] == [
+        {"array-api": "refused (PromotionError)", "numpy": "bool"}
+    ]
+
+
 def test_nothing_is_reported_where_the_policies_agree() -> None:
     xp = namespace("numpy", "numpy")
     x = xp.asarray([1.0, 2.0], dtype=xp.float64)

@@ -21,8 +21,17 @@ from promo_ns._dtypes import (
     uint16,
     uint32,
 )
-from promo_ns._engine import delegated_dtype
-from promo_ns._plan import Space, finish, is_numpy_like, native_argument, one_array, ran, wrap_any
+from promo_ns._engine import PromotionError, delegated_dtype
+from promo_ns._plan import (
+    Space,
+    finish,
+    is_numpy_like,
+    native_argument,
+    one_array,
+    ran,
+    report_decided,
+    wrap_any,
+)
 from promo_ns.backends import Backend
 
 __all__ = [
@@ -181,8 +190,14 @@ def in_policy_dtype(ns: Space, name: str, x: Any, call: Callable[[], Any]) -> An
     The result dtype is the policy's (see :func:`~promo_ns._engine.delegated_dtype`):
     the backend's result is cast to it, or ``x``'s dtype is refused before anything runs.
     """
-    dtype = delegated_dtype(ns.policy_now(), name, DTYPES[x._k >> 1])
-    return finish(ns, call(), dtype)
+    try:
+        dtype = delegated_dtype(ns.policy_now(), name, DTYPES[x._k >> 1])
+    except PromotionError:
+        report_decided(name, x, None)
+        raise
+    out = finish(ns, call(), dtype)
+    report_decided(name, x, dtype)
+    return out
 
 
 def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:

@@ -29,10 +29,13 @@ from promo_ns._engine import (
     Operand,
     PromotionError,
     accumulation_dtype,
+    check_input_kind,
+    delegated_dtype,
     function_dtype,
     resolve,
     resolve_many,
 )
+from promo_ns._ops import DELEGATED_DTYPES
 from promo_ns._trace import Reported, Trace
 from promo_ns.policies import Policy, get_policy
 
@@ -74,6 +77,8 @@ class Comparison(Trace):
     report on to the trace around the block, if any, so a ``trace`` block
     around a ``compare`` block misses nothing.
     """
+
+    every_op = True
 
     def __init__(self, policies: Sequence[Policy], enclosing: Trace | None) -> None:
         super().__init__(enclosing=enclosing)
@@ -224,8 +229,11 @@ def _outcome(policy: Policy, op: str, operands: tuple[Operand, ...]) -> str:
             return str(resolve(policy, op[:-1], *operands, inplace=True))
         if len(operands) == 1 and operands[0].dtype is not None:
             dtype = operands[0].dtype
+            check_input_kind(policy, op, dtype)
             if op in _ACCUMULATING:
                 return str(accumulation_dtype(policy, op, dtype))
+            if op in DELEGATED_DTYPES:
+                return str(delegated_dtype(policy, op, dtype))
             return str(function_dtype(policy, op, dtype))
         return str(resolve_many(policy, op, operands))
     except (PromotionError, OverflowError, ValueError) as e:
