@@ -39,8 +39,10 @@ def _run(backend: str, case: Case) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if set(CPU) & set(c.backends)], ids=lambda c: c.name)
-@pytest.mark.parametrize("backend", CPU)
+@pytest.mark.parametrize(
+    ("backend", "case"),
+    [pytest.param(b, c, id=f"{b}-{c.name}") for c in CASES for b in CPU if b in c.backends],
+)
 def test_every_peer_computes_the_same(backend: str, case: Case) -> None:
     results = _run(backend, case)
     if case.group == "new policy":  # native is a + b, for scale
