@@ -361,7 +361,10 @@ def fit(value: Any, dtype: DType) -> Any:
     if kind == "b":
         return bool(value)
     if kind in "iu":
-        v = int(value.real if isinstance(value, complex) else value)
+        real = value.real if isinstance(value, complex) else value
+        if isinstance(real, float) and not math.isfinite(real):
+            raise ValueError(f"{value!r} has no {dtype} value: a NaN or an infinity converts to no integer")
+        v = int(real)
         lo, hi = INT_RANGE[dtype]
         return v if lo <= v <= hi else lo + (v - lo) % (hi - lo + 1)
     if kind == "f" and isinstance(value, complex):
@@ -455,7 +458,12 @@ def operator(  # noqa: PLR0915
             raise _refuse(self, other, op, mode)
         r, _, _, _, fix, _, kernel, _, _, _ = plan
         if fix:
-            x, y, plan = _fix_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
+            try:
+                x, y, plan = _fix_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
+            except (PromotionError, OverflowError, ValueError) as e:
+                if scope is not None:
+                    _record_refusal(scope, op, (ka, x), (kb, y), inplace=inplace, error=type(e).__name__)
+                raise
             kernel = plan.kernel
         elif (ka | kb) & 1 and ka < _NA and kb < _NA and not ns._backend.same_device(x, y):
             raise device_error(x, y)
@@ -769,7 +777,12 @@ def promoted(
             dtype,
             dtype,
         )
-    return dtype, [None if x is None else cast(ns, x, dtype, arrays[0] if arrays else like) for x in xs]
+    try:
+        return dtype, [None if x is None else cast(ns, x, dtype, arrays[0] if arrays else like) for x in xs]
+    except ValueError as e:  # a NaN or infinite Python scalar into an integer dtype
+        raise ValueError(
+            f"{op}(): {e}; give a finite value, or cast the arrays to a floating dtype first"
+        ) from None
 
 
 #: Statistics of a float16/bfloat16 array that compute in float32 (torch's, JAX's and NumPy's float16
@@ -932,11 +945,19 @@ def _record(
         tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute, inplace=inplace)
 
 
-def _record_refusal(scope: Scope, op: str, a: tuple[int, Any], b: tuple[int, Any], *, inplace: bool) -> None:
-    """Report binary ``op`` on cell ``(a, b)``, which the policy refuses, to the block's trace."""
+def _record_refusal(
+    scope: Scope,
+    op: str,
+    a: tuple[int, Any],
+    b: tuple[int, Any],
+    *,
+    inplace: bool,
+    error: str = "PromotionError",
+) -> None:
+    """Report binary ``op`` on cell ``(a, b)``, refused with ``error``, to the block's trace."""
     tracer = _tracer(scope)
     if tracer is not None:
-        tracer.refused(op, [(*_KEYS[code], x) for code, x in (a, b)], inplace=inplace)
+        tracer.refused(op, [(*_KEYS[code], x) for code, x in (a, b)], inplace=inplace, error=error)
 
 
 def _tracer(scope: Scope) -> Trace | None:

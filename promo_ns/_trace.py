@@ -98,8 +98,10 @@ class Trace:
         if cast is not None and op_noted == op:
             self.add((cast,))
 
-    def refused(self, op: str, operands: Reported, *, inplace: bool = False) -> None:
-        """Note ``op`` on ``operands``, which the policy refused: a trace keeps only what ran."""
+    def refused(
+        self, op: str, operands: Reported, *, inplace: bool = False, error: str = "PromotionError"
+    ) -> None:
+        """Note ``op`` on ``operands``, refused with ``error``: a trace keeps only what ran."""
 
     def add(self, casts: Sequence[Cast]) -> None:
         """Append ``casts``, records of ops that have run, here and to every enclosing trace."""

@@ -256,3 +256,13 @@ def test_the_cli_runs_a_script_under_compare_and_prints_the_report(
     with pytest.raises(SystemExit):
         main(["compare", "numpy", "--", "script.py"])
     assert "two or more policies" in capsys.readouterr().err
+
+
+def test_a_value_the_first_policy_refuses_is_reported_with_its_error() -> None:
+    # found in review: int8 + 1000 raised OverflowError under numpy and was not reported (jax wraps it)
+    xp = namespace("numpy", "numpy")
+    i8 = xp.asarray([1, 2], dtype=xp.int8)
+    with promo_ns.compare("numpy", "jax") as report, pytest.raises(OverflowError):
+        i8 + 1000
+    (difference,) = report.differences
+    assert difference.results == {"numpy": "refused (OverflowError)", "jax": "int8"}

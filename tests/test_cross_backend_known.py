@@ -332,3 +332,20 @@ def test_arange_of_bool_is_numpys_on_every_backend(backend: str) -> None:
             assert to_numpy(got).tolist() == np.arange(*bounds, dtype=bool).tolist(), bounds
     with pytest.raises(TypeError, match="at most 2 values"):
         xp.arange(0, 3, dtype=xp.bool)
+
+
+@pytest.mark.parametrize("bounds", [(0, float("nan")), (0, float("inf")), (0, 10**400)])
+def test_arange_of_bool_without_a_count_raises(bounds: tuple[Any, ...]) -> None:
+    # found in review: these gave an empty array; NumPy raises
+    xp = namespace("numpy", "numpy")
+    with pytest.raises(ValueError, match="arange"):
+        xp.arange(*bounds, dtype=xp.bool)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_nan_bound_into_an_integer_array_is_promo_ns_s_error(backend: str) -> None:
+    # was (a random hypothesis find): NumPy's raw "cannot convert float NaN to integer" from clip
+    xp = namespace(backend, "paddle")
+    x = xp.asarray([0, 0], dtype=xp.int8)
+    with pytest.raises(ValueError, match=r"clip\(\): \(nan\+1j\) has no int8 value"):
+        xp.clip(x, None, complex(float("nan"), 1))

@@ -302,3 +302,22 @@ def test_reductions_with_dim_keepdim_and_dtype_give_the_namespaces_outcome(polic
             if got != want:
                 differ.append((spelling, dtype, got, want))
     assert not differ, f"(spelling, dtype, torch_policy, namespace): {differ[:5]}"
+
+
+def test_what_the_block_does_not_decide_is_torchs_own() -> None:
+    # found in review: NumPy scalars gave ndarrays (x == np.int64(1) was False), dim=[] reduced nothing,
+    # mean(dtype=) raised, out=/input=/rounding_mode= raised, an in-place comparison was refused
+    x = torch.tensor([1, 2, 3], dtype=torch.int32)
+    with promo_ns.torch_policy("numpy"):
+        assert isinstance(x + np.int64(2), torch.Tensor) and (x + np.int64(2)).tolist() == [3, 4, 5]
+        assert (x == np.int64(1)).tolist() == [True, False, False]
+        assert torch.sum(torch.ones(3, dtype=torch.int8), dim=[]).tolist() == 3
+        assert torch.mean(x, dtype=torch.float32).dtype == torch.float32
+        out = torch.empty(3, dtype=torch.int32)
+        assert torch.add(x, x, out=out) is out and out.tolist() == [2, 4, 6]
+        assert torch.add(input=x, other=1.5).dtype == torch.float64  # the policy's: input= is the signature
+        assert torch.div(x, 2, rounding_mode="floor").tolist() == [0, 1, 1]
+        u = torch.tensor([1, 2, 3], dtype=torch.uint16)
+        assert u.eq_(2).tolist() == [0, 1, 0]
+        with pytest.raises(RuntimeError):
+            torch.clamp(x)  # no bound: torch's own error

@@ -386,8 +386,11 @@ def arange(
         first, last = (0, start) if stop is None else (start, stop)
         try:
             n = max(0, math.ceil((last - first) / step))
-        except (TypeError, ZeroDivisionError, ValueError, OverflowError):  # promo_ns's error, below
-            n = 0 if _bad_arguments("arange", (start, stop, step)) is None else 3
+        except (TypeError, ZeroDivisionError, ValueError, OverflowError) as e:
+            raise _bad_arguments("arange", (start, stop, step)) or ValueError(
+                f"arange() cannot count the values from {first!r} to {last!r} by {step!r} ({e}); "
+                "give finite bounds"
+            ) from e
         if n > 2:
             raise _bad_arguments("arange", (start, stop, step)) or TypeError(
                 f"arange() of bool gives at most 2 values, bool(start) and bool(start + step), and "

@@ -57,7 +57,7 @@ def sign(ns: Space, x: Any, /) -> Any:
     if x.__class__ is ns.Array and DTYPES[x._k >> 1].kind == "c":
         result, native_x = one_array(ns, "sign", x)  # the policy's refusal first
         module = ns._backend.module
-        return finish(ns, getattr(module, "sgn", module.sign)(native_x), result)
+        return finish(ns, getattr(module, "sgn", module.sign)(native_x), result, "sign")
     return _sign(ns, x)
 
 

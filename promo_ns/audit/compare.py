@@ -97,11 +97,13 @@ class Comparison(Trace):
             self.enclosing.record(op, operands, result, compute, inplace=inplace)
         self._compare(f"{op}=" if inplace else op, _operands(operands), result)
 
-    def refused(self, op: str, operands: Reported, *, inplace: bool = False) -> None:
-        """Compare ``op`` on ``operands``, which the first policy refused (it raises next)."""
+    def refused(
+        self, op: str, operands: Reported, *, inplace: bool = False, error: str = "PromotionError"
+    ) -> None:
+        """Compare ``op`` on ``operands``, which the first policy refused with ``error`` (it raises next)."""
         if self.enclosing is not None:
-            self.enclosing.refused(op, operands, inplace=inplace)
-        self._compare(f"{op}=" if inplace else op, _operands(operands), None)
+            self.enclosing.refused(op, operands, inplace=inplace, error=error)
+        self._compare(f"{op}=" if inplace else op, _operands(operands), f"refused ({error})")
 
     def pending(self, op: str, operands: Reported, result: DType, compute: DType) -> None:
         """Note ``op`` until :meth:`commit` says it has run."""
@@ -118,12 +120,12 @@ class Comparison(Trace):
             self._compare(*noted)
 
     # -- deciding --
-    def _compare(self, op: str, operands: tuple[Operand, ...], result: DType | None) -> None:
-        """Record ``op`` where another policy decides otherwise than ``result`` (None: refused)."""
+    def _compare(self, op: str, operands: tuple[Operand, ...], result: DType | str) -> None:
+        """Record ``op`` where another policy decides otherwise than ``result`` (a dtype, or the refusal)."""
         key = (op, *((o.dtype, o.role, o.value) for o in operands))
         outcomes = self._decided.get(key, ())
         if outcomes == ():
-            first = f"refused ({PromotionError.__name__})" if result is None else str(result)
+            first = str(result)
             others = tuple(_outcome(p, op, operands) for p in self.policies[1:])
             outcomes = None if all(o == first for o in others) else (first, *others)
             self._decided[key] = outcomes

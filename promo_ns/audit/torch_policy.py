@@ -7,7 +7,9 @@ Inside the block, torch's binary elementwise ops (``torch.add``, ``Tensor.add``,
 run as the promo_ns op of the torch namespace under the policy:
 its result dtype, values and refusals, the tensors wrapped and unwrapped
 without copies, the results plain tensors on the operands' device.  Every
-other torch function runs as it is, after one dictionary lookup.  Inside
+other torch function (and these with other arguments: ``out=``, ``alpha=``) runs as
+torch's own, after a dictionary lookup and the function mode's own dispatch (a few
+microseconds a call, while the block is open).  Inside
 :func:`promo_ns.compare`, those ops are recorded at the user's line.
 """
 
@@ -89,8 +91,10 @@ def _reflected_matmul(y: Any, x: Any) -> _Call:
 
 
 def _clip(x: Any, min: Any = None, max: Any = None) -> _Call:
-    bounds = (b for b in (min, max) if b is not None)
-    if not isinstance(x, torch.Tensor) or not all(isinstance(b, (torch.Tensor, *_SCALARS)) for b in bounds):
+    bounds = [b for b in (min, max) if b is not None]
+    if not isinstance(x, torch.Tensor) or not bounds:  # no bound: torch's own error
+        return None
+    if not all(isinstance(b, (torch.Tensor, *_SCALARS)) for b in bounds):
         return None
     return "clip", (x,), {"min": min, "max": max}
 
@@ -110,7 +114,13 @@ def _reduction(name: str) -> Callable[..., _Call]:
     def call(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> _Call:
         if not isinstance(x, torch.Tensor) or not isinstance(dim, (int, tuple, list, type(None))):
             return None
-        kwargs: dict[str, Any] = {"axis": tuple(dim) if isinstance(dim, list) else dim, "keepdims": keepdim}
+        if dtype is not None and name == "mean":  # the standard's mean takes no dtype: torch's own
+            return None
+        axis = None if isinstance(dim, (tuple, list)) and not dim else dim  # torch: dim=[] is every axis
+        kwargs: dict[str, Any] = {
+            "axis": tuple(axis) if isinstance(axis, list) else axis,
+            "keepdims": keepdim,
+        }
         if dtype is not None:
             kwargs["dtype"] = str(dtype).removeprefix("torch.")
         return name, (x,), kwargs
@@ -247,14 +257,11 @@ def _operands(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[An
     """The op's operands from torch's arguments; None where they are not tensors and Python scalars."""
     arity = 3 if op == "where" else 2
     values = list(args)
-    for name in ("other",) if op != "where" else ("input", "other"):
+    for name in ("input", "other") if op != "where" else ("condition", "input", "other"):
         if name in kwargs:
             values.append(kwargs.pop(name))
-    if kwargs:
-        raise TypeError(
-            f"torch_policy: {op}() with {', '.join(sorted(kwargs))}= is not run under the policy; "
-            f"call it outside the block, or write it without them (e.g. x + alpha * y for alpha=)"
-        )
+    if kwargs:  # out=, alpha=, rounding_mode=: torch's own function
+        return None
     if len(values) != arity or not all(isinstance(v, (torch.Tensor, *_SCALARS)) for v in values):
         return None
     if not isinstance(values[0], torch.Tensor) and not isinstance(values[-1], torch.Tensor):
@@ -290,8 +297,9 @@ def _letting_refusals_through(original: Callable[..., Any]) -> Callable[..., Any
     def op(self: Any, other: Any) -> Any:
         if not has_torch_function((self, other)):  # no mode (another thread), no subclass
             return original(self, other)
-        if not isinstance(other, (torch.Tensor, *_SCALARS)):  # the other operand's reflected operator
-            return NotImplemented
+        if not isinstance(other, (torch.Tensor, *_SCALARS)):  # a NumPy scalar, a str: torch's own answer
+            with torch._C.DisableTorchFunction():
+                return original(self, other)
         try:
             return handle_torch_function(original, (self, other), self, other)
         except PromotionError:

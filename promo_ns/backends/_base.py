@@ -6,7 +6,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from promo_ns._dtypes import DType, canonical, native
+from promo_ns._dtypes import DType, bool_, canonical, native
 from promo_ns.policies import Policy, Role
 from promo_ns.policies._family import NegativePowers, ZeroDivisor, ZeroRemainder
 
@@ -240,7 +240,7 @@ def inplace_result(backend: Backend, op: str, x: Any, y: Any, plan: Plan) -> Any
         ``x op y`` gives; the plan layer names the missing kernel, as for ``x op y``.
     """
     out = backend.binary(op, x, y, plan)
-    want = plan.rounded or plan.compute
+    want = bool_ if plan.to_bool else plan.rounded or plan.compute
     if backend.dtype(out) is not want:
         raise NotImplementedError(f"its kernel computes in {backend.dtype(out)}, not {want}")
     return out
