@@ -289,12 +289,15 @@ def test_reductions_with_dim_keepdim_and_dtype_give_the_namespaces_outcome(polic
             lambda x, _: getattr(x, name)(dim=1, keepdim=True),
             lambda a, _: getattr(xp, name)(a, axis=1, keepdims=True),
         ),
-        (
-            "fn(x, dtype=float64)",
-            lambda x, _: getattr(torch, name)(x, dtype=torch.float64),
-            lambda a, _: getattr(xp, name)(a, dtype=xp.float64),
-        ),
     ]
+    if name != "mean":  # the standard's mean takes no dtype: torch's own mean(dtype=) runs
+        calls.append(
+            (
+                "fn(x, dtype=float64)",
+                lambda x, _: getattr(torch, name)(x, dtype=torch.float64),
+                lambda a, _: getattr(xp, name)(a, dtype=xp.float64),
+            )
+        )
     differ = []
     for spelling, ours, theirs in calls:
         for dtype in DTYPES:
