@@ -324,3 +324,13 @@ def test_what_the_block_does_not_decide_is_torchs_own() -> None:
         assert u.eq_(2).tolist() == [0, 1, 0]
         with pytest.raises(RuntimeError):
             torch.clamp(x)  # no bound: torch's own error
+
+
+def test_torchs_other_names_of_the_ops_follow_the_policy_too() -> None:
+    i32 = torch.ones(2, dtype=torch.int32)
+    with promo_ns.torch_policy("paddle"):
+        for name in ("subtract", "multiply", "divide", "true_divide", "greater", "less_equal", "not_equal"):
+            with pytest.raises(PromotionError):
+                getattr(torch, name)(i32, torch.ones(2))
+    with promo_ns.torch_policy("numpy"):
+        assert torch.arctan2(i32, i32).dtype == torch.float64  # NumPy's arctan2 of int32 is float64

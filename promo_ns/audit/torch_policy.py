@@ -36,7 +36,12 @@ __all__ = ["torch_policy"]
 #: operator mode of :func:`promo_ns._plan.operator` (``x + y``, ``1 + x``, ``x += y``/``x.add_(y)``).
 _FUNCTION = -1
 #: torch names of the standard's ops where torch spells them otherwise (``torch.sub``).
-_TORCH_ALIASES = {"subtract": ("subtract",), "multiply": ("multiply",), "divide": ("divide", "true_divide")}
+_TORCH_ALIASES = {
+    **{op: (op,) for op in ("subtract", "multiply", "greater", "greater_equal", "less", "less_equal")},
+    "not_equal": ("not_equal",),
+    "divide": ("divide", "true_divide"),
+    "atan2": ("arctan2",),
+}
 
 
 def _spellings() -> dict[Callable[..., Any], tuple[str, int]]:
