@@ -839,8 +839,7 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
         try:
             plan = one_array_plan(scope.policy, op, DTYPES[k >> 1])
         except PromotionError:
-            if scope.tracer is not None:
-                scope.tracer.refused(op, [(*_KEYS[k], x._x)])
+            report_decided(op, x, None)
             raise
     result, compute = plan
     dtype = DTYPES[k >> 1]
