@@ -239,6 +239,8 @@ def _reduce(policy: Policy, grid: Grid, dtypes: Sequence[DType], grid_name: str)
     distinct = list(dict.fromkeys(dtypes))
     if policy.nary == "pairwise" or len(distinct) < 3:
         return (yield from _fold(grid, dtypes, grid_name))
+    if policy.nary == "lattice":
+        return (yield from _join(policy, grid, distinct, grid_name))
     main = max(distinct, key=policy.nary_order.index)
     yield f"{main} is the main dtype of {', '.join(map(str, distinct))}: each other promotes with it"
     with_main: list[DType] = []
@@ -250,12 +252,35 @@ def _reduce(policy: Policy, grid: Grid, dtypes: Sequence[DType], grid_name: str)
     return (yield from _fold(grid, with_main, grid_name))
 
 
+def _join(policy: Policy, grid: Grid, dtypes: Sequence[DType], grid_name: str) -> Stage[DType]:
+    """``dtypes`` joined in the policy's lattice (``nary="lattice"``, see :attr:`Policy.weak_joins`)."""
+    result: DType | Role = dtypes[0]
+    for d in dtypes[1:]:
+        if isinstance(result, Role):
+            if policy.scalars.get((d, result)) is d:
+                yield f"{d} takes the place of the weak {result}"
+                result = d
+            else:
+                yield f"the weak {result} stays weak with {d}"
+        elif (weak := policy.weak_joins.get((result, d))) is not None:
+            yield f"{result} with {d} joins at the weak {weak}"
+            result = weak
+        else:
+            found = yield from _fold(grid, (result, d), grid_name)
+            assert found is not None  # two dtypes fold to one, or refuse
+            result = found
+    if isinstance(result, Role):
+        result = policy.defaults[result.default_key]
+        yield f"the weak node is its default, {result}"
+    return result
+
+
 def _promote_weak(policy: Policy, keys: Sequence[Key], family: Family | None) -> Stage[DType]:
     """Arrays promote through the array grid; each Python scalar then adapts through the scalar grid."""
     grid, grid_name = _array_grid(policy, family)
     arrays = [d for d, _ in keys if d is not None]
     if not arrays and policy.scalars_alone == "defaults":
-        typed = [policy.defaults[_DEFAULT_OF[r.kind]] for _, r in keys]
+        typed = [policy.defaults[r.default_key] for _, r in keys]
         yield f"no operand is an array: the Python scalars stand for {', '.join(map(str, typed))}"
         alone = yield from _reduce(policy, grid, typed, grid_name)
         assert alone is not None  # keys holds at least one operand

@@ -218,3 +218,48 @@ class _Capsule:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (1, 0)
+
+
+_UNHELD_FILLS: list[tuple[Any, str, type[Exception]]] = [
+    (1e10, "int16", OverflowError),
+    (3.5e38, "int16", OverflowError),
+    (float("inf"), "uint64", OverflowError),
+    (-1.0, "uint8", OverflowError),
+    (float("nan"), "int32", ValueError),
+    (complex("nan+0j"), "uint16", ValueError),
+    (1.5 + 0.5j, "int8", OverflowError),
+    (1.5 + 0.5j, "float32", OverflowError),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(("value", "dtype", "error"), _UNHELD_FILLS, ids=repr)
+def test_full_and_full_like_refuse_a_fill_value_the_dtype_cannot_hold(
+    backend: str, policy: str, value: Any, dtype: str, error: type[Exception]
+) -> None:
+    # was: NumPy's unsafe cast on every backend (1e10 into int16 filled 0s, NaN int32's minimum)
+    xp = namespace(backend, policy)
+    with pytest.raises(error, match=r"full\(\) cannot fill"):
+        xp.full((2,), value, dtype=getattr(xp, dtype))
+    like = xp.zeros((2,), dtype=getattr(xp, dtype))
+    with pytest.raises(error, match=r"full_like\(\) cannot fill"):
+        xp.full_like(like, value)
+    with pytest.raises(error, match=r"full_like\(\) cannot fill"):
+        xp.full_like(xp.zeros((2,), dtype=xp.bool), value, dtype=getattr(xp, dtype))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_full_and_full_like_take_what_the_dtype_holds(backend: str) -> None:
+    xp = namespace(backend, "pytorch")
+    cases = [(2.7, "int16", 2), (-0.5, "uint8", 0), (2 + 0j, "int8", 2), (1.5 + 0.5j, "bool", True)]
+    for value, dtype, want in cases:
+        for got in (
+            xp.full((2,), value, dtype=getattr(xp, dtype)),
+            xp.full_like(xp.zeros((2,), dtype=getattr(xp, dtype)), value),
+        ):
+            assert got.dtype == getattr(xp, dtype)
+            if has_values(xp):
+                assert to_numpy(got).tolist() == [want, want]
+    with pytest.raises(TypeError, match=r"full_like\(\) takes a Python bool, int, float or complex"):
+        xp.full_like(xp.zeros(2), None)

@@ -18,6 +18,8 @@ import pytest
 import promo_ns
 from conformance.frameworks import _cells
 from promo_ns import PromotionError
+from promo_ns._dtypes import canonical
+from promo_ns.policies import Role
 from tests.backends import has_values, namespace, to_numpy
 
 BACKENDS = ["numpy", "torch"]
@@ -190,3 +192,44 @@ def test_integer_division_by_zero_gives_xlas_values(backend: str, dtype: str) ->
         native = jnp.asarray(values, dtype=dtype)
         assert jnp.floor_divide(native, 0).tolist() == want_quotient
         assert jnp.remainder(native, 0).tolist() == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("dtypes", "want"),
+    [
+        # uint64 with a signed integer joins at the weak float, which gives way to a float dtype.
+        (("uint64", "int16", "bfloat16"), "bfloat16"),
+        (("uint64", "int32", "int64", "float32"), "float32"),
+        (("uint64", "int32", "complex64", "uint64"), "complex64"),
+        (("int8", "uint64", "uint8"), "float64"),  # still weak at the end: the default float
+        (("int8", "uint8", "float16"), "float16"),
+        (("bool", "int16", "uint32"), "int64"),
+    ],
+)
+def test_three_or_more_dtypes_join_in_the_lattice(backend: str, dtypes: tuple[str, ...], want: str) -> None:
+    xp = namespace(backend, "jax")
+    assert xp.result_type(*[getattr(xp, d) for d in dtypes]) == getattr(xp, want)
+    assert xp.concat([_array(xp, d) for d in dtypes]).dtype == getattr(xp, want)
+    assert xp.stack([_array(xp, d) for d in dtypes]).dtype == getattr(xp, want)
+
+
+def test_a_weak_join_must_be_symmetric_and_over_its_default_cell() -> None:
+    policy = promo_ns.get_policy("jax")
+    u64, i8 = canonical("uint64"), canonical("int8")
+    with pytest.raises(ValueError, match="not \\(int8, uint64\\)"):
+        policy.derive("jax-lopsided", weak_joins={(u64, i8): Role.FLOAT})
+    with pytest.raises(ValueError, match="nary='lattice' only"):
+        policy.derive("jax-pairwise", nary="pairwise")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_cumulative_prod_keeps_an_integer_dtype_and_remainder_keeps_the_dividends_zero(backend: str) -> None:
+    xp = namespace(backend, "jax")
+    assert xp.cumulative_prod(_array(xp, "uint32")).dtype == xp.uint32
+    assert xp.cumulative_prod(_array(xp, "int8")).dtype == xp.int8
+    assert xp.cumulative_prod(_array(xp, "bool")).dtype == xp.int64
+    assert xp.cumulative_sum(_array(xp, "int8")).dtype == xp.int64
+    if has_values(xp):
+        got = to_numpy(xp.asarray([-2.0, 2.0, -0.0]) % 1.0)
+        assert list(np.signbit(got)) == [True, False, True]  # lax.rem: -2.0 % 1.0 is -0.0

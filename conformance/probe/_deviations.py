@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from conformance.probe._observed import dtypes_of, is_result, values_of
+from conformance.probe._known import subnormal_operand
+from conformance.probe._observed import dtypes_of, flushed_only, is_result
 from conformance.probe._space import Case, operand
 
 __all__ = ["DEVIATIONS", "ProbeDeviation", "find"]
@@ -121,31 +122,6 @@ def _function_scalar_path(case: Case, seen: str, got: str) -> bool:
     )
 
 
-_TINY = {"float16": 2.0**-14, "bfloat16": 2.0**-126, "float32": 2.0**-126, "float64": 2.0**-1022}
-
-
-def _flushed(case: Case, seen: str, got: str) -> bool:
-    """Whether the values differ only where TF gives 0 and promo_ns a subnormal (either sign)."""
-    if not (is_result(seen) and is_result(got)):
-        return False
-    for a, b in zip(seen.split("; "), got.split("; "), strict=False):
-        dtype = a.split(" ")[0]
-        x, y = values_of(a), values_of(b)
-        if x is None or y is None or x.shape != y.shape:
-            return False
-        if dtype.startswith("complex"):
-            x, y = x.view(x.real.dtype), y.view(y.real.dtype)
-            dtype = "float32" if dtype == "complex64" else "float64"
-        if dtype not in _TINY:
-            return False
-        x, y = x.astype(np.float64), y.astype(np.float64)
-        differ = ~((x == y) & (np.signbit(x) == np.signbit(y))) & ~(np.isnan(x) & np.isnan(y))
-        subnormal = (np.abs(y) < _TINY[dtype]) | (np.abs(x) < _TINY[dtype])
-        if not bool(np.all(subnormal[differ])):
-            return False
-    return True
-
-
 def _complex_result(case: Case, seen: str, got: str) -> bool:
     return is_result(seen) and dtypes_of(seen).startswith("complex")
 
@@ -203,10 +179,22 @@ class ProbeDeviation(NamedTuple):
     values_only: bool = False
 
 
+#: NumPy's full/full_like (array-api-strict's, Paddle's) cast the fill value unsafely.
+_UNSAFE_FILL = ProbeDeviation(
+    "np.full and np.full_like cast the fill value unsafely (array-api-strict's and paddle.full too): a "
+    "NaN, an infinity or a float beyond an integer dtype gives an undefined value, and a complex "
+    "drops its imaginary part (ComplexWarning); promo_ns refuses such a fill value (OverflowError, "
+    "ValueError for NaN): nothing is lost silently.",
+    lambda case, seen, got: case.op in ("full", "full_like") and is_result(seen) and got.startswith("error"),
+)
+
 #: policy -> its documented deviations that :mod:`conformance.frameworks._fidelity`'s cells
 #: cannot express; the policy module says each too.
 DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
+    "numpy": (_UNSAFE_FILL,),
+    "array-api": (_UNSAFE_FILL,),
     "paddle": (
+        _UNSAFE_FILL,
         ProbeDeviation(
             "paddle.finfo and paddle.iinfo raise ValueError for a dtype of the other kind; promo_ns "
             "raises TypeError, as for any dtype a function does not take.",
@@ -425,7 +413,7 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
         ProbeDeviation(
             "Values: TF's CPU kernels flush subnormal results (and operands) to zero; promo_ns keeps "
             "them, as the backend does.",
-            _flushed,
+            lambda case, seen, got: flushed_only(seen, got),
             values_only=True,
         ),
         ProbeDeviation(
@@ -449,6 +437,65 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
             "tnp.full, tnp.full_like and tnp.asarray convert a Python int to a weak int32 first and "
             "refuse one beyond int32's range whatever dtype= says; tf-safe converts it to the dtype.",
             _int32_fill,
+        ),
+    ),
+    "jax": (
+        ProbeDeviation(
+            "Values: XLA's CPU kernels flush subnormal operands and results to zero (comparisons, "
+            "logical ops, ceil and log of a subnormal, x ** 127 in bfloat16); promo_ns computes with "
+            "them, as NumPy, torch and Dask do.",
+            lambda case, seen, got: flushed_only(seen, got) or subnormal_operand(case),
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Values: XLA orders complex numbers lexicographically, real parts then imaginary parts, "
+            "with comparisons that are false for NaN (minimum/maximum/min/max skip a NaN) and equal "
+            "for -0.0 and 0.0; promo_ns propagates NaN, as NumPy does.",
+            lambda case, seen, got: (
+                case.op in ("minimum", "maximum", "min", "max") and dtypes_of(seen).startswith("complex")
+            ),
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Values: XLA's complex abs gives NaN for an infinite part with a NaN other part (C99's "
+            "hypot, NumPy's, gives inf), its complex log1p/log10/power and reciprocal round "
+            "differently and sign zeros otherwise, and it computes x / s as x * (1 / s) (1 ulp); "
+            "promo_ns gives the backend's values.",
+            lambda case, seen, got: (
+                (
+                    case.op in ("abs", "log1p", "log10", "log2", "reciprocal", "pow")
+                    and dtypes_of(seen).startswith("complex")
+                )
+                or (case.op == "divide" and any(t.startswith("py:float") for t in case.args))
+            ),
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "Values: astype of NaN, inf or a float beyond the integer dtype is undefined in C; XLA's "
+            "convert saturates (NaN is 0), NumPy's differs; promo_ns gives the backend's.",
+            lambda case, seen, got: case.op == "astype",
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "full, full_like, linspace and x.at[i].set(v) convert any Python number into the dtype "
+            "with XLA's convert (NaN is 0, an infinity or a float beyond it saturates, an int wraps, a "
+            "complex drops its imaginary part); promo_ns refuses a value the dtype cannot hold "
+            "(OverflowError, ValueError for NaN, a complex into a real dtype): nothing is lost silently.",
+            lambda case, seen, got: (
+                case.op in ("full", "full_like", "linspace", "setitem")
+                and is_result(seen)
+                and (got == "refused" or got.startswith("error"))
+            ),
+        ),
+        ProbeDeviation(
+            "JAX parses a Python int beyond int64 before it looks at the op, so it raises OverflowError "
+            "for ops it refuses anyway (bitwise ops of floating arrays, clip of complex); promo_ns "
+            "refuses the op (PromotionError).",
+            lambda case, seen, got: (
+                seen == "error: OverflowError"
+                and got == "refused"
+                and any(abs(v) >= 2**63 for v in _ints_of(case))
+            ),
         ),
     ),
 }

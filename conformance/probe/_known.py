@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from conformance.probe._observed import dtypes_of, is_result, values_of
+from conformance.probe._observed import dtypes_of, flushed_only, is_result, values_of
 from conformance.probe._space import Case, operand
 
-__all__ = ["KNOWN", "Known", "known", "outcome"]
+__all__ = ["KNOWN", "Known", "known", "outcome", "subnormal_operand"]
 
 
 def outcome(obs: str) -> str:
@@ -106,6 +106,21 @@ def _special_scalar(case: Case) -> bool:
             v = complex(o.value)
             if v != v or abs(v) == float("inf") or v == 0 or abs(v) > 65504 or 0 < abs(v) < 2**-24:
                 return True
+    return False
+
+
+def subnormal_operand(case: Case) -> bool:
+    """A floating edge array (its subnormals) or a Python float below float32's normal range."""
+    for token in case.args:
+        o = operand(token)
+        if (
+            o.what == "array"
+            and str(o.dtype).startswith(("float", "bfloat", "complex"))
+            and token.endswith(":edge")
+        ):
+            return True
+        if o.what == "py" and o.dtype in ("float", "complex") and 0 < abs(complex(o.value)) < 2.0**-126:
+            return True
     return False
 
 
@@ -218,6 +233,39 @@ KNOWN: tuple[Known, ...] = (
         "dask",
         "from_dlpack",
         "result>unsupported",
+    ),
+    _k(
+        "XLA's CPU kernels flush subnormal operands and results to zero (JAX's backend); NumPy, "
+        "torch and Dask compute with them",
+        "jax",
+        None,
+        _VALUES,
+        outcomes=flushed_only,
+    ),
+    _k(
+        "XLA's CPU kernels flush a subnormal operand to zero before comparing it or taking its truth "
+        "value (JAX's backend)",
+        "jax",
+        "logical_and logical_or logical_xor equal not_equal less less_equal greater greater_equal",
+        _VALUES,
+        subnormal_operand,
+    ),
+    _k(
+        "bool // bool and bool % bool: NumPy has no kernel; JAX's has one, and the policy's "
+        "zero-divisor rule refuses a False divisor first",
+        "jax",
+        "floor_divide remainder",
+        "unsupported>error: ZeroDivisionError",
+        _dtype_in("bool"),
+    ),
+    _k(
+        "JAX's CPU has no LAPACK kernel for bfloat16 and float16 (solve, inv, ...); NumPy's backend "
+        "computes them in float32 and rounds",
+        "jax",
+        "linalg.solve linalg.inv linalg.det linalg.slogdet linalg.pinv linalg.cholesky linalg.qr "
+        "linalg.svd linalg.svdvals linalg.eigh linalg.eigvalsh linalg.matrix_rank",
+        "result>unsupported",
+        _dtype_in("bfloat16", "float16"),
     ),
     _k(
         "JAX: clip of complex with a bfloat16 bound has no kernel",

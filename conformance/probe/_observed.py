@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["decode", "dtypes_of", "is_result", "values_of"]
+__all__ = ["decode", "dtypes_of", "flushed_only", "is_result", "values_of"]
 
 
 @functools.lru_cache(maxsize=65536)
@@ -43,3 +43,33 @@ def dtypes_of(obs: str) -> str:
     if not is_result(obs):
         return obs.removeprefix("dtype ")
     return ",".join(p.split(" ")[0] for p in obs.split("; "))
+
+
+#: The smallest normal number of each floating dtype: below it, a number is subnormal.
+_TINY = {"float16": 2.0**-14, "bfloat16": 2.0**-126, "float32": 2.0**-126, "float64": 2.0**-1022}
+
+
+def flushed_only(seen: str, got: str) -> bool:
+    """Whether two results differ only where one is 0 and the other a subnormal (either sign).
+
+    What a kernel that flushes subnormals to zero (TF's and XLA's CPU kernels) gives where
+    another computes with them.
+    """
+    if not (is_result(seen) and is_result(got)):
+        return False
+    for a, b in zip(seen.split("; "), got.split("; "), strict=False):
+        dtype = a.split(" ")[0]
+        x, y = values_of(a), values_of(b)
+        if x is None or y is None or x.shape != y.shape:
+            return False
+        if dtype.startswith("complex"):
+            x, y = x.view(x.real.dtype), y.view(y.real.dtype)
+            dtype = "float32" if dtype == "complex64" else "float64"
+        if dtype not in _TINY:
+            return False
+        x, y = x.astype(np.float64), y.astype(np.float64)
+        differ = ~((x == y) & (np.signbit(x) == np.signbit(y))) & ~(np.isnan(x) & np.isnan(y))
+        subnormal = (np.abs(y) < _TINY[dtype]) | (np.abs(x) < _TINY[dtype])
+        if not bool(np.all(subnormal[differ])):
+            return False
+    return True

@@ -16,7 +16,7 @@ from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
 
-DELEGATED = ("empty_like", "from_dlpack", "full_like", "ones_like", "tril", "triu", "zeros_like")
+DELEGATED = ("empty_like", "from_dlpack", "ones_like", "tril", "triu", "zeros_like")
 
 _DEFAULT_KIND = {bool: "bool", int: "int", float: "float", complex: "complex"}
 _KIND_NAME = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
@@ -41,10 +41,11 @@ def _kind_of_scalar(x: Any) -> str:
     raise _bad_fill_value(x)
 
 
-def _bad_fill_value(x: Any) -> TypeError:
+def _bad_fill_value(x: Any, name: str = "full") -> TypeError:
+    example = "xp.full(shape, float(value))" if name == "full" else "xp.full_like(x, float(value))"
     return TypeError(
-        f"full() takes a Python bool, int, float or complex fill_value, not {type(x).__name__} "
-        f"{_short(x)}; convert it first, e.g. xp.full(shape, float(value))"
+        f"{name}() takes a Python bool, int, float or complex fill_value, not {type(x).__name__} "
+        f"{_short(x)}; convert it first, e.g. {example}"
     )
 
 
@@ -359,11 +360,64 @@ def _creation(name: str, kind: str | None) -> Callable[..., Any]:
     return create
 
 
+def _checked_fill(name: str, value: Any, dtype: DType) -> Any:
+    """Python scalar fill ``value`` for ``dtype`` (a complex as its real part for a real dtype), checked.
+
+    Nothing is lost silently: a float fills an integer dtype with its integer part, as a cast does; NaN,
+    an infinity or one beyond the dtype's range has none (NumPy's cast gives an
+    undefined value, torch raises).  A complex fills an integer or floating
+    dtype only without an imaginary part (a bool takes its truth).
+
+    Raises
+    ------
+    OverflowError
+        The value is beyond ``dtype`` or has an imaginary part for a real dtype.
+    ValueError
+        A NaN for an integer dtype.
+    """
+    if value.__class__ is complex and dtype.kind in "iuf":
+        if value.imag != 0:
+            raise OverflowError(
+                f"{name}() cannot fill {a_or_an(dtype)} array with the Python complex {value!r}: its "
+                f"imaginary part would be lost. Fix: pass its real part, {value.real!r}, or a complex "
+                "dtype, e.g. dtype=xp.complex128"
+            )
+        value = value.real
+    if value.__class__ is not float or dtype.kind not in "iu":
+        return value
+    lo, hi = INT_RANGE[dtype]
+    if math.isfinite(value) and lo <= math.trunc(value) <= hi:
+        return value
+    error = ValueError if math.isnan(value) else OverflowError
+    raise error(
+        f"{name}() cannot fill {a_or_an(dtype)} array with the Python float {value!r}: {dtype} holds "
+        f"no such value ({lo}..{hi}). Fix: fill a float array, e.g. dtype=xp.float64, or pass a value "
+        "in range"
+    )
+
+
 def full(ns: Space, shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None) -> Any:
     """An array of ``shape`` filled with ``fill_value``; without ``dtype``, the policy's default dtype."""
     kind = None if dtype is not None else _kind_of_scalar(fill_value)
+    if dtype is not None:
+        fill_value = _checked_fill("full", fill_value, canonical(dtype, "full()'s dtype"))
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
     return _created(ns, "full", ns._backend.compat.full, shape, native(ns, fill_value), **kwargs)
+
+
+def full_like(
+    ns: Space, x: Any, /, fill_value: Any, *, dtype: DType | None = None, device: Any = None
+) -> Any:
+    """An array shaped like ``x`` filled with ``fill_value``; without ``dtype``, ``x``'s dtype."""
+    native_x = array_of(ns, x, "full_like")
+    if fill_value.__class__ not in _DEFAULT_KIND:
+        raise _bad_fill_value(fill_value, "full_like")
+    target = x.dtype if dtype is None else canonical(dtype, "full_like()'s dtype")
+    fill_value = _checked_fill("full_like", fill_value, target)
+    kwargs: dict[str, Any] = {} if device is None else {"device": device}
+    if dtype is not None:
+        kwargs["dtype"] = ns._backend.native_dtype(target)
+    return _created(ns, "full_like", ns._backend.compat.full_like, native_x, fill_value, **kwargs)
 
 
 def arange(
@@ -463,6 +517,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "arange": arange,
     "linspace": linspace,
     "full": full,
+    "full_like": full_like,
     "meshgrid": meshgrid,
     **{name: _creation(name, "float") for name in ("empty", "ones", "zeros", "eye")},
 }

@@ -340,27 +340,60 @@ def _pow(rule: str, x: Any, y: Any) -> Any:
     ``"raise"``: a concrete negative exponent is a ValueError (XLA gives 0 or
     1); ``"compute"``: ``1 ** -n`` is 1, ``(-1) ** -n`` is -1 or 1, any other
     base 0 (PyTorch's), with no value read.  A traced exponent's values are
-    unknown while JAX traces: ``"raise"`` gives JAX's values then.
+    unknown while JAX traces: ``"raise"`` gives JAX's values then.  Every bit
+    of a non-negative exponent counts (see :func:`_integer_power`).
 
     Raises
     ------
     ValueError
         An integer power with a concrete negative exponent, under ``"raise"``.
     """
-    if jnp.result_type(x, y).kind != "i":
+    dtype = jnp.result_type(x, y)
+    if dtype.kind not in "iu":
         return jnp.power(x, y)
     # JAX refuses a concrete negative scalar exponent (TypeError): the exponent is looked at first.
-    exponent = y if isinstance(y, jax.Array) else jnp.asarray(y, dtype=jnp.result_type(x, y))
+    exponent = y if isinstance(y, jax.Array) else jnp.asarray(y, dtype=dtype)
+    traced = _is_tracer(exponent)
+    top = None if traced else int(jnp.max(exponent, initial=0))
+    if dtype.kind == "u":
+        return _integer_power(x, exponent, top)
     negative = exponent < 0
     if rule == "compute":
-        out = jnp.power(x, jnp.where(negative, 0, exponent))
+        out = _integer_power(x, jnp.where(negative, 0, exponent), top)
         odd = (exponent & 1) == 1
         one = jnp.asarray((x == 1) | ((x == -1) & ~odd)).astype(out.dtype)
         minus_one = jnp.asarray((x == -1) & odd).astype(out.dtype)
         return jnp.where(negative, one - minus_one, out)
-    if not _is_tracer(exponent) and bool(jnp.any(negative)):
+    if traced:
+        return jnp.where(negative, jnp.power(x, exponent), _integer_power(x, jnp.maximum(exponent, 0), None))
+    if bool(jnp.any(negative)):
         raise negative_power_error()
-    return jnp.power(x, exponent)
+    return _integer_power(x, exponent, top)
+
+
+#: XLA's integer power reads the low 6 bits of the exponent (``2 ** 64`` is 1, not 0 in int8).
+_EXPONENT_BITS = 6
+
+
+def _integer_power(x: Any, exponent: Any, top: int | None) -> Any:
+    """``x ** exponent`` of integers, wrapping as repeated multiplication does, for exponents >= 0.
+
+    XLA's kernel takes only the low :data:`_EXPONENT_BITS` bits, so a larger
+    exponent goes 6 bits at a time: ``x ** (64 * h + l)`` is ``x ** l * (x **
+    64) ** h``.  ``top`` is the largest exponent where it is known (not traced).
+    """
+    if top is not None and top < 2**_EXPONENT_BITS:
+        return jnp.power(x, exponent)
+    dtype = jnp.result_type(x, exponent)
+    bits = jnp.dtype(dtype).itemsize * 8 if top is None else top.bit_length()
+    base, rest = jnp.asarray(x, dtype=dtype), jnp.asarray(exponent, dtype=dtype)
+    low = 2**_EXPONENT_BITS - 1
+    out = jnp.power(base, rest & low)
+    for _ in range(-(-bits // _EXPONENT_BITS) - 1):
+        base = jnp.power(jnp.power(base, 8), 8)
+        rest = rest >> _EXPONENT_BITS
+        out = out * jnp.power(base, rest & low)
+    return out
 
 
 def _floor_divide(rule: str, x: Any, y: Any) -> Any:

@@ -57,6 +57,11 @@ class Role(enum.Enum):
         """The kind letter (``"bifc"``) of a Python scalar role."""
         return _PY_KIND[self]
 
+    @property
+    def default_key(self) -> str:
+        """The key of :attr:`Policy.defaults` for a Python scalar role (``"float"``)."""
+        return _DEFAULT_KEY[self]
+
     def __str__(self) -> str:
         return self.value
 
@@ -71,6 +76,7 @@ SCALAR_COLUMNS: dict[str, Role] = {
     "float": Role.FLOAT,
     "complex": Role.COMPLEX,
 }
+_DEFAULT_KEY: dict[Role, str] = {role: key for key, role in SCALAR_COLUMNS.items()}
 
 Grid = Mapping[tuple[DType, DType], DType]
 ScalarGrid = Mapping[tuple[DType, Role], DType]

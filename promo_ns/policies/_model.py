@@ -114,6 +114,18 @@ class Policy:
             it through the grid, and those results fold.  ``int8, uint8,
             float16`` is float16 (float16 with each), where the fold gives
             float32 (int16 with float16).
+        ``"lattice"``
+            JAX's join in its type lattice: a left fold through the grid,
+            but a pair in ``weak_joins`` joins at a Python scalar kind's weak
+            node, which stays weak until a dtype that such a Python scalar
+            gives way to (the ``scalars`` grid keeps that dtype) takes its
+            place; one still weak at the end is its kind's default.
+            ``uint64, int8, bfloat16`` is bfloat16, where the fold gives
+            float64.
+    weak_joins
+        For ``nary="lattice"``: the dtype pairs (both orders) whose join is a
+        Python scalar kind's weak node (JAX's uint64 with a signed integer is
+        the weak float); their ``arrays`` cell is that kind's default dtype.
     nary_order
         For ``nary="main-dtype"``: every canonical dtype once, from the one
         that knows the fewest others to the one that knows the most (NumPy's
@@ -250,8 +262,9 @@ class Policy:
     op_families: Mapping[str, str] = field(default_factory=dict)
     scalars: ScalarGrid = field(default_factory=dict)
     scalar_dtypes: Mapping[Role, DType] = field(default_factory=dict)
-    nary: Literal["pairwise", "main-dtype"] = "pairwise"
+    nary: Literal["pairwise", "main-dtype", "lattice"] = "pairwise"
     nary_order: tuple[DType, ...] = ()
+    weak_joins: Mapping[tuple[DType, DType], Role] = field(default_factory=dict)
     zero_d: Grid | None = None
     cross: Grid | None = None
     cross_when: Literal["higher", "different"] = "higher"
@@ -502,12 +515,14 @@ def _validate(record: Policy, owner: str) -> None:
 
 
 def _check_nary(record: Policy, owner: str) -> None:
-    """``nary_order`` holds every canonical dtype once for ``nary="main-dtype"``, and nothing otherwise."""
+    """``nary_order`` and ``weak_joins`` hold what their ``nary`` needs, and nothing for another one."""
+    _check_weak_joins(record, owner)
     order = record.nary_order
-    if record.nary == "pairwise":
+    if record.nary != "main-dtype":
         if order:
             raise ValueError(
-                f"{owner}: nary_order is used by nary='main-dtype' only; with nary='pairwise' leave it empty"
+                f"{owner}: nary_order is used by nary='main-dtype' only; with nary={record.nary!r} "
+                "leave it empty"
             )
         return
     missing = [str(d) for d in DTYPES if d not in order]
@@ -518,6 +533,23 @@ def _check_nary(record: Policy, owner: str) -> None:
             f"one that knows the fewest others to the one that knows the most; "
             + (f"it lacks {', '.join(missing)}" if missing else f"it repeats {', '.join(repeated)}")
         )
+
+
+def _check_weak_joins(record: Policy, owner: str) -> None:
+    """Each weak join is a Python scalar role, in both orders, over the arrays cell of its default."""
+    if record.weak_joins and record.nary != "lattice":
+        raise ValueError(f"{owner}: weak_joins is used by nary='lattice' only; leave it empty")
+    for (a, b), role in record.weak_joins.items():
+        if not (isinstance(role, Role) and role.is_scalar):
+            raise ValueError(f"{owner}: weak_joins[{a}, {b}] is {role!r}; it must be a Python scalar Role")
+        if record.weak_joins.get((b, a)) is not role:
+            raise ValueError(f"{owner}: weak_joins has ({a}, {b}) but not ({b}, {a}) with the same role")
+        default = record.defaults.get(role.default_key)
+        if record.arrays.get((a, b)) is not default:
+            raise ValueError(
+                f"{owner}: weak_joins[{a}, {b}] is the weak {role}, so its arrays cell must be "
+                f"defaults[{role.default_key!r}] ({default}), not {record.arrays.get((a, b))}"
+            )
 
 
 # --- the registry: built-in policies are imported on first use --------------------------------

@@ -190,6 +190,11 @@ POLICY = Policy(
     nested="refused",
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
     deviations=(
+        "full and full_like with a fill value the dtype cannot hold (NaN, an infinity or a float beyond "
+        "an integer dtype; a complex with an imaginary part for a real dtype): "
+        "array-api-strict (NumPy's np.full) casts it unsafely (an undefined value; the "
+        "imaginary part dropped); promo_ns refuses it (OverflowError, ValueError for NaN), as nothing "
+        "may be lost silently.",
         "array-api-strict computes linalg.matrix_rank of bool and integer matrices (int64); the "
         "standard says floating-point input and the policy refuses them.",
         "clip with a Python int bound beyond an integer x's dtype that clips (int8 with min=256): "

@@ -23,7 +23,12 @@ integers and bools compute in ``dtypes.to_inexact_dtype`` of the promoted
 dtype: float32 up to 32 bits, float64 for int64/uint64 (``int8 / int8`` is
 float32; ``int8 / 1.5`` is float64, the weak float's).  ``sum``/``prod``/
 ``cumulative_sum`` accumulate bool and signed integers in int64 and unsigned
-in uint64.
+in uint64; ``cumulative_prod`` keeps an integer's dtype (bool: int64).  Three
+or more dtypes (``result_type``, ``concat``, ``stack``, ...) join in the
+lattice (``nary="lattice"``): uint64 with a signed integer joins at the weak
+float, which gives way to the next floating dtype (``uint64, int8, bfloat16``
+is bfloat16) and is float64 if none comes.  A floating ``%`` that gives 0 takes
+the dividend's sign (``lax.rem``; ``-2.0 % 1.0`` is ``-0.0``).
 
 Python ints as data (``int_values``, ``int_range``; ``edges-jax.json``): JAX
 parses a Python int as an int64 (``OverflowError``: "An overflow was encountered
@@ -86,7 +91,7 @@ where code runs JAX in that mode.
 from __future__ import annotations
 
 from promo_ns._dtypes import DTYPES, bool_, complex128, float32, float64, int32, int64, uint64
-from promo_ns.policies._model import Family, Policy, function_grid, grid, scalar_grid
+from promo_ns.policies._model import Family, Policy, Role, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -131,6 +136,10 @@ SCALARS = scalar_grid("""
 #: ``dtypes.to_inexact_dtype``: bool and integers up to 32 bits to float32, 64-bit ones to float64.
 _INEXACT = {d: float64 if d.bits == 64 else float32 for d in DTYPES if d.kind in "biu"}
 
+#: The lattice joins uint64 and a signed integer at the weak float ``f*`` (``_type_promotion_lattice``).
+_WEAK_JOINS = {pair: Role.FLOAT for d in DTYPES if d.kind == "i" for pair in ((uint64, d), (d, uint64))}
+#: ``cumulative_prod`` (``jnp.cumprod`` too) keeps an integer's dtype; a bool accumulates in int64.
+_KEEPING_PRODUCT = {bool_: int64}
 #: JAX parses a Python int argument as an int64.
 _INT64 = dict.fromkeys("biufc", (-(2**63), 2**63 - 1))
 #: ``promote_args_numeric``: a bool operand of ``**``, ``//``, ``%`` and shifts computes as int32.
@@ -183,6 +192,8 @@ POLICY = Policy(
     roles="weak-scalars",
     scalars=SCALARS,
     scalars_alone="defaults",
+    nary="lattice",
+    weak_joins=_WEAK_JOINS,
     op_families={"subtract": "subtraction", "atan2": "complex_float_only", "logaddexp": "complex_float_only"},
     families={
         "arithmetic": Family(),
@@ -191,7 +202,10 @@ POLICY = Policy(
         # lax.integer_pow: "Integers cannot be raised to negative powers" (a TypeError).
         "power": Family(result_map=_NUMERIC, int_right={"i": "non-negative", "u": "non-negative"}),
         # XLA's integer division by 0: x // 0 is -1 (x = 0), -2 or the unsigned maximum; x % 0 is 0.
-        "real_arithmetic": Family(kinds="biuf", result_map=_NUMERIC, zero_divisor="xla"),
+        # A floating x % y that is 0 keeps lax.rem's sign, the dividend's (-2.0 % 1.0 is -0.0).
+        "real_arithmetic": Family(
+            kinds="biuf", result_map=_NUMERIC, zero_divisor="xla", zero_remainder="dividend"
+        ),
         "extrema": Family(),
         "true_divide": Family(result_map=_INEXACT),
         "comparison": Family(result="bool"),
@@ -215,6 +229,7 @@ POLICY = Policy(
         **{d: int64 for d in DTYPES if d.kind in "bi"},
         **{d: uint64 for d in DTYPES if d.kind == "u"},
     },
+    accumulate_ops={"cumulative_prod": _KEEPING_PRODUCT},
     int_values="wrap",
     int_range=_INT64,
     inplace="same",
@@ -227,15 +242,24 @@ POLICY = Policy(
         "outside jit): jnp.power lowers it to lax.integer_pow, keeping the base's dtype (bool as int32) "
         "and taking s as it is; the jax policy promotes and converts s, as JAX does for a traced exponent.",
         "Weakly typed results (an integer array with a Python float, uint64 with a signed integer) give "
-        "way to the next strong operand in JAX; promo_ns's results are strong.  For the same reason "
-        "result_type/concat/stack of three or more dtypes can differ: JAX joins them in its lattice "
-        "(uint64, int8, bfloat16 is bfloat16 through the weak float), the policy folds pairwise (float64).",
+        "way to the next strong operand in JAX; promo_ns's results are strong.",
         "jnp.searchsorted's dtype depends on the sorted array's length (int32 below 2**31 elements); "
         "the policy gives the index dtype, int64.",
         "jnp.linalg.vector_norm of bool and integers up to 32 bits is float64; the policy gives float32, "
         "as for matrix_norm.",
-        "x.at[i].set(v) of a Python complex into a real array drops the imaginary part; the policy "
-        "refuses it.  Values: XLA computes x / s as x * (1 / s), flushes subnormals to zero, and has "
-        "its own hypot/logaddexp and integer power (6 bits of exponent); the backends' kernels compute.",
+        "x.at[i].set(v), full, full_like and linspace convert any Python number into the dtype with "
+        "XLA's convert (NaN is 0, an infinity or a float beyond the dtype saturates, an int wraps, a "
+        "complex drops its imaginary part); the policy refuses a value the dtype cannot hold "
+        "(OverflowError, ValueError for NaN), as nothing may be lost silently.",
+        "JAX parses a Python int beyond int64 before it looks at the op, so it raises OverflowError for "
+        "ops it refuses anyway (bitwise ops of floating arrays, clip of complex); the policy refuses the "
+        "op (PromotionError).",
+        "Values: XLA computes x / s as x * (1 / s), flushes subnormal operands and results to zero, "
+        "orders complex numbers lexicographically without propagating NaN (minimum, maximum, min, "
+        "max), gives NaN for abs(inf + nan j) (C99's hypot: inf), has its own complex "
+        "log1p/log10/power/reciprocal rounding and signed zeros, its own hypot/logaddexp, a saturating "
+        "astype of NaN and out-of-range floats, and an integer power that reads 6 bits of the exponent "
+        "(2 ** 64 is 1 in int8); promo_ns gives the backends' values on every backend (the jax backend "
+        "computes a power from every bit of the exponent).",
     ),
 )

@@ -242,6 +242,11 @@ POLICY = Policy(
     nested="strong-scalars",
     defaults={"bool": bool_, "int": int64, "float": float64, "complex": complex128, "index": int64},
     deviations=(
+        "full and full_like with a fill value the dtype cannot hold (NaN, an infinity or a float beyond "
+        "an integer dtype; a complex with an imaginary part for a real dtype): "
+        "NumPy casts it unsafely (an undefined value; the "
+        "imaginary part dropped); promo_ns refuses it (OverflowError, ValueError for NaN), as nothing "
+        "may be lost silently.",
         "asarray of Python ints beyond int64 without a dtype: NumPy 2.4 discovers uint64 (2**63 alone, "
         "or with bools), float64 ([1, 2**63]) or an object array (2**64); promo_ns refuses with one "
         "OverflowError naming the int and the dtype to ask for (dtype=xp.uint64, or a float dtype), "

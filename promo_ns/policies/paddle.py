@@ -351,6 +351,11 @@ POLICY = Policy(
     nested_rules="numpy",
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
     deviations=(
+        "full and full_like with a fill value the dtype cannot hold (NaN, an infinity or a float beyond "
+        "an integer dtype; a complex with an imaginary part for a real dtype): "
+        "paddle.full casts it unsafely (an undefined value; the "
+        "imaginary part dropped); promo_ns refuses it (OverflowError, ValueError for NaN), as nothing "
+        "may be lost silently.",
         "x[i] = v with a Python float beyond an integer tensor's dtype: Paddle 3.3.1 converts it with "
         "C's float-to-int cast, undefined there (on x86 256.0 into uint8 writes 0, -1.0 writes 255, "
         "3e9, inf and NaN into int32 write -2**31): promo_ns refuses it (OverflowError; ValueError for "
