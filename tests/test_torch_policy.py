@@ -263,11 +263,11 @@ def _unary(fn: Any) -> Any:
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_one_array_functions_give_the_namespaces_outcome(policy: str) -> None:
-    from promo_ns.audit.torch_policy import _ONE_ARRAY
+    from promo_ns.audit.torch_policy._functions import ONE_ARRAY
 
     xp = promo_ns.namespace("torch", policy=policy)
     differ = []
-    for name in _ONE_ARRAY:
+    for name in ONE_ARRAY:
         ours = _unary(getattr(xp, name))
         for spelling, call in (("torch.fn", getattr(torch, name)), ("x.fn()", getattr(torch.Tensor, name))):
             for dtype in DTYPES:

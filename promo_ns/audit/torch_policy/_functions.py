@@ -1,0 +1,141 @@
+"""Torch's functions of several tensors, one-array functions and reductions as the namespace's calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from promo_ns.audit.torch_policy._call import SCALARS, Call, Translator, axis, both, is_dim, one_array, tensors
+
+__all__ = ["FUNCTIONS", "ONE_ARRAY"]
+
+
+def _sequence(name: str) -> Translator:
+    """``torch.cat``/``stack(tensors, dim=0)`` as the namespace's ``name(arrays, axis=dim)``."""
+
+    def call(tensors: Any, dim: int = 0) -> Call | None:
+        if not isinstance(tensors, (list, tuple)) or not all(isinstance(t, torch.Tensor) for t in tensors):
+            return None
+        return Call(name, (list(tensors),), {"axis": dim})
+
+    return call
+
+
+def _matmul(x: Any, y: Any, name: str = "matmul") -> Call | None:
+    return Call(name, (x, y), {}) if tensors(x, y) else None
+
+
+def _operator_matmul(x: Any, y: Any) -> Call | None:
+    """``x @ y``: the namespace's ``@`` (``__matmul__``), whose cells may differ from ``matmul``'s."""
+    return _matmul(x, y, "__matmul__")
+
+
+def _reflected_matmul(y: Any, x: Any) -> Call | None:
+    return _operator_matmul(x, y)
+
+
+def _clip(x: Any, min: Any = None, max: Any = None) -> Call | None:
+    bounds = [b for b in (min, max) if b is not None]
+    if not isinstance(x, torch.Tensor) or not bounds:  # no bound: torch's own error
+        return None
+    if not all(isinstance(b, (torch.Tensor, *SCALARS)) for b in bounds):
+        return None
+    return Call("clip", (x,), {"min": min, "max": max})
+
+
+def _reduction(name: str) -> Translator:
+    """``torch.<name>(x, dim=None, keepdim=False, *, dtype=None)`` as the namespace's ``name``."""
+
+    def call(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Call | None:
+        if not isinstance(x, torch.Tensor) or not is_dim(dim):
+            return None
+        if dtype is not None and name == "mean":  # the standard's mean takes no dtype: torch's own
+            return None
+        kwargs: dict[str, Any] = {"axis": axis(dim), "keepdims": keepdim}
+        if dtype is not None:
+            kwargs["dtype"] = dtype
+        return Call(name, (x,), kwargs)
+
+    return call
+
+
+def _statistic(name: str) -> Translator:
+    """``torch.<name>`` (``std``, ``var``) in each of torch's overloads as the namespace's ``name``.
+
+    torch's ``std(x, dim=None, *, correction=1, keepdim=False)``, and its
+    older ``std(x, unbiased)`` and ``std(x, dim, unbiased, keepdim=False)``:
+    torch's default correction is 1 (the standard's 0), ``unbiased=False`` is 0.
+    """
+
+    def call(
+        x: Any,
+        dim: Any = None,
+        unbiased: bool | None = None,
+        keepdim: bool = False,
+        *,
+        correction: float | None = None,
+    ) -> Call | None:
+        if isinstance(dim, bool) and unbiased is None:  # std(x, unbiased)
+            dim, unbiased = None, dim
+        if not isinstance(x, torch.Tensor) or not is_dim(dim) or None not in (unbiased, correction):
+            return None  # both unbiased and correction: torch's own error
+        if correction is None:
+            correction = 0 if unbiased is False else 1
+        return Call(name, (x,), {"axis": axis(dim), "correction": correction, "keepdims": keepdim})
+
+    return call
+
+
+def _cumulative(name: str) -> Translator:
+    """``torch.cumsum``/``cumprod(x, dim, *, dtype=None)`` as the namespace's ``cumulative_sum``/``_prod``."""
+
+    def call(x: Any, dim: Any, *, dtype: Any = None) -> Call | None:
+        if not isinstance(x, torch.Tensor) or not isinstance(dim, int) or isinstance(dim, bool):
+            return None  # a named dimension: torch's own
+        return Call(name, (x,), {"axis": dim, **({"dtype": dtype} if dtype is not None else {})})
+
+    return call
+
+
+def _tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Call | None:
+    """``torch.tensordot(a, b, dims)`` as the namespace's ``tensordot(a, b, axes=dims)``."""
+    if not tensors(a, b) or isinstance(dims, torch.Tensor) or out is not None:
+        return None
+    return Call("tensordot", (a, b), {"axes": dims if isinstance(dims, int) else tuple(map(tuple, dims))})
+
+
+def _outer(a: Any, b: Any) -> Call | None:
+    return Call("linalg.outer", (a, b), {}) if tensors(a, b) else None
+
+
+#: One-array functions whose dtype the policy decides and that torch spells with the standard's
+#: name and meaning when given one tensor alone (``torch.log(x)``, ``x.exp()``); not ``max``,
+#: ``argmax``, ``round`` (other signatures).
+ONE_ARRAY = (
+    *("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp", "expm1"),
+    *("floor", "log", "log10", "log1p", "log2", "negative", "positive", "reciprocal", "sign", "sin"),
+    *("sinh", "sqrt", "square", "tan", "tanh", "trunc"),
+)
+#: torch's function -> the namespace's: reductions with ``dim``, ``keepdim`` (and ``dtype``), the
+#: statistics with torch's correction, the cumulative ones.
+_REDUCTIONS = {
+    **{name: (name, _reduction) for name in ("sum", "prod", "mean")},
+    **{name: (name, _statistic) for name in ("std", "var")},
+    "cumsum": ("cumulative_sum", _cumulative),
+    "cumprod": ("cumulative_prod", _cumulative),
+}
+#: Torch functions whose dtype depends on their operands -> their translators.
+FUNCTIONS: dict[Callable[..., Any], Translator] = {
+    **dict.fromkeys((torch.cat, torch.concat, torch.concatenate), _sequence("concat")),
+    torch.stack: _sequence("stack"),
+    **dict.fromkeys((torch.matmul, torch.Tensor.matmul, torch.linalg.matmul), _matmul),
+    torch.Tensor.__matmul__: _operator_matmul,
+    torch.Tensor.__rmatmul__: _reflected_matmul,
+    **dict.fromkeys(both("clamp", "clip"), _clip),
+    **{fn: one_array(name) for name in ONE_ARRAY for fn in both(name)},
+    **{fn: factory(ours) for name, (ours, factory) in _REDUCTIONS.items() for fn in both(name)},
+    **dict.fromkeys((torch.tensordot, torch.Tensor.__dict__.get("tensordot", torch.tensordot)), _tensordot),
+    **dict.fromkeys(both("outer", "ger"), _outer),
+}
