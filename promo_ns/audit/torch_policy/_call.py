@@ -83,7 +83,7 @@ def is_dim(dim: Any) -> bool:
 
 
 def axis(dim: int | tuple[int, ...] | list[int] | None) -> int | tuple[int, ...] | None:
-    """torch's ``dim`` as the standard's ``axis``: a list as a tuple, an empty one as None (every axis, as torch)."""
+    """Torch's ``dim`` as the standard's ``axis``: a list as a tuple, an empty one as None (every axis)."""
     if isinstance(dim, (tuple, list)):
         return tuple(dim) if dim else None
     return dim

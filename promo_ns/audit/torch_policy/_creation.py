@@ -27,7 +27,9 @@ _FACTORY = frozenset(("dtype", "device", "layout", "requires_grad", "pin_memory"
 _DEFAULTS = {"layout": (None, torch.strided), "memory_format": (None, torch.contiguous_format)}
 
 
-def _factory(function: str, name: str, args: tuple[Any, ...], options: dict[str, Any], **kwargs: Any) -> Call | None:
+def _factory(
+    function: str, name: str, args: tuple[Any, ...], options: dict[str, Any], **kwargs: Any
+) -> Call | None:
     """The namespace's creation function ``name`` of ``args``, with torch's factory keywords ``options``.
 
     Raises
@@ -64,7 +66,9 @@ def _tensor(data: Any, **options: Any) -> Call | None:
 
 def _as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Call | None:
     ours = _is_data(data)
-    return _factory("torch.as_tensor", "asarray", (data,), {"dtype": dtype, "device": device}) if ours else None
+    return (
+        _factory("torch.as_tensor", "asarray", (data,), {"dtype": dtype, "device": device}) if ours else None
+    )
 
 
 def _asarray(obj: Any, *, copy: bool | None = None, **options: Any) -> Call | None:
@@ -93,7 +97,7 @@ def _linspace(start: Any, end: Any, steps: Any, **options: Any) -> Call | None:
 
 
 def _shape(size: tuple[Any, ...]) -> tuple[int, ...] | None:
-    """torch's ``*size`` (``zeros(2, 3)``, ``zeros((2, 3))``) as a shape; None where it is not ints."""
+    """Torch's ``*size`` (``zeros(2, 3)``, ``zeros((2, 3))``) as a shape; None where it is not ints."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):  # torch.Size is a tuple
         size = tuple(size[0])
     ints = all(isinstance(n, int) and not isinstance(n, bool) for n in size)
@@ -127,7 +131,9 @@ def _frequencies(name: str) -> Translator:
     """``torch.fft.<name>(n, d=1.0)`` as the namespace's ``fft.<name>(n, d=d)``."""
 
     def call(n: Any, d: Any = 1.0, **options: Any) -> Call | None:
-        return _factory(f"torch.fft.{name}", f"fft.{name}", (n,), options, d=d) if isinstance(n, int) else None
+        return (
+            _factory(f"torch.fft.{name}", f"fft.{name}", (n,), options, d=d) if isinstance(n, int) else None
+        )
 
     return call
 

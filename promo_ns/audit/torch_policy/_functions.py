@@ -7,7 +7,16 @@ from typing import Any
 
 import torch
 
-from promo_ns.audit.torch_policy._call import SCALARS, Call, Translator, axis, both, is_dim, one_array, tensors
+from promo_ns.audit.torch_policy._call import (
+    SCALARS,
+    Call,
+    Translator,
+    axis,
+    both,
+    is_dim,
+    one_array,
+    tensors,
+)
 
 __all__ = ["FUNCTIONS", "ONE_ARRAY"]
 

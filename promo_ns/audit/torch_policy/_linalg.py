@@ -1,3 +1,4 @@
+# ruff: noqa: N803  (the parameters are named as torch names them: A, B, UPLO, that keywords bind alike)
 """``torch.linalg`` (and torch's older names of its functions) and ``torch.fft`` as the namespace's calls.
 
 torch's arguments the standard spells otherwise are translated (``dim`` to
@@ -67,9 +68,9 @@ def _svdvals(A: Any, *, driver: str | None = None) -> Call | None:
 
 
 def _hermitian(name: str) -> Translator:
-    """``torch.linalg.eigh``/``eigvalsh(A, UPLO="L")``: the upper triangle is the lower one of ``A``'s ``mH``."""
+    """``torch.linalg.eigh``/``eigvalsh(A, UPLO="L")``; the upper triangle is the lower one of ``A.mH``."""
 
-    def call(A: Any, UPLO: str = "L") -> Call | None:  # noqa: N803 (torch's name)
+    def call(A: Any, UPLO: str = "L") -> Call | None:
         if not tensors(A) or UPLO not in ("L", "U"):
             return None
         return Call(name, (A if UPLO == "L" else A.mH,), {})
@@ -109,15 +110,19 @@ def _matrix_norm(
     return _over_matrices(A, dim, ord, keepdim) if tensors(A) and dtype is None else None
 
 
-def _vector_norm(A: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Call | None:
+def _vector_norm(
+    A: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+) -> Call | None:
     """``torch.linalg.vector_norm``; with ``dtype=`` (no spelling in the standard's), torch's own."""
     if not tensors(A) or dtype is not None or not is_dim(dim):
         return None
     return Call("linalg.vector_norm", (A,), {"axis": axis(dim), "keepdims": keepdim, "ord": ord})
 
 
-def _norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Call | None:
-    """``torch.linalg.norm``: a vector norm over one axis (or every one, without ``ord``), else a matrix norm."""
+def _norm(
+    A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
+) -> Call | None:
+    """``torch.linalg.norm``: a vector norm over one axis (every one, without ``ord``), else a matrix norm."""
     if not tensors(A) or dtype is not None:
         return None
     if dim is None and ord is not None:  # a vector or a matrix, as its number of axes says
@@ -133,7 +138,7 @@ def _solve(A: Any, B: Any, *, left: bool = True) -> Call | None:
         return None
     if left:
         return Call("linalg.solve", (A, B), {})
-    return Call("linalg.solve", (A.mT, B.mT), {}, lambda X: X.mT)
+    return Call("linalg.solve", (A.mT, B.mT), {}, lambda solved: solved.mT)
 
 
 def _cross(x: Any, y: Any, *, dim: int = -1) -> Call | None:
@@ -204,7 +209,7 @@ def _fft(name: str) -> Translator:
 
 
 def _fftn(name: str, default: tuple[int, ...] | None = None) -> Translator:
-    """``torch.fft.<name>n(x, s=None, dim=None, norm=None)`` (``<name>2``: ``dim=(-2, -1)``) as ``fft.<name>n``."""
+    """``torch.fft.<name>n(x, s=None, dim=None, norm=None)`` (``<name>2``: ``dim=(-2, -1)``) as ours."""
 
     def call(x: Any, s: Any = None, dim: Any = default, norm: str | None = None) -> Call | None:
         if not tensors(x) or not is_dim(dim) or not (s is None or isinstance(s, (tuple, list))):
@@ -217,7 +222,7 @@ def _fftn(name: str, default: tuple[int, ...] | None = None) -> Translator:
 
 
 def _shift(name: str) -> Translator:
-    """``torch.fft.fftshift``/``ifftshift(x, dim=None)`` as the namespace's (which checks the input's kind)."""
+    """``torch.fft.fftshift``/``ifftshift(x, dim=None)`` as the namespace's (which checks the input kind)."""
 
     def call(x: Any, dim: Any = None) -> Call | None:
         if not tensors(x) or not is_dim(dim):
@@ -227,7 +232,7 @@ def _shift(name: str) -> Translator:
     return call
 
 
-#: ``torch.fft``'s transforms -> their translators (``hfftn``/``ihfftn``, which the standard has not: torch's own).
+#: ``torch.fft``'s transforms -> their translators (not ``hfftn``/``ihfftn``, which the standard has not).
 FFT: dict[Callable[..., Any], Translator] = {
     **{getattr(torch.fft, name): _fft(name) for name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
     **{getattr(torch.fft, f"{name}n"): _fftn(name) for name in ("fft", "ifft", "rfft", "irfft")},

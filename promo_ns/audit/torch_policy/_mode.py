@@ -1,4 +1,4 @@
-"""torch's function mode that runs the ops whose dtype the policy decides through promo_ns, and the operators."""
+"""Torch's function mode that runs the ops whose dtype the policy decides through promo_ns; the operators."""
 
 from __future__ import annotations
 
@@ -61,7 +61,9 @@ class PolicyMode(TorchFunctionMode):
                 found = self._translated(route, args, kwargs or {})
         return func(*args, **(kwargs or {})) if found is _TORCHS else found
 
-    def _binary(self, func: Callable[..., Any], route: tuple[str, int], args: Any, kwargs: dict[str, Any]) -> Any:
+    def _binary(
+        self, func: Callable[..., Any], route: tuple[str, int], args: Any, kwargs: dict[str, Any]
+    ) -> Any:
         """The promo_ns op of a binary spelling on torch's arguments: a tensor, or :data:`_TORCHS`."""
         op, spelling = route
         values = operands(op, args, kwargs)
