@@ -41,9 +41,9 @@ class PolicyMode(TorchFunctionMode):
         super().__init__()
         self.xp = namespace("torch", policy=policy)
 
-    # torch.compile runs the ops here eagerly (a graph break), as promo_ns computes them: its
-    # plans, caches and policy context are not for Dynamo to trace.
-    @torch.compiler.disable  # type: ignore[untyped-decorator]
+    # Dynamo neither traces nor compiles this frame (a graph break where torch.compile meets it),
+    # but what it calls, torch's own op, is as under torch.compile without a mode.
+    @torch.compiler.disable(recursive=False)  # type: ignore[no-untyped-call,untyped-decorator]
     def __torch_function__(
         self,
         func: Callable[..., Any],
@@ -54,12 +54,25 @@ class PolicyMode(TorchFunctionMode):
         route = _ROUTES.get(func)
         if route is None:  # an op the policy does not concern
             return func(*args, **kwargs) if kwargs else func(*args)
+        return self._decided(func, route, args, kwargs or {})
+
+    # torch.compile runs the ops the policy decides eagerly, as promo_ns computes them: its plans,
+    # caches and policy context are not for Dynamo to trace or compile.
+    @torch.compiler.disable  # type: ignore[untyped-decorator]
+    def _decided(
+        self,
+        func: Callable[..., Any],
+        route: tuple[str, int] | Translator,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """``func`` as promo_ns decides it: the namespace's op, or torch's own where it is another call."""
         with torch._C.DisableTorchFunction():  # promo_ns's own torch calls: torch's, not an outer block's
             if isinstance(route, tuple):
-                found = self._binary(func, route, args, dict(kwargs or {}))
+                found = self._binary(func, route, args, dict(kwargs))
             else:
-                found = self._translated(route, args, kwargs or {})
-        return func(*args, **(kwargs or {})) if found is _TORCHS else found
+                found = self._translated(route, args, kwargs)
+        return func(*args, **kwargs) if found is _TORCHS else found
 
     def _binary(
         self, func: Callable[..., Any], route: tuple[str, int], args: Any, kwargs: dict[str, Any]
