@@ -21,7 +21,10 @@ import promo_ns  # noqa: E402
 from promo_ns import PromotionError  # noqa: E402
 from tests.backends import POLICIES  # noqa: E402
 
-DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64"]
+DTYPES = [
+    *("bool", "int8", "uint8", "uint16", "int32", "int64"),
+    *("float16", "bfloat16", "float32", "float64", "complex64", "complex128"),
+]
 
 #: (spelling, torch's call on a tensor, the namespace's call on (xp, its array)).
 _Case = tuple[str, Callable[[Any], Any], Callable[[Any, Any], Any]]
@@ -231,6 +234,10 @@ _PAIRS: list[tuple[str, Callable[[Any, Any], Any], Callable[[Any, Any, Any], Any
         lambda xp, a, b: xp.matrix_transpose(xp.linalg.solve(xp.matrix_transpose(a), xp.matrix_transpose(b))),
     ),
     ("torch.linalg.matmul(x, y)", torch.linalg.matmul, lambda xp, a, b: xp.matmul(a, b)),
+    ("torch.mm(x, y)", torch.mm, lambda xp, a, b: xp.matmul(a, b)),
+    ("x.mv(y[0])", lambda x, y: x.mv(y[0]), lambda xp, a, b: xp.matmul(a, b[0])),
+    ("torch.dot(x[0], y[1])", lambda x, y: torch.dot(x[0], y[1]), lambda xp, a, b: xp.matmul(a[0], b[1])),
+    ("x[None].bmm(y[None])", lambda x, y: x[None].bmm(y[None]), lambda xp, a, b: xp.matmul(a[None], b[None])),
     (
         "torch.linalg.vecdot(x, y, dim=0)",
         lambda x, y: torch.linalg.vecdot(x, y, dim=0),

@@ -37,8 +37,8 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     - torch's binary elementwise ops in every spelling (``torch.add(x, y)``,
       ``x.add(y)``, ``x.add_(y)``, ``x + y``, ``1 + x``, ``x += y``,
       comparisons, ``torch.maximum``, ...) and ``torch.where``;
-    - ``torch.cat``/``stack``, ``matmul``/``@``, ``clamp``/``clip``,
-      ``tensordot``, ``outer``;
+    - ``torch.cat``/``stack``, ``matmul``/``@`` (and ``mm``, ``bmm``, ``mv``,
+      ``dot``), ``clamp``/``clip``, ``tensordot``, ``outer``;
     - the one-array functions of one tensor alone (``torch.log(x)``,
       ``x.exp()``); ``sum``/``prod``/``mean`` (``dim``, ``keepdim``,
       ``dtype``), ``std``/``var`` (``dim``, ``keepdim``, ``correction``,

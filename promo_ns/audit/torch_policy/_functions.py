@@ -36,6 +36,15 @@ def _matmul(x: Any, y: Any, name: str = "matmul") -> Call | None:
     return Call(name, (x, y), {}) if tensors(x, y) else None
 
 
+def _product(ndims: tuple[int, int]) -> Translator:
+    """``torch.mm``/``bmm``/``mv``/``dot`` as ``matmul`` where the operands have the axes torch takes."""
+
+    def call(x: Any, y: Any) -> Call | None:
+        return _matmul(x, y) if tensors(x, y) and (x.ndim, y.ndim) == ndims else None  # else torch's error
+
+    return call
+
+
 def _operator_matmul(x: Any, y: Any) -> Call | None:
     """``x @ y``: the namespace's ``@`` (``__matmul__``), whose cells may differ from ``matmul``'s."""
     return _matmul(x, y, "__matmul__")
@@ -135,11 +144,14 @@ _REDUCTIONS = {
     "cumsum": ("cumulative_sum", _cumulative),
     "cumprod": ("cumulative_prod", _cumulative),
 }
+#: torch's products that are ``matmul`` of operands of these numbers of axes.
+_PRODUCTS = {"mm": (2, 2), "bmm": (3, 3), "mv": (2, 1), "dot": (1, 1)}
 #: Torch functions whose dtype depends on their operands -> their translators.
 FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **dict.fromkeys((torch.cat, torch.concat, torch.concatenate), _sequence("concat")),
     torch.stack: _sequence("stack"),
     **dict.fromkeys((torch.matmul, torch.Tensor.matmul, torch.linalg.matmul), _matmul),
+    **{fn: _product(ndims) for name, ndims in _PRODUCTS.items() for fn in both(name)},
     torch.Tensor.__matmul__: _operator_matmul,
     torch.Tensor.__rmatmul__: _reflected_matmul,
     **dict.fromkeys(both("clamp", "clip"), _clip),
