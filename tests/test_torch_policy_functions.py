@@ -111,6 +111,22 @@ STATISTICS: list[_Case] = [
     ),
 ]
 
+#: Reductions along axes and the functions whose input kinds a policy restricts.
+ALONG: list[_Case] = [
+    ("torch.all(x)", torch.all, lambda xp, a: xp.all(a)),
+    (
+        "x.any(dim=1, keepdim=True)",
+        lambda x: x.any(dim=1, keepdim=True),
+        lambda xp, a: xp.any(a, axis=1, keepdims=True),
+    ),
+    ("torch.argmax(x)", torch.argmax, lambda xp, a: xp.argmax(a)),
+    ("x.argmin(0, True)", lambda x: x.argmin(0, True), lambda xp, a: xp.argmin(a, axis=0, keepdims=True)),
+    ("torch.amax(x, (0, 1))", lambda x: torch.amax(x, (0, 1)), lambda xp, a: xp.max(a, axis=(0, 1))),
+    ("x.amin(dim=-1)", lambda x: x.amin(dim=-1), lambda xp, a: xp.min(a, axis=-1)),
+    ("torch.real(x)", torch.real, lambda xp, a: xp.real(a)),
+    ("torch.imag(x)", torch.imag, lambda xp, a: xp.imag(a)),
+]
+
 LINALG: list[_Case] = [
     *(
         (
@@ -215,8 +231,8 @@ FFT: list[_Case] = [
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize(
     ("cases", "inputs"),
-    [(STATISTICS, TABLES), (LINALG, MATRICES), (FFT, VECTORS)],
-    ids=["statistics", "linalg", "fft"],
+    [(STATISTICS, TABLES), (ALONG, TABLES), (LINALG, MATRICES), (FFT, VECTORS)],
+    ids=["statistics", "along", "linalg", "fft"],
 )
 def test_functions_of_one_array_give_the_namespaces_outcome(
     policy: str, cases: list[_Case], inputs: dict[str, Any]

@@ -40,7 +40,9 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     - ``torch.cat``/``stack``, ``matmul``/``@`` (and ``mm``, ``bmm``, ``mv``,
       ``dot``), ``clamp``/``clip``, ``tensordot``, ``outer``;
     - the one-array functions of one tensor alone (``torch.log(x)``,
-      ``x.exp()``); ``sum``/``prod``/``mean`` (``dim``, ``keepdim``,
+      ``x.exp()``, ``x.max()``, ``torch.isnan(x)``, ``torch.real(x)``);
+      ``all``/``any``, ``argmax``/``argmin``, ``amax``/``amin`` (``dim``,
+      ``keepdim``); ``sum``/``prod``/``mean`` (``dim``, ``keepdim``,
       ``dtype``), ``std``/``var`` (``dim``, ``keepdim``, ``correction``,
       ``unbiased``: torch's default correction of 1), ``cumsum``/``cumprod``
       (``dtype``);

@@ -117,6 +117,17 @@ def _cumulative(name: str) -> Translator:
     return call
 
 
+def _along(name: str) -> Translator:
+    """``torch.<fn>(x, dim=None, keepdim=False)`` (``all``, ``argmax``, ``amax``) as the namespace's."""
+
+    def call(x: Any, dim: Any = None, keepdim: bool = False) -> Call | None:
+        if not isinstance(x, torch.Tensor) or not is_dim(dim):
+            return None
+        return Call(name, (x,), {"axis": axis(dim), "keepdims": keepdim})
+
+    return call
+
+
 def _tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Call | None:
     """``torch.tensordot(a, b, dims)`` as the namespace's ``tensordot(a, b, axes=dims)``."""
     if not tensors(a, b) or isinstance(dims, torch.Tensor) or out is not None:
@@ -128,21 +139,33 @@ def _outer(a: Any, b: Any) -> Call | None:
     return Call("linalg.outer", (a, b), {}) if tensors(a, b) else None
 
 
-#: One-array functions whose dtype the policy decides and that torch spells with the standard's
-#: name and meaning when given one tensor alone (``torch.log(x)``, ``x.exp()``); not ``max``,
-#: ``argmax``, ``round`` (other signatures).
-ONE_ARRAY = (
-    *("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp", "expm1"),
-    *("floor", "log", "log10", "log1p", "log2", "negative", "positive", "reciprocal", "sign", "sin"),
-    *("sinh", "sqrt", "square", "tan", "tanh", "trunc"),
-)
+#: One-array functions whose dtype the policy decides (or whose input kinds it restricts) that
+#: torch spells with the standard's meaning when given one tensor alone (``torch.log(x)``,
+#: ``x.exp()``, ``x.max()``): torch's name -> the namespace's.
+ONE_ARRAY = {
+    **{
+        name: name
+        for name in (
+            *("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp"),
+            *("expm1", "floor", "log", "log10", "log1p", "log2", "negative", "positive", "reciprocal"),
+            *("round", "sign", "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc", "max", "min"),
+            *("conj", "isfinite", "isinf", "isnan", "signbit", "logical_not"),
+        )
+    },
+    "bitwise_not": "bitwise_invert",
+}
+#: Those torch has as functions only (``x.real`` is an attribute).
+_FUNCTIONS_ONLY = ("real", "imag")
 #: torch's function -> the namespace's: reductions with ``dim``, ``keepdim`` (and ``dtype``), the
-#: statistics with torch's correction, the cumulative ones.
+#: statistics with torch's correction, the cumulative ones, ``all``/``any``, ``argmax``, ``amax``.
 _REDUCTIONS = {
     **{name: (name, _reduction) for name in ("sum", "prod", "mean")},
     **{name: (name, _statistic) for name in ("std", "var")},
     "cumsum": ("cumulative_sum", _cumulative),
     "cumprod": ("cumulative_prod", _cumulative),
+    **{name: (name, _along) for name in ("all", "any", "argmax", "argmin")},
+    "amax": ("max", _along),
+    "amin": ("min", _along),
 }
 #: torch's products that are ``matmul`` of operands of these numbers of axes.
 _PRODUCTS = {"mm": (2, 2), "bmm": (3, 3), "mv": (2, 1), "dot": (1, 1)}
@@ -155,7 +178,8 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     torch.Tensor.__matmul__: _operator_matmul,
     torch.Tensor.__rmatmul__: _reflected_matmul,
     **dict.fromkeys(both("clamp", "clip"), _clip),
-    **{fn: one_array(name) for name in ONE_ARRAY for fn in both(name)},
+    **{fn: one_array(ours) for name, ours in ONE_ARRAY.items() for fn in both(name)},
+    **{getattr(torch, name): one_array(name) for name in _FUNCTIONS_ONLY},
     **{fn: factory(ours) for name, (ours, factory) in _REDUCTIONS.items() for fn in both(name)},
     **dict.fromkeys((torch.tensordot, torch.Tensor.__dict__.get("tensordot", torch.tensordot)), _tensordot),
     **dict.fromkeys(both("outer", "ger"), _outer),
