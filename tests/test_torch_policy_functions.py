@@ -114,6 +114,8 @@ STATISTICS: list[_Case] = [
 #: Reductions along axes and the functions whose input kinds a policy restricts.
 ALONG: list[_Case] = [
     ("torch.all(x)", torch.all, lambda xp, a: xp.all(a)),
+    ("torch.max(x)", torch.max, lambda xp, a: xp.max(a)),
+    ("x.min()", lambda x: x.min(), lambda xp, a: xp.min(a)),
     (
         "x.any(dim=1, keepdim=True)",
         lambda x: x.any(dim=1, keepdim=True),
@@ -251,6 +253,8 @@ _PAIRS: list[tuple[str, Callable[[Any, Any], Any], Callable[[Any, Any, Any], Any
     ),
     ("torch.linalg.matmul(x, y)", torch.linalg.matmul, lambda xp, a, b: xp.matmul(a, b)),
     ("torch.mm(x, y)", torch.mm, lambda xp, a, b: xp.matmul(a, b)),
+    ("torch.max(x, y)", torch.max, lambda xp, a, b: xp.maximum(a, b)),
+    ("x.min(y)", lambda x, y: x.min(y), lambda xp, a, b: xp.minimum(a, b)),
     ("x.mv(y[0])", lambda x, y: x.mv(y[0]), lambda xp, a, b: xp.matmul(a, b[0])),
     ("torch.dot(x[0], y[1])", lambda x, y: torch.dot(x[0], y[1]), lambda xp, a, b: xp.matmul(a[0], b[1])),
     ("x[None].bmm(y[None])", lambda x, y: x[None].bmm(y[None]), lambda xp, a, b: xp.matmul(a[None], b[None])),

@@ -117,6 +117,17 @@ def _cumulative(name: str) -> Translator:
     return call
 
 
+def _extremum(name: str, binary: str) -> Translator:
+    """``torch.max(x)`` as the namespace's ``max(x)``; ``torch.max(x, other)`` as ``maximum(x, other)``."""
+
+    def call(x: Any, other: Any = None) -> Call | None:
+        if not isinstance(x, torch.Tensor) or not (other is None or isinstance(other, torch.Tensor)):
+            return None  # max(x, dim): torch's own
+        return Call(name, (x,), {}) if other is None else Call(binary, (x, other), {})
+
+    return call
+
+
 def _along(name: str) -> Translator:
     """``torch.<fn>(x, dim=None, keepdim=False)`` (``all``, ``argmax``, ``amax``) as the namespace's."""
 
@@ -141,14 +152,14 @@ def _outer(a: Any, b: Any) -> Call | None:
 
 #: One-array functions whose dtype the policy decides (or whose input kinds it restricts) that
 #: torch spells with the standard's meaning when given one tensor alone (``torch.log(x)``,
-#: ``x.exp()``, ``x.max()``): torch's name -> the namespace's.
+#: ``x.exp()``): torch's name -> the namespace's.
 ONE_ARRAY = {
     **{
         name: name
         for name in (
             *("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp"),
             *("expm1", "floor", "log", "log10", "log1p", "log2", "negative", "positive", "reciprocal"),
-            *("round", "sign", "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc", "max", "min"),
+            *("round", "sign", "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc"),
             *("conj", "isfinite", "isinf", "isnan", "signbit", "logical_not"),
         )
     },
@@ -180,6 +191,8 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **dict.fromkeys(both("clamp", "clip"), _clip),
     **{fn: one_array(ours) for name, ours in ONE_ARRAY.items() for fn in both(name)},
     **{getattr(torch, name): one_array(name) for name in _FUNCTIONS_ONLY},
+    **dict.fromkeys(both("max"), _extremum("max", "maximum")),
+    **dict.fromkeys(both("min"), _extremum("min", "minimum")),
     **{fn: factory(ours) for name, (ours, factory) in _REDUCTIONS.items() for fn in both(name)},
     **dict.fromkeys((torch.tensordot, torch.Tensor.__dict__.get("tensordot", torch.tensordot)), _tensordot),
     **dict.fromkeys(both("outer", "ger"), _outer),
