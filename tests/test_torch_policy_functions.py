@@ -116,6 +116,22 @@ ALONG: list[_Case] = [
     ("torch.all(x)", torch.all, lambda xp, a: xp.all(a)),
     ("torch.max(x)", torch.max, lambda xp, a: xp.max(a)),
     ("x.min()", lambda x: x.min(), lambda xp, a: xp.min(a)),
+    ("x.max(1)", lambda x: x.max(1), lambda xp, a: (xp.max(a, axis=1), xp.argmax(a, axis=1))),
+    (
+        "torch.min(x, dim=0, keepdim=True)",
+        lambda x: torch.min(x, dim=0, keepdim=True),
+        lambda xp, a: (xp.min(a, axis=0, keepdims=True), xp.argmin(a, axis=0, keepdims=True)),
+    ),
+    (
+        "torch.std_mean(x, 0)",
+        lambda x: torch.std_mean(x, 0),
+        lambda xp, a: (xp.std(a, axis=0, correction=1), xp.mean(a, axis=0)),
+    ),
+    (
+        "torch.var_mean(x, [0, 1], unbiased=False, keepdim=True)",
+        lambda x: torch.var_mean(x, [0, 1], unbiased=False, keepdim=True),
+        lambda xp, a: (xp.var(a, keepdims=True), xp.mean(a, keepdims=True)),
+    ),
     (
         "x.any(dim=1, keepdim=True)",
         lambda x: x.any(dim=1, keepdim=True),
@@ -363,6 +379,7 @@ def test_torchs_keywords_are_honoured_or_refused() -> None:
         # with a dtype, from a tensor or an ndarray: torch's own
         assert torch.arange(3, dtype=torch.int8).dtype == torch.int8
         assert torch.tensor(np.ones(2, dtype=np.float32)).dtype == torch.float32
+        assert torch.tensor([np.ones(2, dtype=np.float32)] * 2).dtype == torch.float32
         assert torch.tensor(torch.ones(2, dtype=torch.float16)).dtype == torch.float16
         made = torch.tensor([1.5], requires_grad=True, device="cpu")
         assert made.requires_grad and made.dtype == torch.float64 and made.is_leaf

@@ -44,8 +44,9 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
       ``all``/``any``, ``argmax``/``argmin``, ``amax``/``amin`` (``dim``,
       ``keepdim``); ``sum``/``prod``/``mean`` (``dim``, ``keepdim``,
       ``dtype``), ``std``/``var`` (``dim``, ``keepdim``, ``correction``,
-      ``unbiased``: torch's default correction of 1), ``cumsum``/``cumprod``
-      (``dtype``);
+      ``unbiased``: torch's default correction of 1), ``std_mean``/``var_mean``,
+      ``cumsum``/``cumprod`` (``dtype``); ``torch.max(x, y)`` is ``maximum``,
+      ``torch.max(x, dim)`` ``max`` and ``argmax``;
     - ``torch.linalg`` (``det``, ``inv``, ``solve``, ``eigh``, ``eigvalsh``,
       ``svd``, ``svdvals``, ``pinv``, ``matrix_rank``, ``qr``, ``cholesky``,
       ``matrix_norm``, ``vector_norm``, ``norm``, ``cross``, ``vecdot``,

@@ -21,6 +21,7 @@ __all__ = [
     "SCALARS",
     "ArgumentError",
     "Call",
+    "Calls",
     "Translator",
     "axis",
     "both",
@@ -49,8 +50,19 @@ class Call(NamedTuple):
     after: Callable[[Any], Any] | None = None
 
 
-#: A torch function's arguments -> the namespace's call, or None: torch's own call.
-Translator = Callable[..., Call | None]
+class Calls(NamedTuple):
+    """Several namespace calls, whose torch results ``combine`` makes into the torch function's one.
+
+    ``torch.std_mean`` is the namespace's ``std`` and ``mean``; ``torch.max(x, dim)``
+    its ``max`` and ``argmax``.
+    """
+
+    calls: tuple[Call, ...]
+    combine: Callable[..., Any]
+
+
+#: A torch function's arguments -> the namespace's call (or calls), or None: torch's own call.
+Translator = Callable[..., Call | Calls | None]
 
 
 class ArgumentError(TypeError):

@@ -55,8 +55,19 @@ def _finished(requires_grad: bool, pinned: bool, out: torch.Tensor) -> torch.Ten
 
 
 def _is_data(data: Any) -> bool:
-    """Whether ``data`` is Python data, whose dtype the policy decides (not a tensor or NumPy array)."""
-    return not isinstance(data, (torch.Tensor, np.ndarray))
+    """Whether the policy decides the dtype of ``data``: not a tensor, nor a NumPy array or data holding one.
+
+    A tensor or a NumPy array keeps its dtype (torch's own copy); so does a
+    list of NumPy arrays, which torch stacks and the namespace does not take.
+    A list of tensors is the namespace's nested data, whose dtype the policy decides.
+    """
+    return not isinstance(data, torch.Tensor) and not _holds_ndarray(data)
+
+
+def _holds_ndarray(data: Any) -> bool:
+    if isinstance(data, (list, tuple)):
+        return any(map(_holds_ndarray, data))
+    return isinstance(data, np.ndarray)
 
 
 def _tensor(data: Any, **options: Any) -> Call | None:

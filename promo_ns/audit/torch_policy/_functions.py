@@ -10,6 +10,7 @@ import torch
 from promo_ns.audit.torch_policy._call import (
     SCALARS,
     Call,
+    Calls,
     Translator,
     axis,
     both,
@@ -79,7 +80,7 @@ def _reduction(name: str) -> Translator:
     return call
 
 
-def _statistic(name: str) -> Translator:
+def _statistic(name: str) -> Callable[..., Call | None]:
     """``torch.<name>`` (``std``, ``var``) in each of torch's overloads as the namespace's ``name``.
 
     torch's ``std(x, dim=None, *, correction=1, keepdim=False)``, and its
@@ -118,12 +119,41 @@ def _cumulative(name: str) -> Translator:
 
 
 def _extremum(name: str, binary: str) -> Translator:
-    """``torch.max(x)`` as the namespace's ``max(x)``; ``torch.max(x, other)`` as ``maximum(x, other)``."""
+    """``torch.max`` (``min``) in each of torch's overloads: of one tensor, of two, along ``dim``.
 
-    def call(x: Any, other: Any = None) -> Call | None:
+    ``max(x)`` is the namespace's ``max(x)``, ``max(x, other)`` its
+    ``maximum(x, other)``, ``max(x, dim, keepdim=False)`` its ``max`` and
+    ``argmax`` along that axis, as torch's (values, indices).
+    """
+
+    def call(
+        x: Any, other: Any = None, keepdim: bool = False, *, dim: int | None = None
+    ) -> Call | Calls | None:
+        if isinstance(other, int) and not isinstance(other, bool) and dim is None:
+            other, dim = None, other
         if not isinstance(x, torch.Tensor) or not (other is None or isinstance(other, torch.Tensor)):
-            return None  # max(x, dim): torch's own
-        return Call(name, (x,), {}) if other is None else Call(binary, (x, other), {})
+            return None
+        if other is not None:
+            return Call(binary, (x, other), {}) if dim is None and not keepdim else None
+        if dim is None:
+            return Call(name, (x,), {}) if not keepdim else None
+        along = {"axis": dim, "keepdims": keepdim}
+        found = getattr(torch.return_types, name)  # (values, indices)
+        return Calls((Call(name, (x,), along), Call(f"arg{name}", (x,), along)), lambda *parts: found(parts))
+
+    return call
+
+
+def _with_mean(name: str) -> Translator:
+    """``torch.std_mean``/``var_mean`` as the namespace's ``std`` (``var``) and ``mean`` on the same axes."""
+    statistic = _statistic(name)
+
+    def call(*args: Any, **kwargs: Any) -> Calls | None:
+        first = statistic(*args, **kwargs)
+        if first is None:
+            return None
+        mean = Call("mean", first.args, {k: first.kwargs[k] for k in ("axis", "keepdims")})
+        return Calls((first, mean), lambda *parts: parts)
 
     return call
 
@@ -193,6 +223,7 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **{getattr(torch, name): one_array(name) for name in _FUNCTIONS_ONLY},
     **dict.fromkeys(both("max"), _extremum("max", "maximum")),
     **dict.fromkeys(both("min"), _extremum("min", "minimum")),
+    **{getattr(torch, f"{name}_mean"): _with_mean(name) for name in ("std", "var")},
     **{fn: factory(ours) for name, (ours, factory) in _REDUCTIONS.items() for fn in both(name)},
     **dict.fromkeys((torch.tensordot, torch.Tensor.__dict__.get("tensordot", torch.tensordot)), _tensordot),
     **dict.fromkeys(both("outer", "ger"), _outer),

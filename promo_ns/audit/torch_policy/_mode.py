@@ -15,7 +15,7 @@ from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
 from promo_ns._plan import INPLACE, wrap
 from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
-from promo_ns.audit.torch_policy._call import SCALARS, ArgumentError, Call, Translator
+from promo_ns.audit.torch_policy._call import SCALARS, ArgumentError, Call, Calls, Translator
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
@@ -107,8 +107,10 @@ class PolicyMode(TorchFunctionMode):
             return _TORCHS
         return _TORCHS if call is None else self._call(call)
 
-    def _call(self, call: Call) -> Any:
+    def _call(self, call: Call | Calls) -> Any:
         """The namespace's function of ``call``, tensors wrapped and torch dtypes its own: torch's result."""
+        if isinstance(call, Calls):
+            return call.combine(*(self._call(c) for c in call.calls))
         xp = self.xp
 
         def ours(v: Any) -> Any:
