@@ -411,7 +411,11 @@ def test_matrix_norms_over_other_axes() -> None:
     assert torch.allclose(norm, torch.linalg.norm(x.double(), ord=1, dim=(2, 0)))
 
 
-def test_under_torch_compile() -> None:
+@pytest.mark.parametrize("backend", ["eager", "inductor"])
+def test_under_torch_compile(backend: str) -> None:
+    if backend == "inductor":
+        pytest.importorskip("torch._inductor")
+
     def f(x: Any) -> Any:
         return (
             torch.std(x),
@@ -421,12 +425,13 @@ def test_under_torch_compile() -> None:
             torch.arange(3) + torch.tensor(1.5),
         )
 
-    compiled = torch.compile(f, backend="eager")
+    compiled = torch.compile(f, backend=backend)
     i32 = torch.tensor([[2, 1, 0], [1, 3, 1]], dtype=torch.int32)
     with promo_ns.torch_policy("numpy"):
-        got = compiled(i32)
+        got, eager = compiled(i32), f(i32)
     want = [torch.float64, torch.int64, torch.float64, torch.complex128, torch.float64]
     assert [t.dtype for t in got] == want
+    assert all(torch.allclose(a, b) for a, b in zip(got, eager, strict=True))
     with promo_ns.torch_policy("pytorch"), pytest.raises(PromotionError, match="refuses std"):
         compiled(i32)
 
