@@ -479,3 +479,10 @@ def test_inside_compare_the_functions_are_reported_at_the_users_line() -> None:
 def _line_of(text: str) -> int:
     source = open(__file__).read().splitlines()  # noqa: SIM115
     return next(i for i, line in enumerate(source, 1) if text in line and "_line_of" not in line)
+
+
+def test_the_overhead_benchmark_runs() -> None:
+    from benchmarks.torch_policy_overhead import STATEMENTS, measure
+
+    rows = measure("numpy", rounds=1, loops=1)
+    assert set(rows) == set(STATEMENTS) and all(len(times) == 3 for times in rows.values())
