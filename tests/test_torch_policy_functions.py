@@ -409,6 +409,10 @@ def test_matrix_norms_over_other_axes() -> None:
     want = torch.linalg.matrix_norm(x.double(), dim=(0, 2), keepdim=True)
     assert got.dtype == torch.float64 and got.shape == (1, 3, 1) and torch.allclose(got, want)
     assert torch.allclose(norm, torch.linalg.norm(x.double(), ord=1, dim=(2, 0)))
+    with promo_ns.torch_policy("numpy"), pytest.raises(RuntimeError):
+        torch.linalg.norm(x, ord=2)  # torch's own error: ord without dim of a 3-d tensor
+    with promo_ns.torch_policy("numpy"), pytest.raises(RuntimeError):
+        torch.linalg.matrix_norm(x[0, 0])  # torch's own error: a vector
 
 
 @pytest.mark.parametrize("backend", ["eager", "inductor"])

@@ -92,9 +92,9 @@ def _tolerant(name: str) -> Translator:
 
 def _over_matrices(A: Any, dim: Any, ord: Any, keepdim: bool) -> Call | None:
     """The namespace's ``matrix_norm`` of ``A`` over the two axes ``dim``: moved last, then (keepdim) back."""
-    if not isinstance(dim, (tuple, list)) or len(dim) != 2 or not is_dim(dim):
-        return None
-    dims = tuple(d % A.ndim if A.ndim else d for d in dim)
+    if not isinstance(dim, (tuple, list)) or len(dim) != 2 or not is_dim(dim) or A.ndim < 2:
+        return None  # torch's own error
+    dims = tuple(d % A.ndim for d in dim)
     last = (A.ndim - 2, A.ndim - 1)
     if dims == last:
         return Call("linalg.matrix_norm", (A,), {"keepdims": keepdim, "ord": ord})
@@ -127,6 +127,8 @@ def _norm(
         return None
     if dim is None and ord is not None:  # a vector or a matrix, as its number of axes says
         dim = {1: (0,), 2: (-2, -1)}.get(A.ndim)
+        if dim is None:  # torch's own error
+            return None
     if dim is None or isinstance(dim, int) or (isinstance(dim, (tuple, list)) and len(dim) == 1):
         return _vector_norm(A, 2 if ord is None else ord, dim, keepdim)
     return _over_matrices(A, dim, "fro" if ord is None else ord, keepdim)
