@@ -141,6 +141,19 @@ ALONG: list[_Case] = [
     ("x.argmin(0, True)", lambda x: x.argmin(0, True), lambda xp, a: xp.argmin(a, axis=0, keepdims=True)),
     ("torch.amax(x, (0, 1))", lambda x: torch.amax(x, (0, 1)), lambda xp, a: xp.max(a, axis=(0, 1))),
     ("x.amin(dim=-1)", lambda x: x.amin(dim=-1), lambda xp, a: xp.min(a, axis=-1)),
+    ("x.sort()", lambda x: x.sort(), lambda xp, a: (xp.sort(a, stable=False), xp.argsort(a, stable=False))),
+    (
+        "torch.sort(x, stable=True, dim=0, descending=True)",
+        lambda x: torch.sort(x, stable=True, dim=0, descending=True),
+        lambda xp, a: (xp.sort(a, axis=0, descending=True), xp.argsort(a, axis=0, descending=True)),
+    ),
+    ("torch.argsort(x, stable=True)", lambda x: torch.argsort(x, stable=True), lambda xp, a: xp.argsort(a)),
+    ("torch.diff(x)", torch.diff, lambda xp, a: xp.diff(a)),
+    (
+        "x.diff(dim=0, prepend=x[:1])",
+        lambda x: x.diff(dim=0, prepend=x[:1]),
+        lambda xp, a: xp.diff(a, axis=0, prepend=a[:1, ...]),
+    ),
     ("torch.real(x)", torch.real, lambda xp, a: xp.real(a)),
     ("torch.imag(x)", torch.imag, lambda xp, a: xp.imag(a)),
 ]

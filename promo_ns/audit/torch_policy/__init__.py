@@ -42,7 +42,7 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     - the one-array functions of one tensor alone (``torch.log(x)``,
       ``x.exp()``, ``x.max()``, ``torch.isnan(x)``, ``torch.real(x)``);
       ``all``/``any``, ``argmax``/``argmin``, ``amax``/``amin`` (``dim``,
-      ``keepdim``); ``sum``/``prod``/``mean`` (``dim``, ``keepdim``,
+      ``keepdim``); ``sort``, ``argsort``, ``diff``; ``sum``/``prod``/``mean`` (``dim``, ``keepdim``,
       ``dtype``), ``std``/``var`` (``dim``, ``keepdim``, ``correction``,
       ``unbiased``: torch's default correction of 1), ``std_mean``/``var_mean``,
       ``cumsum``/``cumprod`` (``dtype``); ``torch.max(x, y)`` is ``maximum``,

@@ -169,6 +169,29 @@ def _along(name: str) -> Translator:
     return call
 
 
+def _sort(x: Any, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Calls | None:
+    """``torch.sort`` as the namespace's ``sort`` and ``argsort``, as torch's (values, indices)."""
+    if not isinstance(x, torch.Tensor) or not isinstance(dim, int):
+        return None
+    along = {"axis": dim, "descending": descending, "stable": stable}
+    return Calls(
+        (Call("sort", (x,), along), Call("argsort", (x,), along)),
+        lambda *parts: torch.return_types.sort(parts),
+    )
+
+
+def _argsort(x: Any, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Call | None:
+    if not isinstance(x, torch.Tensor) or not isinstance(dim, int):
+        return None
+    return Call("argsort", (x,), {"axis": dim, "descending": descending, "stable": stable})
+
+
+def _diff(x: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> Call | None:
+    if not isinstance(x, torch.Tensor) or not isinstance(dim, int):
+        return None
+    return Call("diff", (x,), {"axis": dim, "n": n, "prepend": prepend, "append": append})
+
+
 def _tensordot(a: Any, b: Any, dims: Any = 2, out: Any = None) -> Call | None:
     """``torch.tensordot(a, b, dims)`` as the namespace's ``tensordot(a, b, axes=dims)``."""
     if not tensors(a, b) or isinstance(dims, torch.Tensor) or out is not None:
@@ -227,4 +250,7 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **{fn: factory(ours) for name, (ours, factory) in _REDUCTIONS.items() for fn in both(name)},
     **dict.fromkeys((torch.tensordot, torch.Tensor.__dict__.get("tensordot", torch.tensordot)), _tensordot),
     **dict.fromkeys(both("outer", "ger"), _outer),
+    **dict.fromkeys(both("sort"), _sort),
+    **dict.fromkeys(both("argsort"), _argsort),
+    **dict.fromkeys(both("diff"), _diff),
 }
