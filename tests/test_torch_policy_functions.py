@@ -156,6 +156,8 @@ ALONG: list[_Case] = [
     ),
     ("torch.real(x)", torch.real, lambda xp, a: xp.real(a)),
     ("torch.imag(x)", torch.imag, lambda xp, a: xp.imag(a)),
+    ("x.real", lambda x: x.real, lambda xp, a: xp.real(a)),
+    ("x.imag", lambda x: x.imag, lambda xp, a: xp.imag(a)),
 ]
 
 LINALG: list[_Case] = [

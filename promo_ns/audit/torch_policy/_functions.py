@@ -218,8 +218,8 @@ ONE_ARRAY = {
     },
     "bitwise_not": "bitwise_invert",
 }
-#: Those torch has as functions only (``x.real`` is an attribute).
-_FUNCTIONS_ONLY = ("real", "imag")
+#: Those torch has as functions and attributes (``torch.real(x)``, ``x.real``).
+_ATTRIBUTES = ("real", "imag")
 #: torch's function -> the namespace's: reductions with ``dim``, ``keepdim`` (and ``dtype``), the
 #: statistics with torch's correction, the cumulative ones, ``all``/``any``, ``argmax``, ``amax``.
 _REDUCTIONS = {
@@ -243,7 +243,11 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     torch.Tensor.__rmatmul__: _reflected_matmul,
     **dict.fromkeys(both("clamp", "clip"), _clip),
     **{fn: one_array(ours) for name, ours in ONE_ARRAY.items() for fn in both(name)},
-    **{getattr(torch, name): one_array(name) for name in _FUNCTIONS_ONLY},
+    **{
+        fn: one_array(name)
+        for name in _ATTRIBUTES
+        for fn in (getattr(torch, name), getattr(torch.Tensor, name).__get__)  # x.real: its __get__
+    },
     **dict.fromkeys(both("max"), _extremum("max", "maximum")),
     **dict.fromkeys(both("min"), _extremum("min", "minimum")),
     **{getattr(torch, f"{name}_mean"): _with_mean(name) for name in ("std", "var")},
