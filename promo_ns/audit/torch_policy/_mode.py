@@ -41,8 +41,8 @@ class PolicyMode(TorchFunctionMode):
         super().__init__()
         self.xp = namespace("torch", policy=policy)
 
-    # Dynamo neither traces nor compiles this frame (a graph break where torch.compile meets it),
-    # but what it calls, torch's own op, is as under torch.compile without a mode.
+    # Dynamo neither traces nor compiles this frame: under torch.compile each torch call in a
+    # block is a graph break, run eagerly.  Non-recursive: no cost beyond one Python call.
     @torch.compiler.disable(recursive=False)  # type: ignore[no-untyped-call,untyped-decorator]
     def __torch_function__(
         self,
