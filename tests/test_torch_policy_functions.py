@@ -414,6 +414,8 @@ def test_torchs_keywords_are_honoured_or_refused() -> None:
             with pytest.raises(TypeError, match=f"torch_policy: .*'s {argument}="):
                 call()
         assert torch.linalg.matrix_rank(i32, hermitian=False).dtype == torch.int64  # the default: fine
+        assert torch.std(input=i32).dtype == torch.float64  # input= as torch names it
+        assert torch.fft.fft(input=i32[0], n=4).dtype == torch.complex128
 
 
 def test_matrix_norms_over_other_axes() -> None:

@@ -99,6 +99,9 @@ class PolicyMode(TorchFunctionMode):
 
     def _translated(self, translator: Translator, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The namespace's call of a translated torch call: its torch result, or :data:`_TORCHS`."""
+        if "input" in kwargs:  # torch's name of the first tensor (torch.std(input=x)), as translators take it
+            kwargs = dict(kwargs)
+            args = (kwargs.pop("input"), *args)
         try:
             call = translator(*args, **kwargs)
         except ArgumentError:
