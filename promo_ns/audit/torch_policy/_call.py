@@ -1,0 +1,115 @@
+"""A torch call as the promo_ns namespace's call: what the function mode runs in place of torch's function.
+
+Each module of this package maps torch callables to *translators*: a
+translator takes the torch function's arguments, as torch takes them, and
+returns the :class:`Call` of the namespace's function of the same meaning, or
+None where torch's own function runs (another overload, ``out=``, an explicit
+``dtype=`` the standard's function has no spelling for).  A translator whose
+signature does not take the arguments raises TypeError, and torch's own
+function runs too; one that takes an argument it cannot honour raises
+:class:`ArgumentError`, which reaches the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import torch
+
+__all__ = [
+    "SCALARS",
+    "ArgumentError",
+    "Call",
+    "Calls",
+    "Translator",
+    "axis",
+    "both",
+    "is_dim",
+    "one_array",
+    "tensors",
+    "unhonoured",
+]
+
+#: What a Python scalar operand may be (a bool, int, float or complex, as the namespace takes it).
+SCALARS = (bool, int, float, complex)
+
+
+class Call(NamedTuple):
+    """The namespace's function ``name`` (``"std"``, ``"linalg.solve"``) of ``args`` and ``kwargs``.
+
+    Tensors among them (also inside lists and tuples) are wrapped as the
+    namespace's arrays, and torch dtypes become the namespace's; ``after``, if
+    any, takes the torch result (a tensor, or a tuple of them) and returns
+    what the torch function returns (a view moved back, ``requires_grad_``).
+    """
+
+    name: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    after: Callable[[Any], Any] | None = None
+
+
+class Calls(NamedTuple):
+    """Several namespace calls, whose torch results ``combine`` makes into the torch function's one.
+
+    ``torch.std_mean`` is the namespace's ``std`` and ``mean``; ``torch.max(x, dim)``
+    its ``max`` and ``argmax``.
+    """
+
+    calls: tuple[Call, ...]
+    combine: Callable[..., Any]
+
+
+#: A torch function's arguments -> the namespace's call (or calls), or None: torch's own call.
+Translator = Callable[..., Call | Calls | None]
+
+
+class ArgumentError(TypeError):
+    """A torch argument at a value the namespace's function cannot honour (``pinv(atol=...)``).
+
+    Raised rather than dropped, and rather than running torch's own function,
+    whose dtype would not be the policy's.
+    """
+
+
+def unhonoured(function: str, argument: str, value: Any, reference: str) -> ArgumentError:
+    """The error for ``function``'s ``argument`` at ``value``, which the namespace's ``reference`` lacks."""
+    return ArgumentError(
+        f"torch_policy: {function}()'s {argument}={value!r} has no counterpart in promo_ns's {reference}, "
+        f"which gives the policy's dtype and values; leave {argument} at its default, or call {function} "
+        "outside the torch_policy block (torch's own dtype)"
+    )
+
+
+def tensors(*values: Any) -> bool:
+    """Whether every value is a tensor."""
+    return all(isinstance(v, torch.Tensor) for v in values)
+
+
+def is_dim(dim: Any) -> bool:
+    """Whether ``dim`` is a torch ``dim`` the standard's ``axis`` spells: an int, a sequence of them, None."""
+    if isinstance(dim, (tuple, list)):
+        return all(isinstance(d, int) and not isinstance(d, bool) for d in dim)
+    return dim is None or (isinstance(dim, int) and not isinstance(dim, bool))
+
+
+def axis(dim: int | tuple[int, ...] | list[int] | None) -> int | tuple[int, ...] | None:
+    """Torch's ``dim`` as the standard's ``axis``: a list as a tuple, an empty one as None (every axis)."""
+    if isinstance(dim, (tuple, list)):
+        return tuple(dim) if dim else None
+    return dim
+
+
+def one_array(name: str) -> Translator:
+    """``torch.<fn>(x)`` of one tensor and nothing else as the namespace's ``name(x)``."""
+
+    def call(x: Any) -> Call | None:
+        return Call(name, (x,), {}) if isinstance(x, torch.Tensor) else None
+
+    return call
+
+
+def both(*names: str) -> tuple[Callable[..., Any], ...]:
+    """``torch.<name>`` and ``torch.Tensor.<name>`` of each name."""
+    return tuple(getattr(owner, name) for name in names for owner in (torch, torch.Tensor))

@@ -1,0 +1,163 @@
+"""Torch's creation functions without ``dtype=`` as the namespace's: the policy's default dtypes.
+
+``torch.tensor(1.5)`` is float64 under ``numpy``, ``torch.arange(3)`` int32
+under ``tf-safe``.  With ``dtype=`` (or ``out=``), or from a tensor or a NumPy
+array (whose dtype they keep), they are torch's own.  torch's factory
+keywords are honoured: ``device=`` goes to the namespace's function,
+``requires_grad=True`` and ``pin_memory=True`` apply to its result, and a
+layout or memory format other than the default is refused.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+
+from promo_ns.audit.torch_policy._call import SCALARS, Call, Translator, unhonoured
+
+__all__ = ["CREATION"]
+
+#: torch's factory keywords the namespace's creation functions take, or honour, or refuse.
+_FACTORY = frozenset(("dtype", "device", "layout", "requires_grad", "pin_memory", "memory_format"))
+#: torch's factory keywords with no counterpart -> the values that are their defaults.
+_DEFAULTS = {"layout": (None, torch.strided), "memory_format": (None, torch.contiguous_format)}
+
+
+def _factory(
+    function: str, name: str, args: tuple[Any, ...], options: dict[str, Any], **kwargs: Any
+) -> Call | None:
+    """The namespace's creation function ``name`` of ``args``, with torch's factory keywords ``options``.
+
+    Raises
+    ------
+    ArgumentError
+        A layout or memory format other than torch's default.
+    """
+    if not _FACTORY.issuperset(options) or options.get("dtype") is not None:
+        return None  # out=, names=, or the caller's dtype: torch's own
+    for argument, defaults in _DEFAULTS.items():
+        if (value := options.get(argument)) not in defaults:
+            raise unhonoured(function, argument, value, f"{name}(), which makes strided contiguous arrays")
+    requires_grad, pinned = bool(options.get("requires_grad")), bool(options.get("pin_memory"))
+    after = functools.partial(_finished, requires_grad, pinned) if requires_grad or pinned else None
+    return Call(name, args, {**kwargs, "device": options.get("device")}, after)
+
+
+def _finished(requires_grad: bool, pinned: bool, out: torch.Tensor) -> torch.Tensor:
+    """``out`` requiring its gradient, in pinned memory, as torch's factory keywords asked."""
+    if pinned:
+        out = out.pin_memory()
+    return out.requires_grad_(requires_grad)
+
+
+def _is_data(data: Any) -> bool:
+    """Whether the policy decides the dtype of ``data``: not a tensor, nor a NumPy array or data holding one.
+
+    A tensor or a NumPy array keeps its dtype (torch's own copy); so does a
+    list of NumPy arrays, which torch stacks and the namespace does not take.
+    A list of tensors is the namespace's nested data, whose dtype the policy decides.
+    """
+    return not isinstance(data, torch.Tensor) and not _holds_ndarray(data)
+
+
+def _holds_ndarray(data: Any) -> bool:
+    if isinstance(data, (list, tuple)):
+        return any(map(_holds_ndarray, data))
+    return isinstance(data, np.ndarray)
+
+
+def _tensor(data: Any, **options: Any) -> Call | None:
+    """``torch.tensor(data)``: a copy, as the namespace's ``asarray(data, copy=True)``."""
+    return _factory("torch.tensor", "asarray", (data,), options, copy=True) if _is_data(data) else None
+
+
+def _as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Call | None:
+    ours = _is_data(data)
+    return (
+        _factory("torch.as_tensor", "asarray", (data,), {"dtype": dtype, "device": device}) if ours else None
+    )
+
+
+def _asarray(obj: Any, *, copy: bool | None = None, **options: Any) -> Call | None:
+    return _factory("torch.asarray", "asarray", (obj,), options, copy=copy) if _is_data(obj) else None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, SCALARS) and not isinstance(value, bool)
+
+
+def _arange(start: Any = None, end: Any = None, step: Any = 1, **options: Any) -> Call | None:
+    """``torch.arange(end)``, ``arange(start, end, step=1)``; bounds that are tensors: torch's own."""
+    if end is None:
+        start, end = 0, start
+    elif start is None:  # arange(end=5)
+        start = 0
+    if not all(_is_number(v) and not isinstance(v, complex) for v in (start, end, step)):
+        return None
+    return _factory("torch.arange", "arange", (start, end, step), options)
+
+
+def _linspace(start: Any, end: Any, steps: Any, **options: Any) -> Call | None:
+    if not (_is_number(start) and _is_number(end) and isinstance(steps, int)):
+        return None
+    return _factory("torch.linspace", "linspace", (start, end, steps), options)
+
+
+def _shape(size: tuple[Any, ...]) -> tuple[int, ...] | None:
+    """Torch's ``*size`` (``zeros(2, 3)``, ``zeros((2, 3))``) as a shape; None where it is not ints."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):  # torch.Size is a tuple
+        size = tuple(size[0])
+    ints = all(isinstance(n, int) and not isinstance(n, bool) for n in size)
+    return tuple(size) if ints else None
+
+
+def _filled(name: str) -> Translator:
+    """``torch.<name>(*size)`` (``zeros``, ``ones``, ``empty``) as the namespace's ``name(shape)``."""
+
+    def call(*size: Any, **options: Any) -> Call | None:
+        if not size and "size" in options:
+            size = (options.pop("size"),)
+        shape = _shape(size)
+        return None if shape is None else _factory(f"torch.{name}", name, (shape,), options)
+
+    return call
+
+
+def _full(size: Any, fill_value: Any, **options: Any) -> Call | None:
+    shape = _shape((size,))
+    if shape is None or not isinstance(fill_value, SCALARS):
+        return None
+    return _factory("torch.full", "full", (shape, fill_value), options)
+
+
+def _eye(n: Any, m: Any = None, **options: Any) -> Call | None:
+    return _factory("torch.eye", "eye", (n, m), options) if isinstance(n, int) else None
+
+
+def _frequencies(name: str) -> Translator:
+    """``torch.fft.<name>(n, d=1.0)`` as the namespace's ``fft.<name>(n, d=d)``."""
+
+    def call(n: Any, d: Any = 1.0, **options: Any) -> Call | None:
+        return (
+            _factory(f"torch.fft.{name}", f"fft.{name}", (n,), options, d=d) if isinstance(n, int) else None
+        )
+
+    return call
+
+
+#: Torch's creation functions whose dtype without ``dtype=`` is a default -> their translators.
+CREATION: dict[Callable[..., Any], Translator] = {
+    torch.tensor: _tensor,
+    torch.as_tensor: _as_tensor,
+    torch.asarray: _asarray,
+    torch.arange: _arange,
+    torch.linspace: _linspace,
+    **{getattr(torch, name): _filled(name) for name in ("zeros", "ones", "empty")},
+    torch.full: _full,
+    torch.eye: _eye,
+    **{getattr(torch.fft, name): _frequencies(name) for name in ("fftfreq", "rfftfreq")},
+}

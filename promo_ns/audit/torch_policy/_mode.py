@@ -1,0 +1,224 @@
+"""Torch's function mode that runs the ops whose dtype the policy decides through promo_ns; the operators."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch.overrides import TorchFunctionMode, handle_torch_function, has_torch_function
+
+from promo_ns._engine import PromotionError
+from promo_ns._namespace import namespace
+from promo_ns._ops import COMPARISONS, OPERATORS
+from promo_ns._plan import INPLACE, wrap
+from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
+from promo_ns.audit.torch_policy._call import SCALARS, ArgumentError, Call, Calls, Translator
+from promo_ns.audit.torch_policy._creation import CREATION
+from promo_ns.audit.torch_policy._functions import FUNCTIONS
+from promo_ns.audit.torch_policy._linalg import FFT, LINALG
+from promo_ns.policies import Policy
+
+__all__ = ["OPERATORS_OPEN", "PolicyMode"]
+
+#: Every torch callable the policy concerns -> its binary op and spelling, or its translator: one
+#: lookup for every call in the block, a miss for those it does not concern.
+_ROUTES: dict[Callable[..., Any], tuple[str, int] | Translator] = {
+    **FUNCTIONS,
+    **LINALG,
+    **FFT,
+    **CREATION,
+    **SPELLINGS,
+}
+
+
+class PolicyMode(TorchFunctionMode):
+    """torch's function mode that runs the ops whose dtype depends on their operands through promo_ns."""
+
+    def __init__(self, policy: Policy) -> None:
+        super().__init__()
+        self.xp = namespace("torch", policy=policy)
+
+    # Dynamo neither traces nor compiles this frame: under torch.compile each torch call in a
+    # block is a graph break, run eagerly.  Non-recursive: no cost beyond one Python call.
+    @torch.compiler.disable(recursive=False)  # type: ignore[no-untyped-call,untyped-decorator]
+    def __torch_function__(
+        self,
+        func: Callable[..., Any],
+        types: Any,
+        args: tuple[Any, ...] = (),
+        kwargs: dict[str, Any] | None = None,
+    ) -> Any:
+        route = _ROUTES.get(func)
+        if route is None:  # an op the policy does not concern
+            return func(*args, **kwargs) if kwargs else func(*args)
+        return self._decided(func, route, args, kwargs or {})
+
+    # torch.compile runs the ops the policy decides eagerly, as promo_ns computes them: its plans,
+    # caches and policy context are not for Dynamo to trace or compile.
+    @torch.compiler.disable  # type: ignore[untyped-decorator]
+    def _decided(
+        self,
+        func: Callable[..., Any],
+        route: tuple[str, int] | Translator,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """``func`` as promo_ns decides it: the namespace's op, or torch's own where it is another call."""
+        with torch._C.DisableTorchFunction():  # promo_ns's own torch calls: torch's, not an outer block's
+            if isinstance(route, tuple):
+                found = self._binary(func, route, args, dict(kwargs))
+            else:
+                found = self._translated(route, args, kwargs)
+        return func(*args, **kwargs) if found is _TORCHS else found
+
+    def _binary(
+        self, func: Callable[..., Any], route: tuple[str, int], args: Any, kwargs: dict[str, Any]
+    ) -> Any:
+        """The promo_ns op of a binary spelling on torch's arguments: a tensor, or :data:`_TORCHS`."""
+        op, spelling = route
+        values = operands(op, args, kwargs)
+        if values is None:  # another signature (torch.where(c)), or an operand promo_ns does not take
+            return _TORCHS
+        if spelling != FUNCTION and not isinstance(values[0], torch.Tensor):
+            return _TORCHS  # torch.Tensor.add_(1, x): torch's own error
+        if func is torch.Tensor.where:  # x.where(condition, y) is torch.where(condition, x, y)
+            values[:2] = values[1::-1]
+        xp = self.xp
+        wrapped = [wrap(v, xp) if isinstance(v, torch.Tensor) else v for v in values]
+        if spelling == FUNCTION:
+            return getattr(xp, op)(*wrapped)._x
+        out = OPERATOR_PATHS[(op, spelling)](wrapped[0], wrapped[1])
+        if spelling != INPLACE:
+            return out._x
+        if out._x is not values[0]:  # computed into a new tensor: x's storage takes it
+            values[0].copy_(out._x)
+        return values[0]
+
+    def _translated(self, translator: Translator, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The namespace's call of a translated torch call: its torch result, or :data:`_TORCHS`."""
+        if "input" in kwargs:  # torch's name of the first tensor (torch.std(input=x)), as translators take it
+            kwargs = dict(kwargs)
+            args = (kwargs.pop("input"), *args)
+        try:
+            call = translator(*args, **kwargs)
+        except ArgumentError:
+            raise
+        except TypeError:  # out=, another overload: torch's own function
+            return _TORCHS
+        return _TORCHS if call is None else self._call(call)
+
+    def _call(self, call: Call | Calls) -> Any:
+        """The namespace's function of ``call``, tensors wrapped and torch dtypes its own: torch's result."""
+        if isinstance(call, Calls):
+            return call.combine(*(self._call(c) for c in call.calls))
+        xp = self.xp
+
+        def ours(v: Any) -> Any:
+            if isinstance(v, torch.Tensor):
+                return wrap(v, xp)
+            if isinstance(v, list):
+                return [ours(t) for t in v]
+            if isinstance(v, tuple):
+                return tuple(ours(t) for t in v)
+            return getattr(xp, str(v).removeprefix("torch.")) if isinstance(v, torch.dtype) else v
+
+        arguments = [ours(a) for a in call.args]
+        if call.name == "__matmul__":
+            out = arguments[0] @ arguments[1]
+        else:
+            owner, _, short = call.name.rpartition(".")
+            fn = getattr(getattr(xp, owner) if owner else xp, short)
+            out = fn(*arguments, **{k: ours(v) for k, v in call.kwargs.items()})
+        result = _native(out)
+        return result if call.after is None else call.after(result)
+
+
+#: A translator's answer that torch's own function runs.
+_TORCHS = object()
+
+
+def _native(out: Any) -> Any:
+    """A namespace's result (an array, or a tuple or named tuple of them) as torch's."""
+    if isinstance(out, tuple):
+        parts = [_native(o) for o in out]
+        return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
+    return out._x
+
+
+# --- the operators ----------------------------------------------------------------------------
+# torch turns every TypeError inside ``x + y`` (its C operators, and its Python wrapper of the
+# reflected ones) into NotImplemented, so Python would answer a policy's refusal with its own
+# "unsupported operand type(s)".  While a block is open, the operators are functions that send
+# the call to the function mode as torch does, but let a PromotionError through.
+
+#: Operator names (``__add__``, ``__radd__``, ``__iadd__``, ``__matmul__``) -> torch's own, as found
+#: at import.
+_TORCH_OPERATORS = {
+    name: getattr(torch.Tensor, name)
+    for op, dunder in {**OPERATORS, "matmul": "matmul"}.items()
+    for name in (
+        (f"__{dunder}__",)
+        if op in COMPARISONS
+        else (f"__{dunder}__", f"__r{dunder}__", *((f"__i{dunder}__",) if op != "matmul" else ()))
+    )
+}
+#: Those ``torch.Tensor`` defines itself (the others it inherits from ``torch._C.TensorBase``).
+_OWN = frozenset(name for name in _TORCH_OPERATORS if name in vars(torch.Tensor))
+
+
+def _letting_refusals_through(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Torch's operator ``original``, whose PromotionError from the function mode reaches the caller.
+
+    While Dynamo traces it (``torch.compile``), ``has_torch_function`` is False
+    (Dynamo keeps the mode on a stack of its own): then too the call goes
+    through ``handle_torch_function``, not into torch's operator, which would
+    turn the refusal into NotImplemented.
+    """
+
+    @functools.wraps(original)
+    def op(self: Any, other: Any) -> Any:
+        if not torch.compiler.is_compiling() and not has_torch_function((self, other)):
+            return original(self, other)  # no mode (another thread), no subclass
+        if not isinstance(other, (torch.Tensor, *SCALARS)):  # a NumPy scalar, a str: torch's own answer
+            with torch._C.DisableTorchFunction():
+                return original(self, other)
+        try:
+            return handle_torch_function(original, (self, other), self, other)
+        except PromotionError:
+            raise
+        except TypeError:
+            return NotImplemented
+
+    return op
+
+
+class _Operators:
+    """The operators of ``torch.Tensor`` while blocks are open (in any thread), torch's own otherwise."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open = 0
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._open == 0:
+                for name, fn in _TORCH_OPERATORS.items():
+                    setattr(torch.Tensor, name, _letting_refusals_through(fn))
+            self._open += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._open -= 1
+            if self._open == 0:
+                for name, fn in _TORCH_OPERATORS.items():
+                    if name in _OWN:
+                        setattr(torch.Tensor, name, fn)
+                    else:
+                        delattr(torch.Tensor, name)
+
+
+#: The operators' state, shared by every block.
+OPERATORS_OPEN = _Operators()
