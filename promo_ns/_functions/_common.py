@@ -251,12 +251,18 @@ def _check_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     Dask's ``imag(x, deg)``): a misplaced value would reach them and be
     misread, or fail in their words.
     """
-    template = SIGNATURES.get(name.rpartition(".")[2])
-    sig = _X_ONLY if template is None else inspect.signature(template)
+    sig = _standard_signature(name)
     try:
         sig.bind(None, *args, **kwargs)
     except TypeError as e:
         raise TypeError(f"{name}{sig}: {e}; pass the array, then the standard's keywords by name") from None
+
+
+@functools.cache
+def _standard_signature(name: str) -> inspect.Signature:
+    """The standard's signature of one-array function ``name`` (read once)."""
+    template = SIGNATURES.get(name.rpartition(".")[2])
+    return _X_ONLY if template is None else inspect.signature(template)
 
 
 #: The standard's signature of a one-array function without keywords.
