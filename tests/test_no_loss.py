@@ -263,3 +263,13 @@ def test_full_and_full_like_take_what_the_dtype_holds(backend: str) -> None:
                 assert to_numpy(got).tolist() == [want, want]
     with pytest.raises(TypeError, match=r"full_like\(\) takes a Python bool, int, float or complex"):
         xp.full_like(xp.zeros(2), None)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("data", [2**31, [1, 2**31], -(2**31) - 1, [[2**40]]], ids=repr)
+def test_asarray_of_ints_beyond_a_32_bit_default_int_is_one_clear_error(backend: str, data: Any) -> None:
+    # was: torch's raw RuntimeError ("value cannot be converted to type int32"), NumPy's raw OverflowError
+    xp = namespace(backend, "tf-safe")  # its default int is int32
+    with pytest.raises(OverflowError, match=r"asarray\(\) got the Python int .* default integer dtype int32"):
+        xp.asarray(data)
+    assert xp.asarray(data, dtype=xp.int64).dtype == xp.int64

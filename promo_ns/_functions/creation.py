@@ -164,8 +164,10 @@ def asarray(
         raise error  # torch wraps a negative int into an unsigned dtype
     if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
         want = ns.policy_now().defaults[_KIND_NAME[have.kind]]
-        if have.kind in "uf" and (error := _int_out_of_range(ns, obj, dtype)) is not None:
-            raise error  # NumPy made uint64 or float64 of an int beyond int64: neither is the policy's
+        if have.kind in "uif" and (error := _int_out_of_range(ns, obj, dtype)) is not None:
+            # NumPy made uint64 or float64 of an int beyond int64, or int64 of one beyond the
+            # policy's 32-bit default int: neither is the policy's
+            raise error
         if have is not want and have.kind != "u":
             x = backend.asarray(
                 obj, copy=copy, **creation_kwargs(ns, {"dtype": want, "device": device, **options}, None)
