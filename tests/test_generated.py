@@ -111,7 +111,7 @@ def _float_beyond_int(case: Case) -> bool:
         return False
     lo, hi = INT_RANGE[dtype]
     values = np.asarray(x.values).real.astype(np.float64)
-    return bool(np.any(~np.isfinite(values) | (values < lo) | (values > hi + 1)))
+    return bool(np.any(~np.isfinite(values) | (values <= lo - 1) | (values >= hi + 1)))
 
 
 def check(backend: str, case: Case) -> None:
@@ -147,6 +147,8 @@ def test_binary_ops(backend: str, case: Case) -> None:
 
 @pytest.mark.parametrize("backend", DIFFERENTIAL_BACKENDS)
 @given(case=setitem_cases())
+# found by it: 128.0 truncates beyond int8, a cast C leaves undefined (NumPy -128, XLA 127)
+@example(case=Case("setitem", "setitem", (_operand("int8", [0, 0]), 0, _operand("float16", 128.0)), "numpy"))
 def test_setitem(backend: str, case: Case) -> None:
     check(backend, case)
 
