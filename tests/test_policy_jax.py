@@ -233,3 +233,20 @@ def test_cumulative_prod_keeps_an_integer_dtype_and_remainder_keeps_the_dividend
     if has_values(xp):
         got = to_numpy(xp.asarray([-2.0, 2.0, -0.0]) % 1.0)
         assert list(np.signbit(got)) == [True, False, True]  # lax.rem: -2.0 % 1.0 is -0.0
+
+
+@pytest.mark.parametrize("backend", [*BACKENDS, "dask"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_linalg_of_16_bit_floats_computes_on_every_backend_with_complex64_eigenvalues(
+    backend: str, dtype: str
+) -> None:
+    # was: complex128 eigenvalues of bfloat16 on NumPy (torch: complex64); Dask failed when computing
+    pytest.importorskip(backend)
+    xp = namespace(backend, "jax")
+    x = xp.eye(3, dtype=getattr(xp, dtype)) * 2
+    assert xp.linalg.eigvals(x).dtype == xp.complex64
+    assert [str(r.dtype) for r in xp.linalg.eig(x)] == ["complex64", "complex64"]
+    inverse = xp.linalg.pinv(x)
+    assert inverse.dtype == getattr(xp, dtype)
+    if has_values(xp):
+        np.testing.assert_array_equal(to_numpy(inverse).astype(np.float64), np.eye(3) / 2)

@@ -243,12 +243,19 @@ KNOWN: tuple[Known, ...] = (
         outcomes=flushed_only,
     ),
     _k(
-        "XLA's CPU kernels flush a subnormal operand to zero before comparing it or taking its truth "
-        "value (JAX's backend)",
+        "XLA's CPU kernels flush a subnormal operand to zero before computing with it (JAX's backend): "
+        "sums, comparisons and truth values of subnormals differ",
         "jax",
-        "logical_and logical_or logical_xor equal not_equal less less_equal greater greater_equal",
+        None,
         _VALUES,
         subnormal_operand,
+    ),
+    _k(
+        "NumPy's linalg.solve has no float16 kernel (the NumPy backend refuses it); Dask's computes",
+        "dask",
+        "linalg.solve",
+        "unsupported>result",
+        _dtype_in("float16"),
     ),
     _k(
         "bool // bool and bool % bool: NumPy has no kernel; JAX's has one, and the policy's "

@@ -13,6 +13,8 @@ from promo_ns._dtypes import (
     DTYPES,
     DType,
     bfloat16,
+    complex64,
+    complex128,
     float16,
     float32,
     float64,
@@ -224,6 +226,9 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
             args = tuple(native_argument(ns, a, name) for a in args)
             kwargs = {k: native_argument(ns, v, name) for k, v in kwargs.items()}
         try:
+            if ns._backend.lazy and name.startswith("linalg.") and ns._backend.dtype(native_x) in _NO_LAPACK:
+                # a lazy backend would fail only when computing: LAPACK has no 16-bit floats
+                raise TypeError(f"no LAPACK kernel for {ns._backend.dtype(native_x)}")
             out = fn(native_x, *args, **kwargs)
         except Exception as e:
             if type(e).__name__ == "LinAlgError":  # NumPy's is a ValueError, torch's a RuntimeError
@@ -235,7 +240,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
             out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
         if like is not None or isinstance(out, tuple):
             ran(like or name)
-            return wrap_any(ns, out if like is not None else _in_precision_of(ns, out, native_x))
+            return wrap_any(ns, _in_precision_of(ns, out, native_x))
         return finish(ns, out, result, name)
 
     one.__name__ = one.__qualname__ = short
@@ -271,6 +276,8 @@ _X_ONLY = inspect.Signature([inspect.Parameter("x", inspect.Parameter.POSITIONAL
 
 #: Where a backend lacks a function's kernel for a dtype: the dtype that holds every value of it.
 WIDER: dict[DType, DType] = {float16: float32, bfloat16: float32, uint16: int64, uint32: int64}
+#: Dtypes NumPy's LAPACK (Dask's per block) has no kernel for.
+_NO_LAPACK = frozenset((float16, bfloat16))
 #: Statistics of integers where the policy keeps the integer dtype (Paddle's ``mean``): computed in float64.
 _STATISTICS = frozenset(("mean", "std", "var"))
 
@@ -297,21 +304,27 @@ def _in_wider_dtype(ns: Space, name: str, fn: Callable[[Any], Any], x: Any, erro
     return back(out)
 
 
-def _in_precision_of(ns: Space, out: tuple[Any, ...], x: Any) -> tuple[Any, ...]:
-    """A tuple of results with each real floating part in the real float ``x`` computes in.
+def _in_precision_of(ns: Space, out: Any, x: Any) -> Any:
+    """A result (or tuple of results) with each floating part in the precision ``x`` computes in.
 
     NumPy computes the linalg of ml_dtypes' bfloat16 in float64 (it is no
-    NumPy float): its eigenvalues, factors and ``slogdet`` come back to bfloat16.
+    NumPy float): its eigenvalues, factors and ``slogdet`` come back to
+    bfloat16, and complex eigenvalues to complex64, the narrowest complex
+    dtype holding bfloat16's values (as torch gives them).
     """
     backend = ns._backend
     real = real_float(backend.dtype(x)) if backend.dtype(x).kind in "fc" else None
+    complex_ = None if real is None else (complex128 if real is float64 else complex64)
 
     def back(o: Any) -> Any:
-        is_array = isinstance(o, backend.array_type) or is_numpy_like(o)
-        if real is None or not is_array or backend.dtype(o).kind != "f" or backend.dtype(o) is real:
+        if real is None or not (isinstance(o, backend.array_type) or is_numpy_like(o)):
             return o
-        return backend.astype(o, real)
+        have = backend.dtype(o)
+        want = {"f": real, "c": complex_}.get(have.kind)
+        return o if want is None or have is want else backend.astype(o, want)
 
+    if not isinstance(out, tuple):
+        return back(out)
     parts = [back(o) for o in out]
     return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
 
