@@ -257,6 +257,8 @@ def _check_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     misread, or fail in their words.
     """
     sig = _standard_signature(name)
+    if not args and kwargs.keys() <= _keywords(name):
+        return
     try:
         sig.bind(None, *args, **kwargs)
     except TypeError as e:
@@ -268,6 +270,13 @@ def _standard_signature(name: str) -> inspect.Signature:
     """The standard's signature of one-array function ``name`` (read once)."""
     template = SIGNATURES.get(name.rpartition(".")[2])
     return _X_ONLY if template is None else inspect.signature(template)
+
+
+@functools.cache
+def _keywords(name: str) -> frozenset[str]:
+    """The keyword-only parameters of one-array function ``name``: these alone always bind."""
+    kinds = (inspect.Parameter.KEYWORD_ONLY,)
+    return frozenset(p.name for p in _standard_signature(name).parameters.values() if p.kind in kinds)
 
 
 #: The standard's signature of a one-array function without keywords.
