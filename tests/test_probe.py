@@ -40,7 +40,7 @@ _LIVE = {
     "numpy": ("numpy", "NumPy"),
     "array-api": ("array_api_strict", "ArrayApiStrict"),
     "paddle": ("paddle", "Paddle"),
-    "tf-safe": ("tensorflow", "TensorFlowSafe"),
+    "tf-safe": ("tensorflow", "TensorFlow"),
 }
 
 

@@ -44,6 +44,8 @@ CHECKERS: dict[str, tuple[str, bool]] = {
     "paddle": ("paddle", False),
     "tf-safe": ("tensorflow", False),
     "jax": ("jax", False),
+    "tf-all": ("tensorflow", False),
+    "tf-legacy": ("tensorflow", False),
 }
 BACKENDS = ("numpy", "torch")
 BUCKETS = ("agree", "deviation", "framework cannot run", "no backend kernel", "disagree")
@@ -89,6 +91,13 @@ def _concrete_integer_exponent(op: str, key: str, seen: str) -> bool:
     )
 
 
+_TF_PYTHON_TRUE = Deviation(
+    "TF's eager converter refuses a Python True for several dtypes (int8, uint8, bfloat16, complex64 "
+    "...) that the mode's own table allows; the policy follows the table.",
+    lambda op, key, seen: "py:bool" in key and seen == "refused",
+)
+
+
 DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
     "paddle": (
         Deviation(
@@ -119,11 +128,7 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
         ),
     ),
     "tf-safe": (
-        Deviation(
-            "TF's eager converter refuses a Python True for several dtypes that its own safe-mode table "
-            "allows; tf-safe follows the table.",
-            lambda op, key, seen: "py:bool" in key and seen == "refused",
-        ),
+        _TF_PYTHON_TRUE,
         Deviation(
             "A Python int outside the array dtype's range: tf-safe follows RFC 431 and refuses it; "
             "TF 2.21 wraps it around.",
@@ -135,6 +140,16 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
             lambda op, key, seen: (
                 op == "logaddexp" and "py:float" in key and ("bool" in key or "bfloat16" in key)
             ),
+            values_only=True,
+        ),
+    ),
+    "tf-all": (
+        _TF_PYTHON_TRUE,
+        Deviation(
+            "TF has no logaddexp op; tf.experimental.numpy.logaddexp computes its parts in the dtypes "
+            "NumPy's and the mode's promotion give them (int16 with float16: float32 from float16 "
+            "parts); promo_ns computes in the result dtype.",
+            lambda op, key, seen: op == "logaddexp",
             values_only=True,
         ),
     ),
