@@ -45,7 +45,6 @@ CHECKERS: dict[str, tuple[str, bool]] = {
     "tf-safe": ("tensorflow", False),
     "jax": ("jax", False),
     "tf-all": ("tensorflow", False),
-    "tf-legacy": ("tensorflow", False),
 }
 BACKENDS = ("numpy", "torch")
 BUCKETS = ("agree", "deviation", "framework cannot run", "no backend kernel", "disagree")
@@ -96,6 +95,11 @@ _TF_PYTHON_TRUE = Deviation(
     "...) that the mode's own table allows; the policy follows the table.",
     lambda op, key, seen: "py:bool" in key and seen == "refused",
 )
+_TF_INT_RANGE = Deviation(
+    "A Python int outside the array dtype's range: the policy follows RFC 431 and refuses it; "
+    "TF 2.21 wraps it around.",
+    lambda op, key, seen: op == "add_out_of_range",
+)
 
 
 DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
@@ -129,11 +133,7 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
     ),
     "tf-safe": (
         _TF_PYTHON_TRUE,
-        Deviation(
-            "A Python int outside the array dtype's range: tf-safe follows RFC 431 and refuses it; "
-            "TF 2.21 wraps it around.",
-            lambda op, key, seen: op == "add_out_of_range",
-        ),
+        _TF_INT_RANGE,
         Deviation(
             "TF has no logaddexp op; tf.experimental.numpy.logaddexp of a Python float and a bool or "
             "bfloat16 tensor returns float64 computed in float32; promo_ns computes in float64.",
@@ -145,6 +145,7 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
     ),
     "tf-all": (
         _TF_PYTHON_TRUE,
+        _TF_INT_RANGE,
         Deviation(
             "TF has no logaddexp op; tf.experimental.numpy.logaddexp computes its parts in the dtypes "
             "NumPy's and the mode's promotion give them (int16 with float16: float32 from float16 "

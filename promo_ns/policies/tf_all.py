@@ -13,9 +13,13 @@ do not promote, true division, the one-array functions, ``concat``/``stack``
 folding by this table, ``result_type``): see :mod:`promo_ns.policies.tf_safe`,
 whose spellings this policy follows (TF's ops and operators agree in ALL mode).
 
-Python ints as data: TF 2.21 wraps an int beyond the result dtype silently
-(``int8 + 128`` is -127) and refuses one beyond int32's range (OverflowError),
-where RFC 431 says ALL refuses the former too; ``tf-all`` follows TF 2.21.
+Python ints as data, as in ``tf-safe``: TF converts a Python int to a weak int32
+and refuses one beyond int32's range (the comparisons, ``where``, bitwise ops and
+shifts take the tensor's 64-bit type's).  Deviation, following RFC 431 (whose ALL
+mode refuses ``tf.constant([1], tf.int8) + 1000``) rather than TF 2.21, as ``tf-safe``
+does: an int outside the result dtype's range raises ``PromotionError``; TF 2.21
+wraps it silently (``int8 + 128`` is -127), or, for a negative int and a uint64
+tensor, raises SystemError (a Python error left set by its converter).
 
 Deviations from TF: the results TF marks weak (``i8 + u64`` is a weak float64, as
 an integer tensor with a Python float is) promote again as weak types in TF
@@ -100,7 +104,6 @@ POLICY = replace(
     reference="TensorFlow 2.21, dtype_conversion_mode='all'",
     arrays=ARRAYS,
     scalars=SCALARS,
-    int_values="wrap",
     families={
         **tf_safe.POLICY.families,
         # A bool tensor with a Python int or float, and bfloat16 with a Python float, give float64.
@@ -113,6 +116,9 @@ POLICY = replace(
         ),
     },
     deviations=(
+        "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says for ALL "
+        "mode too; TF 2.21 wraps it silently (int8 + 128 -> int8), and raises SystemError for a negative "
+        "int with a uint64 tensor; beyond int32's range both refuse it.",
         "Results TF marks weak (int8 + uint64 and an integer tensor with a Python float are weak "
         "float64) promote again as weak types in TF ((int8 + uint64) + float32 is float32); promo_ns has "
         "no weak arrays: tf-all's are float64 arrays, and concat/result_type fold through them as such.",
