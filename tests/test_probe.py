@@ -34,6 +34,7 @@ RATCHET = {
     "tf-safe": 2322 / 2327,
     # The stored JAX observations are this sample only (conformance/probe/jax.py: JAX compiles each case).
     "jax": 2857 / 2910,
+    "tf-all": 2296 / 2303,
 }
 _LIVE = {
     "pytorch": ("torch", "Torch"),
@@ -41,6 +42,8 @@ _LIVE = {
     "array-api": ("array_api_strict", "ArrayApiStrict"),
     "paddle": ("paddle", "Paddle"),
     "tf-safe": ("tensorflow", "TensorFlow"),
+    # The adapter measures the mode $PROMO_TF_MODE names (skipped unless it is all mode's).
+    "tf-all": ("tensorflow", "TensorFlow"),
 }
 
 

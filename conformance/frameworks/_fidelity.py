@@ -216,6 +216,26 @@ def _complex_in(op: str, key: str) -> bool:
     return key.startswith("complex")
 
 
+#: The one-array functions' deviations in every TF mode (their observations are alike).
+_TF_FUNCTIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "tf.experimental.numpy.log2/log10 divide by a NumPy float64 constant and give float64 "
+        "(float32 input included); the policy gives log's dtype.",
+        lambda op, key, seen: op in ("log2", "log10") and not key.startswith(("float64", "complex128")),
+    ),
+    Deviation(
+        "tf.linalg.pinv refuses complex matrices that inv, det and qr take; the policy takes them.",
+        lambda op, key, seen: op == "linalg.pinv" and _complex_in(op, key),
+    ),
+    Deviation(
+        "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
+        "the complex dtype; the policy gives the real dtype, as TF's svdvals does.",
+        lambda op, key, seen: (
+            op in ("linalg.eigvalsh", "linalg.eigh", "linalg.slogdet") and _complex_in(op, key)
+        ),
+    ),
+)
+
 #: Documented disagreements of the one-array functions: ``applies(op, key, observed)``.
 FUNCTION_DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
     "jax": (
@@ -252,24 +272,8 @@ FUNCTION_DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
             lambda op, key, seen: op == "linalg.slogdet" and "," not in seen and seen != "refused",
         ),
     ),
-    "tf-safe": (
-        Deviation(
-            "tf.experimental.numpy.log2/log10 divide by a NumPy float64 constant and give float64 "
-            "(float32 input included); tf-safe gives log's dtype.",
-            lambda op, key, seen: op in ("log2", "log10") and not key.startswith(("float64", "complex128")),
-        ),
-        Deviation(
-            "tf.linalg.pinv refuses complex matrices that inv, det and qr take; tf-safe takes them.",
-            lambda op, key, seen: op == "linalg.pinv" and _complex_in(op, key),
-        ),
-        Deviation(
-            "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
-            "the complex dtype; tf-safe gives the real dtype, as TF's svdvals does.",
-            lambda op, key, seen: (
-                op in ("linalg.eigvalsh", "linalg.eigh", "linalg.slogdet") and _complex_in(op, key)
-            ),
-        ),
-    ),
+    "tf-safe": _TF_FUNCTIONS,
+    "tf-all": _TF_FUNCTIONS,
 }
 
 

@@ -205,6 +205,132 @@ class ProbeDeviation(NamedTuple):
 
 #: policy -> its documented deviations that :mod:`conformance.frameworks._fidelity`'s cells
 #: cannot express; the policy module says each too.
+#: TF's ways in safe and all mode (the policies follow TF's ops and operators in both).
+_TF: tuple[ProbeDeviation, ...] = (
+    ProbeDeviation(
+        "x * y with a bool tensor on either side gives bool in TF: Tensor.__mul__ "
+        "(tensor_math_operator_overrides._mul_dispatch_factory) casts both to int32, multiplies "
+        "and casts back to bool; the policy promotes as tf.multiply does.",
+        _bool_times,
+    ),
+    ProbeDeviation(
+        "tnp.sum, tnp.prod, tnp.cumsum, tnp.cumprod and tnp.trace accumulate int8/int16/bool in "
+        "int32 (uint8/uint16 in uint32); the policy follows tf.reduce_sum/tf.reduce_prod/tf.math.cumsum, "
+        "which keep the dtype. With dtype=bool TF's Sum/Cumsum/Cumprod ops have no bool kernel "
+        "(refused); promo_ns computes it.",
+        lambda case, seen, got: case.op in _ACCUMULATING,
+    ),
+    ProbeDeviation(
+        "TF's index-returning functions give int32 (tf.unique's out_idx, tf.searchsorted's "
+        "out_type, tnp.argsort); promo_ns gives the backend's int64 index dtype.",
+        lambda case, seen, got: case.op in _INDEXING,
+    ),
+    ProbeDeviation(
+        "tnp.isinf, tnp.isnan and tnp.isfinite of a bool or integer tensor return a Python bool "
+        "(one answer, not an array); promo_ns returns a bool array of x's shape.",
+        lambda case, seen, got: case.op in ("isinf", "isnan", "isfinite") and seen.startswith("value"),
+    ),
+    ProbeDeviation(
+        "tnp.meshgrid converts every array to one dtype (refusing the pairs the mode refuses); "
+        "meshgrid promotes nothing in the standard, and promo_ns returns each array in its own dtype.",
+        lambda case, seen, got: case.op == "meshgrid",
+    ),
+    ProbeDeviation(
+        "TF converts a Python int for a uint64 tensor through NumPy (OverflowError for a negative "
+        "one) and for a bfloat16 tensor through ml_dtypes (refused beyond int64); the policy refuses "
+        "the first as out of range and converts the second to the float.",
+        _int64_of_unsigned,
+    ),
+    ProbeDeviation(
+        "tnp.result_type of Python scalars alone gives their weak dtype (the standard needs an "
+        "array or a dtype: promo_ns refuses), and it folds from the left with each Python scalar "
+        "where it stands (int32 then 1.5 is refused before float64 comes); the policy promotes the "
+        "arrays and dtypes first and the Python scalars last.",
+        lambda case, seen, got: (
+            case.op == "result_type"
+            and (all(t.startswith("py:") for t in case.args) or len(case.args) > 2)
+        ),
+    ),
+    ProbeDeviation(
+        "Values: tf.clip_by_value (tnp.clip's kernel) with min > max gives min; NumPy's clip, "
+        "and promo_ns on every backend, give max.",
+        lambda case, seen, got: case.op == "clip",
+        values_only=True,
+    ),
+    ProbeDeviation(
+        "Values: TF's CPU kernels flush subnormal operands to zero, so comparisons and extrema "
+        "at the edges of a float dtype differ; promo_ns compares them as the backend does.",
+        _float_edges,
+        values_only=True,
+    ),
+    ProbeDeviation(
+        "Values: astype of NaN, inf or a float beyond the integer dtype is undefined in C (and "
+        "differs between TF's and NumPy's casts); promo_ns gives the backend's.",
+        lambda case, seen, got: case.op == "astype",
+        values_only=True,
+    ),
+    ProbeDeviation(
+        "tnp.asarray and tnp.full convert Python data to dtype= as NumPy's astype does (a complex "
+        "drops its imaginary part, 65504.0 into int8 wraps, NaN into int8 is 0); tnp.arange takes "
+        "dtype=bool, tnp.linspace ignores it (float32) and gives complex128 for a complex endpoint "
+        "whatever dtype= says; promo_ns refuses a complex into a real dtype, a bool range, and "
+        "raises OverflowError for a value beyond the dtype.",
+        lambda case, seen, got: (
+            case.op in ("asarray", "full", "full_like", "arange", "linspace") and is_result(seen)
+        ),
+    ),
+    ProbeDeviation(
+        "tf.experimental.numpy.hypot (TF has no hypot op) promotes by NumPy's rules (int8 with "
+        "128 is float32) and squares integer and float16/bfloat16 operands in their own dtype "
+        "(int8: 100 * 100 wraps); promo_ns computes hypot in the result's float dtype.",
+        lambda case, seen, got: case.op == "hypot",
+    ),
+    ProbeDeviation(
+        "Values: tnp.hypot squares integer and float16/bfloat16 operands in their own dtype "
+        "(int8: 100 * 100 wraps, float16 65504 ** 2 is inf); promo_ns computes in the result's "
+        "float dtype.",
+        lambda case, seen, got: case.op == "hypot",
+        values_only=True,
+    ),
+    ProbeDeviation(
+        "Values: TF divides complex numbers with Eigen's formula ((ac + bd) / (c^2 + d^2): 1 ulp "
+        "off, and x / 0 is nan); promo_ns divides as the backend does (NumPy: Smith's algorithm, "
+        "x / 0 is inf).",
+        lambda case, seen, got: (
+            case.op in ("divide", "floor_divide", "pow") and _complex_result(case, seen, got)
+        ),
+        values_only=True,
+    ),
+    ProbeDeviation(
+        "Values: TF's CPU kernels flush subnormal results (and operands) to zero; promo_ns keeps "
+        "them, as the backend does.",
+        _flushed,
+        values_only=True,
+    ),
+    ProbeDeviation(
+        "tf.experimental.numpy's binary functions promote by NumPy's rules, not the mode's table "
+        "(np_math_ops._bin_op casts both operands to np_utils._result_type_binary, NumPy's "
+        "result_type, whatever the conversion mode): the policy follows the TF ops and operators.",
+        lambda case, seen, got: case.spelling == "method",
+    ),
+    ProbeDeviation(
+        "A Python int outside the dtype's range: the policy follows RFC 431 and refuses it; TF 2.21 "
+        "wraps it around.",
+        _outside_result_range,
+    ),
+    ProbeDeviation(
+        "tf.experimental.numpy.clip is tnp.maximum/tnp.minimum with one bound and promotes with "
+        "np_array_ops._promote_dtype with two: NumPy's rules (int8 with 1.5 is float64); the policy "
+        "promotes clip by the mode's table.",
+        lambda case, seen, got: case.op == "clip",
+    ),
+    ProbeDeviation(
+        "tnp.full, tnp.full_like and tnp.asarray convert a Python int to a weak int32 first and "
+        "refuse one beyond int32's range whatever dtype= says; the policy converts it to the dtype.",
+        _int32_fill,
+    ),
+)
+
 DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
     "paddle": (
         ProbeDeviation(
@@ -327,130 +453,8 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
             lambda case, seen, got: case.op in ("meshgrid", "broadcast_arrays") and seen == "refused",
         ),
     ),
-    "tf-safe": (
-        ProbeDeviation(
-            "x * y with a bool tensor on either side gives bool in TF: Tensor.__mul__ "
-            "(tensor_math_operator_overrides._mul_dispatch_factory) casts both to int32, multiplies "
-            "and casts back to bool; tf-safe promotes as tf.multiply does.",
-            _bool_times,
-        ),
-        ProbeDeviation(
-            "tnp.sum, tnp.prod, tnp.cumsum, tnp.cumprod and tnp.trace accumulate int8/int16/bool in "
-            "int32 (uint8/uint16 in uint32); tf-safe follows tf.reduce_sum/tf.reduce_prod/tf.math.cumsum, "
-            "which keep the dtype. With dtype=bool TF's Sum/Cumsum/Cumprod ops have no bool kernel "
-            "(refused); promo_ns computes it.",
-            lambda case, seen, got: case.op in _ACCUMULATING,
-        ),
-        ProbeDeviation(
-            "TF's index-returning functions give int32 (tf.unique's out_idx, tf.searchsorted's "
-            "out_type, tnp.argsort); promo_ns gives the backend's int64 index dtype.",
-            lambda case, seen, got: case.op in _INDEXING,
-        ),
-        ProbeDeviation(
-            "tnp.isinf, tnp.isnan and tnp.isfinite of a bool or integer tensor return a Python bool "
-            "(one answer, not an array); promo_ns returns a bool array of x's shape.",
-            lambda case, seen, got: case.op in ("isinf", "isnan", "isfinite") and seen.startswith("value"),
-        ),
-        ProbeDeviation(
-            "tnp.meshgrid converts every array to one dtype (refusing the pairs safe mode refuses); "
-            "meshgrid promotes nothing in the standard, and promo_ns returns each array in its own dtype.",
-            lambda case, seen, got: case.op == "meshgrid",
-        ),
-        ProbeDeviation(
-            "TF converts a Python int for a uint64 tensor through NumPy (OverflowError for a negative "
-            "one) and for a bfloat16 tensor through ml_dtypes (refused beyond int64); tf-safe refuses "
-            "the first as out of range and converts the second to the float.",
-            _int64_of_unsigned,
-        ),
-        ProbeDeviation(
-            "tnp.result_type of Python scalars alone gives their weak dtype (the standard needs an "
-            "array or a dtype: promo_ns refuses), and it folds from the left with each Python scalar "
-            "where it stands (int32 then 1.5 is refused before float64 comes); tf-safe promotes the "
-            "arrays and dtypes first and the Python scalars last.",
-            lambda case, seen, got: (
-                case.op == "result_type"
-                and (all(t.startswith("py:") for t in case.args) or len(case.args) > 2)
-            ),
-        ),
-        ProbeDeviation(
-            "Values: tf.clip_by_value (tnp.clip's kernel) with min > max gives min; NumPy's clip, "
-            "and promo_ns on every backend, give max.",
-            lambda case, seen, got: case.op == "clip",
-            values_only=True,
-        ),
-        ProbeDeviation(
-            "Values: TF's CPU kernels flush subnormal operands to zero, so comparisons and extrema "
-            "at the edges of a float dtype differ; promo_ns compares them as the backend does.",
-            _float_edges,
-            values_only=True,
-        ),
-        ProbeDeviation(
-            "Values: astype of NaN, inf or a float beyond the integer dtype is undefined in C (and "
-            "differs between TF's and NumPy's casts); promo_ns gives the backend's.",
-            lambda case, seen, got: case.op == "astype",
-            values_only=True,
-        ),
-        ProbeDeviation(
-            "tnp.asarray and tnp.full convert Python data to dtype= as NumPy's astype does (a complex "
-            "drops its imaginary part, 65504.0 into int8 wraps, NaN into int8 is 0); tnp.arange takes "
-            "dtype=bool, tnp.linspace ignores it (float32) and gives complex128 for a complex endpoint "
-            "whatever dtype= says; promo_ns refuses a complex into a real dtype, a bool range, and "
-            "raises OverflowError for a value beyond the dtype.",
-            lambda case, seen, got: (
-                case.op in ("asarray", "full", "full_like", "arange", "linspace") and is_result(seen)
-            ),
-        ),
-        ProbeDeviation(
-            "tf.experimental.numpy.hypot (TF has no hypot op) promotes by NumPy's rules (int8 with "
-            "128 is float32) and squares integer and float16/bfloat16 operands in their own dtype "
-            "(int8: 100 * 100 wraps); promo_ns computes hypot in the result's float dtype.",
-            lambda case, seen, got: case.op == "hypot",
-        ),
-        ProbeDeviation(
-            "Values: tnp.hypot squares integer and float16/bfloat16 operands in their own dtype "
-            "(int8: 100 * 100 wraps, float16 65504 ** 2 is inf); promo_ns computes in the result's "
-            "float dtype.",
-            lambda case, seen, got: case.op == "hypot",
-            values_only=True,
-        ),
-        ProbeDeviation(
-            "Values: TF divides complex numbers with Eigen's formula ((ac + bd) / (c^2 + d^2): 1 ulp "
-            "off, and x / 0 is nan); promo_ns divides as the backend does (NumPy: Smith's algorithm, "
-            "x / 0 is inf).",
-            lambda case, seen, got: (
-                case.op in ("divide", "floor_divide", "pow") and _complex_result(case, seen, got)
-            ),
-            values_only=True,
-        ),
-        ProbeDeviation(
-            "Values: TF's CPU kernels flush subnormal results (and operands) to zero; promo_ns keeps "
-            "them, as the backend does.",
-            _flushed,
-            values_only=True,
-        ),
-        ProbeDeviation(
-            "tf.experimental.numpy's binary functions promote by NumPy's rules, not safe mode's "
-            "(np_math_ops._bin_op casts both operands to np_utils._result_type_binary, NumPy's "
-            "result_type, whatever the conversion mode): tf-safe follows the TF ops and operators.",
-            lambda case, seen, got: case.spelling == "method",
-        ),
-        ProbeDeviation(
-            "A Python int outside the dtype's range: tf-safe follows RFC 431 and refuses it; TF 2.21 "
-            "wraps it around.",
-            _outside_result_range,
-        ),
-        ProbeDeviation(
-            "tf.experimental.numpy.clip is tnp.maximum/tnp.minimum with one bound and promotes with "
-            "np_array_ops._promote_dtype with two: NumPy's rules (int8 with 1.5 is float64); tf-safe "
-            "promotes clip by safe mode's table.",
-            lambda case, seen, got: case.op == "clip",
-        ),
-        ProbeDeviation(
-            "tnp.full, tnp.full_like and tnp.asarray convert a Python int to a weak int32 first and "
-            "refuse one beyond int32's range whatever dtype= says; tf-safe converts it to the dtype.",
-            _int32_fill,
-        ),
-    ),
+    "tf-safe": _TF,
+    "tf-all": _TF,
 }
 
 

@@ -21,6 +21,10 @@ does: an int outside the result dtype's range raises ``PromotionError``; TF 2.21
 wraps it silently (``int8 + 128`` is -127), or, for a negative int and a uint64
 tensor, raises SystemError (a Python error left set by its converter).
 
+Where RFC 431's text and TF 2.21's table differ, the table (what TF does) is the
+policy's: the RFC says ``uint64 + float32`` would be float64 and ``(uint8 + int8) +
+float16`` float32; TF 2.21 gives float32 and float16 (int16 with float16 is float16).
+
 Deviations from TF: the results TF marks weak (``i8 + u64`` is a weak float64, as
 an integer tensor with a Python float is) promote again as weak types in TF
 (``(i8 + u64) + f32`` is float32); promo_ns has no weak arrays, and ``tf-all``'s

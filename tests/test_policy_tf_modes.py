@@ -1,0 +1,104 @@
+"""The tf-all policy against TF 2.21's ALL dtype conversion mode, and against tf-safe.
+
+Every expected dtype here is TF 2.21's own answer, stored by the checkers in
+``tests/reference/tf-all.json`` and ``tf-safe.json`` (``flexible_dtypes.result_type``
+of each operand pair, in the ``result_type`` entry) or named in a comment with the
+call that gave it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import pytest
+
+from conformance.frameworks import _cells
+from promo_ns import PromotionError
+from promo_ns.explore.cli import main
+from tests.backends import BACKENDS, namespace
+
+#: How ``python -m promo_ns diff`` names a role, and the token the stored observations use.
+_ROLES = {"n-d array": "nd", "0-d array": "0d"}
+
+
+@cache
+def _result_types(policy: str) -> dict[str, str]:
+    """TF's ``result_type`` of every operand pair, measured in ``policy``'s mode."""
+    table: dict[str, str] = _cells.load(_cells.reference(policy))["result_type"]
+    return table
+
+
+def _token(operand: str) -> str | None:
+    """``"int8 (n-d array)"`` -> ``"int8:nd"``, ``"Python float"`` -> ``"py:float"``; None: a role TF lacks."""
+    if operand.startswith("Python "):
+        return f"py:{operand.removeprefix('Python ')}"
+    dtype, role = operand.removesuffix(")").split(" (")
+    return f"{dtype}:{_ROLES[role]}" if role in _ROLES else None
+
+
+def _ones(xp: Any, dtype: str, shape: tuple[int, ...] = (2,)) -> Any:
+    return xp.ones(shape, dtype=getattr(xp, dtype))
+
+
+def test_diff_tf_safe_tf_all_lists_the_cells_only_all_mode_allows(capsys: pytest.CaptureFixture[str]) -> None:
+    # RFC 431 marks the promotions ALL mode adds to SAFE; TF 2.21 implements them as the cells of
+    # flexible_dtypes' table marked PromoMode.ALL, which safe mode refuses and all mode allows.
+    assert main(["diff", "tf-safe", "tf-all"]) == 0
+    rows = capsys.readouterr().out.splitlines()[2:-1]
+    listed: dict[str, str] = {}
+    for row in rows:
+        call, safe, everything = row.rsplit(maxsplit=2)
+        left, right = call.removeprefix("add(").removesuffix(")").split(", ")
+        key = f"{_token(left)}|{_token(right)}"
+        assert safe == "refused", row
+        if "None" not in key:  # a NumPy scalar: TF has none
+            listed[key] = everything
+    safe_mode, all_mode = _result_types("tf-safe"), _result_types("tf-all")
+    measured = {k: all_mode[k] for k in all_mode if safe_mode[k] == "refused" != all_mode[k]}
+    assert listed == measured
+    assert all(safe_mode[k] == all_mode[k] for k in all_mode if k not in measured)
+    assert len(measured) > 300
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_all_widens_where_tf_safe_refuses(backend: str) -> None:
+    # TF 2.21, dtype_conversion_mode="all": u8 + i8 is int16, i32 + f32 float32, u64 + i64
+    # float64, i64 + f16 float16, an integer tensor with a Python float float64.
+    xp = namespace(backend, "tf-all")
+    safe = namespace(backend, "tf-safe")
+    for left, right, dtype in (
+        ("uint8", "int8", "int16"),
+        ("int32", "float32", "float32"),
+        ("uint64", "int64", "float64"),
+        ("int64", "float16", "float16"),
+        ("float16", "bfloat16", "float32"),
+    ):
+        assert (_ones(xp, left) + _ones(xp, right)).dtype == getattr(xp, dtype)
+        with pytest.raises(PromotionError):
+            _ones(safe, left) + _ones(safe, right)
+    assert (_ones(xp, "int8") + 1.5).dtype == xp.float64
+    assert (_ones(xp, "float16") + 1j).dtype == xp.complex64
+    assert (_ones(xp, "int8") / _ones(xp, "uint16")).dtype == xp.float64  # int32, then TF's truediv
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_all_keeps_what_all_mode_does_not_change(backend: str) -> None:
+    # tf.not_equal, tf.less, tf.bitwise.* and tf.where promote nothing in any mode; a Python int
+    # outside the dtype's range is refused (RFC 431; TF 2.21 wraps it), and in-place ops keep x's dtype.
+    xp = namespace(backend, "tf-all")
+    a, b = _ones(xp, "int8"), _ones(xp, "uint8")
+    assert (a == b).dtype == xp.bool
+    for call in (lambda: a != b, lambda: a < b, lambda: a & b, lambda: a + 1000):
+        with pytest.raises(PromotionError):
+            call()
+    with pytest.raises(PromotionError):
+        a += _ones(xp, "int16")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_all_concat_folds_through_all_modes_table(backend: str) -> None:
+    # tnp.concatenate([uint8, int8, float16]) in all mode: (u8, i8) is int16, then float16.
+    xp = namespace(backend, "tf-all")
+    assert xp.concat([_ones(xp, "uint8"), _ones(xp, "int8"), _ones(xp, "float16")]).dtype == xp.float16
+    assert xp.result_type(xp.int32, xp.float32) == xp.float32
