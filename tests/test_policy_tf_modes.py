@@ -1,4 +1,4 @@
-"""The tf-all policy against TF 2.21's ALL dtype conversion mode, and against tf-safe.
+"""The tf-all and tf-legacy policies against TF 2.21's ALL and legacy dtype conversion modes.
 
 Every expected dtype here is TF 2.21's own answer, stored by the checkers in
 ``tests/reference/tf-all.json`` and ``tf-safe.json`` (``flexible_dtypes.result_type``
@@ -102,3 +102,45 @@ def test_tf_all_concat_folds_through_all_modes_table(backend: str) -> None:
     xp = namespace(backend, "tf-all")
     assert xp.concat([_ones(xp, "uint8"), _ones(xp, "int8"), _ones(xp, "float16")]).dtype == xp.float16
     assert xp.result_type(xp.int32, xp.float32) == xp.float32
+
+
+# --- tf-legacy ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_legacy_operators_promote_by_numpys_rules(backend: str) -> None:
+    # TF 2.21, dtype_conversion_mode="legacy": a + b, a < b, a & b promote as np.result_type does
+    # (0-d tensors strong, Python scalars weak); tf.add(int8, uint8) refuses (the other spelling).
+    xp = namespace(backend, "tf-legacy")
+    i8, u8 = _ones(xp, "int8"), _ones(xp, "uint8")
+    assert (i8 + u8).dtype == xp.int16
+    assert (_ones(xp, "int32") + _ones(xp, "float32")).dtype == xp.float64
+    assert (i8 + 1.5).dtype == xp.float64
+    assert (i8 + xp.asarray(1, dtype=xp.int64)).dtype == xp.int64
+    assert (_ones(xp, "float32") + 1j).dtype == xp.complex64
+    assert (_ones(xp, "bool") + 1).dtype == xp.int64
+    assert (i8 < u8).dtype == xp.bool and (i8 != u8).dtype == xp.bool
+    assert (i8 & u8).dtype == xp.int16
+    assert xp.logical_and(_ones(xp, "int16"), _ones(xp, "bfloat16")).dtype == xp.bool  # tnp casts each
+    for call in (lambda: _ones(xp, "int16") + _ones(xp, "bfloat16"), lambda: i8 << u8):
+        with pytest.raises(PromotionError):
+            call()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_tf_legacy_functions_are_tnps(backend: str) -> None:
+    # tnp.concatenate([int8, uint8, float16]) is float16 (NumPy's n-ary result_type), tnp.sum of
+    # int8 int64 and of uint8 uint64, tnp.cumsum of uint8 int64, tnp.sin of int8 float64;
+    # x += y is x = x + y: int16 += int8 keeps int16, int8 += int16 would rebind to int16.
+    xp = namespace(backend, "tf-legacy")
+    i8, u8 = _ones(xp, "int8"), _ones(xp, "uint8")
+    assert xp.concat([i8, u8, _ones(xp, "float16")]).dtype == xp.float16
+    assert xp.result_type(xp.int8, xp.uint8, xp.float16) == xp.float16
+    assert xp.sum(i8).dtype == xp.int64 and xp.sum(u8).dtype == xp.uint64
+    assert xp.cumulative_sum(u8).dtype == xp.int64
+    assert xp.sin(i8).dtype == xp.float64 and xp.mean(i8).dtype == xp.float64
+    x = _ones(xp, "int16")
+    x += i8
+    assert x.dtype == xp.int16
+    with pytest.raises(PromotionError):
+        i8 += _ones(xp, "int16")

@@ -45,6 +45,7 @@ CHECKERS: dict[str, tuple[str, bool]] = {
     "tf-safe": ("tensorflow", False),
     "jax": ("jax", False),
     "tf-all": ("tensorflow", False),
+    "tf-legacy": ("tensorflow", False),
 }
 BACKENDS = ("numpy", "torch")
 BUCKETS = ("agree", "deviation", "framework cannot run", "no backend kernel", "disagree")
@@ -152,6 +153,15 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
             "parts); promo_ns computes in the result dtype.",
             lambda op, key, seen: op == "logaddexp",
             values_only=True,
+        ),
+    ),
+    "tf-legacy": (
+        _TF_PYTHON_TRUE,
+        _TF_INT_RANGE,
+        Deviation(
+            "tf.experimental.numpy.hypot makes a Python int an int64 array, which ml_dtypes does not "
+            "promote with bfloat16 (refused); tf-legacy gives float64, as for bfloat16 with int8.",
+            lambda op, key, seen: op == "hypot" and "bfloat16" in key and "py:int" in key,
         ),
     ),
     "pytorch": (
@@ -274,6 +284,7 @@ FUNCTION_DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
     ),
     "tf-safe": _TF_FUNCTIONS,
     "tf-all": _TF_FUNCTIONS,
+    "tf-legacy": _TF_FUNCTIONS,
 }
 
 

@@ -101,7 +101,10 @@ OUT = _cells.reference(POLICY)
 #: Ops whose result dtype is not the common (promoted) dtype.
 DTYPE_CHANGING = ("divide", "equal", "less", "logical_and", "hypot", "logaddexp")
 #: Ops that do not consult safe mode: they need equal dtypes (or bool, for logical_and).
-NO_PROMOTION = ("less", "logical_and", "bitwise_and", "bitwise_left_shift", "atan2", "nextafter", "where")
+#: In legacy mode the spelling measured (the operators, tnp) promotes them first, but for shifts.
+NO_PROMOTION = {"legacy": ("bitwise_left_shift",)}.get(
+    MODE, ("less", "logical_and", "bitwise_and", "bitwise_left_shift", "atan2", "nextafter", "where")
+)
 _TF_NAMES = {"half": "float16", "float": "float32", "double": "float64"}
 
 
@@ -226,6 +229,8 @@ _OPERATORS: dict[str, tuple[Callable[..., Any], str]] = {
         )
     },
     "where": (lambda a, b: tnp.where(tf.constant([True, False]), a, b), "tnp.where(tf.constant([True, False]), a, b)"),
+    # ``x += y`` rebinds a tensor to ``x + y``; ``Variable.assign_add`` (the other spelling) promotes nothing.
+    "iadd": (operator.iadd, "x += y (x = x + y)"),
 }
 #: Each mode's spelling of the binary ops (the policy's) and the other spelling checked against it.
 SPELLINGS: dict[str, tuple[dict[str, tuple[Callable[..., Any], str]], dict[str, tuple[Callable[..., Any], str]]]] = {

@@ -39,6 +39,15 @@ def _outside_result_range(case: Case, seen: str, got: str) -> bool:
     return any(not info.min <= v <= info.max for v in ints)
 
 
+def _outside_operand_range(case: Case, seen: str, got: str) -> bool:
+    """Whether TF computed (or failed on a value) with a Python int outside an integer array's dtype."""
+    if not (is_result(seen) or seen.startswith("error")):
+        return False
+    dtypes = [str(o.dtype) for o in map(operand, case.args) if o.what == "array" and str(o.dtype) in _INTS]
+    ints = [int(t.split(":", 2)[2]) for t in case.args if t.startswith("py:int:")]
+    return any(not np.iinfo(d).min <= v <= np.iinfo(d).max for d in dtypes[:1] for v in ints)
+
+
 def _int32_fill(case: Case, seen: str, got: str) -> bool:
     """Whether TF refused a creation function's Python int beyond int32's range."""
     return (
@@ -184,6 +193,13 @@ def _float_edges(case: Case, seen: str, got: str) -> bool:
     )
 
 
+def _logical_of_float(case: Case, seen: str, got: str) -> bool:
+    """A logical function of an array and a Python float."""
+    return case.op in ("logical_and", "logical_or", "logical_xor") and any(
+        t.startswith("py:float") for t in case.args
+    )
+
+
 def _int64_of_unsigned(case: Case, seen: str, got: str) -> bool:
     """A negative (or beyond int64) Python int with a uint64 tensor, or one beyond int64 with bfloat16."""
     dtypes = {str(o.dtype) for o in map(operand, case.args) if o.what == "array"}
@@ -206,20 +222,8 @@ class ProbeDeviation(NamedTuple):
 #: policy -> its documented deviations that :mod:`conformance.frameworks._fidelity`'s cells
 #: cannot express; the policy module says each too.
 #: TF's ways in safe and all mode (the policies follow TF's ops and operators in both).
-_TF: tuple[ProbeDeviation, ...] = (
-    ProbeDeviation(
-        "x * y with a bool tensor on either side gives bool in TF: Tensor.__mul__ "
-        "(tensor_math_operator_overrides._mul_dispatch_factory) casts both to int32, multiplies "
-        "and casts back to bool; the policy promotes as tf.multiply does.",
-        _bool_times,
-    ),
-    ProbeDeviation(
-        "tnp.sum, tnp.prod, tnp.cumsum, tnp.cumprod and tnp.trace accumulate int8/int16/bool in "
-        "int32 (uint8/uint16 in uint32); the policy follows tf.reduce_sum/tf.reduce_prod/tf.math.cumsum, "
-        "which keep the dtype. With dtype=bool TF's Sum/Cumsum/Cumprod ops have no bool kernel "
-        "(refused); promo_ns computes it.",
-        lambda case, seen, got: case.op in _ACCUMULATING,
-    ),
+#: TF's ways in every mode (its functions, kernels and conversions).
+_TF_ANY_MODE: tuple[ProbeDeviation, ...] = (
     ProbeDeviation(
         "TF's index-returning functions give int32 (tf.unique's out_idx, tf.searchsorted's "
         "out_type, tnp.argsort); promo_ns gives the backend's int64 index dtype.",
@@ -280,12 +284,6 @@ _TF: tuple[ProbeDeviation, ...] = (
         ),
     ),
     ProbeDeviation(
-        "tf.experimental.numpy.hypot (TF has no hypot op) promotes by NumPy's rules (int8 with "
-        "128 is float32) and squares integer and float16/bfloat16 operands in their own dtype "
-        "(int8: 100 * 100 wraps); promo_ns computes hypot in the result's float dtype.",
-        lambda case, seen, got: case.op == "hypot",
-    ),
-    ProbeDeviation(
         "Values: tnp.hypot squares integer and float16/bfloat16 operands in their own dtype "
         "(int8: 100 * 100 wraps, float16 65504 ** 2 is inf); promo_ns computes in the result's "
         "float dtype.",
@@ -308,15 +306,37 @@ _TF: tuple[ProbeDeviation, ...] = (
         values_only=True,
     ),
     ProbeDeviation(
+        "A Python int outside the dtype's range: the policy follows RFC 431 and refuses it; TF 2.21 "
+        "wraps it around.",
+        _outside_result_range,
+    ),
+)
+#: TF's ways in safe and all mode, where the policies follow TF's ops and operators.
+_TF: tuple[ProbeDeviation, ...] = (
+    ProbeDeviation(
+        "x * y with a bool tensor on either side gives bool in TF: Tensor.__mul__ "
+        "(tensor_math_operator_overrides._mul_dispatch_factory) casts both to int32, multiplies "
+        "and casts back to bool; the policy promotes as tf.multiply does.",
+        _bool_times,
+    ),
+    ProbeDeviation(
+        "tnp.sum, tnp.prod, tnp.cumsum, tnp.cumprod and tnp.trace accumulate int8/int16/bool in "
+        "int32 (uint8/uint16 in uint32); the policy follows tf.reduce_sum/tf.reduce_prod/tf.math.cumsum, "
+        "which keep the dtype. With dtype=bool TF's Sum/Cumsum/Cumprod ops have no bool kernel "
+        "(refused); promo_ns computes it.",
+        lambda case, seen, got: case.op in _ACCUMULATING,
+    ),
+    ProbeDeviation(
+        "tf.experimental.numpy.hypot (TF has no hypot op) promotes by NumPy's rules (int8 with "
+        "128 is float32) and squares integer and float16/bfloat16 operands in their own dtype "
+        "(int8: 100 * 100 wraps); promo_ns computes hypot in the result's float dtype.",
+        lambda case, seen, got: case.op == "hypot",
+    ),
+    ProbeDeviation(
         "tf.experimental.numpy's binary functions promote by NumPy's rules, not the mode's table "
         "(np_math_ops._bin_op casts both operands to np_utils._result_type_binary, NumPy's "
         "result_type, whatever the conversion mode): the policy follows the TF ops and operators.",
         lambda case, seen, got: case.spelling == "method",
-    ),
-    ProbeDeviation(
-        "A Python int outside the dtype's range: the policy follows RFC 431 and refuses it; TF 2.21 "
-        "wraps it around.",
-        _outside_result_range,
     ),
     ProbeDeviation(
         "tf.experimental.numpy.clip is tnp.maximum/tnp.minimum with one bound and promotes with "
@@ -329,6 +349,7 @@ _TF: tuple[ProbeDeviation, ...] = (
         "refuse one beyond int32's range whatever dtype= says; the policy converts it to the dtype.",
         _int32_fill,
     ),
+    *_TF_ANY_MODE,
 )
 
 DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
@@ -455,6 +476,73 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
     ),
     "tf-safe": _TF,
     "tf-all": _TF,
+    "tf-legacy": (
+        *_TF_ANY_MODE,
+        ProbeDeviation(
+            "TF's own ops (tf.math.add, tf.math.less, tf.math.maximum, ...) promote nothing in legacy "
+            "mode: two dtypes are refused; tf-legacy follows the operators and tf.experimental.numpy, "
+            "which promote by NumPy's rules.",
+            lambda case, seen, got: case.spelling == "method",
+        ),
+        ProbeDeviation(
+            "tnp.trace keeps an integer dtype (no widening) and refuses bool, and TF's Sum, Cumsum and "
+            "Cumprod ops have no bool kernel for dtype=bool (refused); tf-legacy's trace accumulates as "
+            "tnp.sum does (int8 in int64), and promo_ns computes dtype=bool.",
+            lambda case, seen, got: case.op == "linalg.trace" or (
+                case.op in _ACCUMULATING and "dtype=dt:bool" in case.key
+            ),
+        ),
+        ProbeDeviation(
+            "tnp.logical_and, logical_or and logical_xor convert a Python float to the other operand's "
+            "dtype first (1e300 into int32 is refused); promo_ns takes the float's truth.",
+            _logical_of_float,
+        ),
+        ProbeDeviation(
+            "Values: tnp.logical_and, logical_or and logical_xor convert a Python float to the other "
+            "operand's dtype first (5e-324 flushes to 0, false); promo_ns takes the float's truth.",
+            _logical_of_float,
+            values_only=True,
+        ),
+        ProbeDeviation(
+            "tnp.hypot, logical_and, logical_or and logical_xor make a Python int an int64 array "
+            "(uint64 from 2**63; ValueError below -2**63), which ml_dtypes does not promote with "
+            "bfloat16, and hypot squares it in int64; tf-legacy converts the int as its other functions "
+            "do and computes hypot in the result's float dtype.",
+            lambda case, seen, got: (
+                case.op in ("hypot", "logical_and", "logical_or", "logical_xor")
+                and any(t.startswith("py:int") for t in case.args)
+            ),
+        ),
+        ProbeDeviation(
+            "A Python int outside the integer array's dtype: TF 2.21 converts it to that dtype, wrapping "
+            "(int8 / 128 is int8 / -128, int8 // 256 divides by zero); tf-legacy refuses it, as RFC 431 "
+            "has Python scalars do.",
+            _outside_operand_range,
+        ),
+        ProbeDeviation(
+            "tnp.full, tnp.full_like and tnp.asarray convert a Python int through int64 and refuse one "
+            "beyond it whatever dtype= says; the policy converts it to the dtype (OverflowError beyond).",
+            lambda case, seen, got: (
+                case.op in ("full", "full_like", "asarray")
+                and any(t.startswith("py:int:") and abs(int(t.split(":", 2)[2])) > 2**63 for t in case.args)
+            ),
+        ),
+        ProbeDeviation(
+            "tnp.asarray refuses a Python value that does not fit dtype= (a TypeError from its "
+            "conversion); promo_ns refuses it with NumPy's OverflowError.",
+            lambda case, seen, got: case.op == "asarray" and seen == "refused" and got.startswith("error"),
+        ),
+        ProbeDeviation(
+            "Values: TF's CPU kernels flush subnormal operands to zero (logical functions of subnormals "
+            "are false, 5e-324 // x is 0), and TF's floor division of an infinity (a float16 one too) "
+            "is inf where NumPy's and torch's is nan; promo_ns gives the backend's values.",
+            lambda case, seen, got: (
+                (case.op.startswith("logical_") and "edge" in case.key)
+                or (case.op == "floor_divide" and ("py:float:5e-324" in case.args or "inf" in case.key or "float16" in case.key))
+            ),
+            values_only=True,
+        ),
+    ),
 }
 
 

@@ -10,8 +10,8 @@ the CPU, enabled (and the natives below taken from)
 
 Legacy mode promotes in the operators and ``tf.experimental.numpy`` only (NumPy's
 rules), not in TF's ops, and ``tf-legacy`` follows the operators: there, ``function``
-is ``tf.experimental.numpy``'s function (TF's op where it has none: shifts) and
-``method`` TF's op.
+is ``tf.experimental.numpy``'s function (TF's op where it has none: shifts),
+``method`` TF's op, and ``inplace`` a tensor's ``x += y``/``x -= y`` (``x = x + y``).
 
 Spellings
     ``function`` is the spelling :mod:`conformance.frameworks.tensorflow`
@@ -163,6 +163,8 @@ NO_PROMOTION = frozenset(
      "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
      "atan2", "nextafter", "where", "searchsorted", "linalg.cross", "linalg.solve")
 )  # fmt: skip
+#: Of those, the ones that promote nothing in ``TNP_FIRST`` modes either (TF's ops, no tnp spelling).
+LEGACY_NO_PROMOTION = frozenset(("bitwise_left_shift", "bitwise_right_shift", "searchsorted", "linalg.cross", "linalg.solve"))
 #: Ops whose Python operator TF's Tensor lacks (``x << 1`` raises TypeError): absent.
 NO_OPERATOR = frozenset(("bitwise_left_shift", "bitwise_right_shift"))
 _ONE_ARRAY = frozenset(("elementwise", "reduction", "linalg", "fft"))
@@ -211,10 +213,14 @@ class _Variable:
             fn(_tf._broadcast(value, self.var))  # assign_add does not broadcast
         return self
 
-    def __iadd__(self, value: Any) -> _Variable:
+    def __iadd__(self, value: Any) -> Any:
+        if _tf.MODE in TNP_FIRST:  # the policy's spelling there: a tensor's x += y, x = x + y
+            return self.var.read_value() + value
         return self._assign("assign_add", value)
 
-    def __isub__(self, value: Any) -> _Variable:
+    def __isub__(self, value: Any) -> Any:
+        if _tf.MODE in TNP_FIRST:
+            return self.var.read_value() - value
         return self._assign("assign_sub", value)
 
     def __setitem__(self, index: Any, value: Any) -> None:
@@ -323,7 +329,8 @@ class TensorFlow:
                 return "refused"
         found = _ATTR.search(msg)
         if "was expected to be a" in msg or found is not None:
-            if mixed and (case.op in NO_PROMOTION or found is None):
+            promotes = _tf.MODE in TNP_FIRST and case.spelling != "method" and case.op not in LEGACY_NO_PROMOTION
+            if mixed and ((case.op in NO_PROMOTION and not promotes) or found is None):
                 return "refused"
             dtype = "its input" if found is None else _tf._TF_NAMES.get(found[1], found[1])
             return f"unsupported: {_tf._op_name(msg)} not defined for {dtype}"
