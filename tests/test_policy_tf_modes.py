@@ -8,6 +8,7 @@ call that gave it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -30,7 +31,7 @@ def _result_types(policy: str) -> dict[str, str]:
 
 
 def _token(operand: str) -> str | None:
-    """``"int8 (n-d array)"`` -> ``"int8:nd"``, ``"Python float"`` -> ``"py:float"``; None: a role TF lacks."""
+    """``"int8 (n-d array)"`` -> ``"int8:nd"``, ``"Python float"`` -> ``"py:float"``; None: no TF role."""
     if operand.startswith("Python "):
         return f"py:{operand.removeprefix('Python ')}"
     dtype, role = operand.removesuffix(")").split(" (")
@@ -89,7 +90,8 @@ def test_tf_all_keeps_what_all_mode_does_not_change(backend: str) -> None:
     xp = namespace(backend, "tf-all")
     a, b = _ones(xp, "int8"), _ones(xp, "uint8")
     assert (a == b).dtype == xp.bool
-    for call in (lambda: a != b, lambda: a < b, lambda: a & b, lambda: a + 1000):
+    calls: tuple[Callable[[], Any], ...] = (lambda: a != b, lambda: a < b, lambda: a & b, lambda: a + 1000)
+    for call in calls:
         with pytest.raises(PromotionError):
             call()
     with pytest.raises(PromotionError):
@@ -122,7 +124,11 @@ def test_tf_legacy_operators_promote_by_numpys_rules(backend: str) -> None:
     assert (i8 < u8).dtype == xp.bool and (i8 != u8).dtype == xp.bool
     assert (i8 & u8).dtype == xp.int16
     assert xp.logical_and(_ones(xp, "int16"), _ones(xp, "bfloat16")).dtype == xp.bool  # tnp casts each
-    for call in (lambda: _ones(xp, "int16") + _ones(xp, "bfloat16"), lambda: i8 << u8):
+    calls: tuple[Callable[[], Any], ...] = (
+        lambda: _ones(xp, "int16") + _ones(xp, "bfloat16"),
+        lambda: i8 << u8,
+    )
+    for call in calls:
         with pytest.raises(PromotionError):
             call()
 

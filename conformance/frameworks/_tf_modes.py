@@ -31,7 +31,9 @@ def mode() -> str:
     """
     found = os.environ.get(ENV, "safe")
     if found not in POLICIES:
-        raise SystemExit(f"{ENV}={found!r} names no dtype conversion mode; expected one of {', '.join(POLICIES)}")
+        raise SystemExit(
+            f"{ENV}={found!r} names no dtype conversion mode; expected one of {', '.join(POLICIES)}"
+        )
     return found
 
 
@@ -43,7 +45,6 @@ def policy() -> str:
 def enable_call() -> str:
     """The call that enabled the mode, as the reference files record it."""
     return f'experimental_enable_numpy_behavior(dtype_conversion_mode="{mode()}")'
-
 
 
 def command(run: str) -> str:

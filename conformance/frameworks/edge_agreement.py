@@ -312,11 +312,7 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
         )
         for dtype in ("float16", "float32", "float64", "bfloat16")
         for section, path, value in (
-            *(
-                ("int_scalars", f"/cases/{case}/", s)
-                for case in _TNP_CASES
-                for s in (2**64, 2**70)
-            ),
+            *(("int_scalars", f"/cases/{case}/", s) for case in _TNP_CASES for s in (2**64, 2**70)),
             ("int_scalars", "/clip_pairs/", f"-1,{2**70}"),
         )
     },

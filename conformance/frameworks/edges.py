@@ -683,7 +683,10 @@ FRAMEWORKS: dict[str, tuple[str, Callable[[], Framework]]] = {
     "jax": ("jax", Jax),
     "array-api": ("array_api_strict", ArrayApiStrict),
     "paddle": ("paddle", Paddle),
-    **{policy: ("tensorflow", functools.partial(TensorFlow, mode)) for mode, policy in _tf_modes.POLICIES.items()},
+    **{
+        policy: ("tensorflow", functools.partial(TensorFlow, mode))
+        for mode, policy in _tf_modes.POLICIES.items()
+    },
 }
 
 

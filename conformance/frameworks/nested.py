@@ -7,7 +7,8 @@ merges what it sees into ``tests/reference/nested-creation.json``, one entry per
 creation call, then prints the table.  The creation calls are
 ``torch.tensor``/``torch.asarray``, ``np.asarray``, ``array_api_strict.asarray``,
 ``paddle.to_tensor``, ``tf.constant``, ``tf.experimental.numpy.asarray``
-(TensorFlow in the mode ``$PROMO_TF_MODE`` names, safe by default: run it once per mode) and ``jax.numpy.asarray`` (64-bit types on).  Each case is a list of elements:
+(TensorFlow in the mode ``$PROMO_TF_MODE`` names, safe by default: run it once per
+mode) and ``jax.numpy.asarray`` (64-bit types on).  Each case is a list of elements:
 
 * ``<dtype>:0d`` -- a 0-d array of the framework holding 1, ``<dtype>:1d`` -- a
   1-d array holding ``[1, 1]``;

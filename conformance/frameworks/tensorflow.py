@@ -228,12 +228,17 @@ _OPERATORS: dict[str, tuple[Callable[..., Any], str]] = {
             ("cumulative_sum", "cumsum"),
         )
     },
-    "where": (lambda a, b: tnp.where(tf.constant([True, False]), a, b), "tnp.where(tf.constant([True, False]), a, b)"),
+    "where": (
+        lambda a, b: tnp.where(tf.constant([True, False]), a, b),
+        "tnp.where(tf.constant([True, False]), a, b)",
+    ),
     # ``x += y`` rebinds a tensor to ``x + y``; ``Variable.assign_add`` (the other spelling) promotes nothing.
     "iadd": (operator.iadd, "x += y (x = x + y)"),
 }
 #: Each mode's spelling of the binary ops (the policy's) and the other spelling checked against it.
-SPELLINGS: dict[str, tuple[dict[str, tuple[Callable[..., Any], str]], dict[str, tuple[Callable[..., Any], str]]]] = {
+SPELLINGS: dict[
+    str, tuple[dict[str, tuple[Callable[..., Any], str]], dict[str, tuple[Callable[..., Any], str]]]
+] = {
     "safe": (_FUNCS, _ALTERNATIVES),
     "all": (_FUNCS, _ALTERNATIVES),
     "legacy": ({**_FUNCS, **_OPERATORS}, {op: _FUNCS[op] for op in _OPERATORS}),

@@ -251,8 +251,7 @@ _TF_ANY_MODE: tuple[ProbeDeviation, ...] = (
         "where it stands (int32 then 1.5 is refused before float64 comes); the policy promotes the "
         "arrays and dtypes first and the Python scalars last.",
         lambda case, seen, got: (
-            case.op == "result_type"
-            and (all(t.startswith("py:") for t in case.args) or len(case.args) > 2)
+            case.op == "result_type" and (all(t.startswith("py:") for t in case.args) or len(case.args) > 2)
         ),
     ),
     ProbeDeviation(
@@ -488,8 +487,8 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
             "tnp.trace keeps an integer dtype (no widening) and refuses bool, and TF's Sum, Cumsum and "
             "Cumprod ops have no bool kernel for dtype=bool (refused); tf-legacy's trace accumulates as "
             "tnp.sum does (int8 in int64), and promo_ns computes dtype=bool.",
-            lambda case, seen, got: case.op == "linalg.trace" or (
-                case.op in _ACCUMULATING and "dtype=dt:bool" in case.key
+            lambda case, seen, got: (
+                case.op == "linalg.trace" or (case.op in _ACCUMULATING and "dtype=dt:bool" in case.key)
             ),
         ),
         ProbeDeviation(
@@ -528,6 +527,11 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
             ),
         ),
         ProbeDeviation(
+            "tnp.true_divide of two bool tensors is float64 (NumPy's rule), where the operator refuses "
+            "them (Tensor.__truediv__: 'Invalid dtype tf.bool'); tf-legacy follows the operator.",
+            lambda case, seen, got: case.op == "divide" and all(t.startswith("bool:") for t in case.args),
+        ),
+        ProbeDeviation(
             "tnp.asarray refuses a Python value that does not fit dtype= (a TypeError from its "
             "conversion); promo_ns refuses it with NumPy's OverflowError.",
             lambda case, seen, got: case.op == "asarray" and seen == "refused" and got.startswith("error"),
@@ -538,7 +542,10 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
             "is inf where NumPy's and torch's is nan; promo_ns gives the backend's values.",
             lambda case, seen, got: (
                 (case.op.startswith("logical_") and "edge" in case.key)
-                or (case.op == "floor_divide" and ("py:float:5e-324" in case.args or "inf" in case.key or "float16" in case.key))
+                or (
+                    case.op == "floor_divide"
+                    and ("py:float:5e-324" in case.args or "inf" in case.key or "float16" in case.key)
+                )
             ),
             values_only=True,
         ),

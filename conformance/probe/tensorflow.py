@@ -106,7 +106,7 @@ _TNP_ALSO = ("where", "matmul", "linalg.matmul", "tensordot", "linalg.tensordot"
 
 
 def _tnp_first(op: str) -> Callable[..., Any] | None:
-    """tnp's function for ``op`` in a ``TNP_FIRST`` mode, ``None`` where TF's is used."""
+    """Tnp's function for ``op`` in a ``TNP_FIRST`` mode, ``None`` where TF's is used."""
     if op in BINARY:
         return _tnp_binary(op)
     if op in _TNP_ALSO:
@@ -164,7 +164,9 @@ NO_PROMOTION = frozenset(
      "atan2", "nextafter", "where", "searchsorted", "linalg.cross", "linalg.solve")
 )  # fmt: skip
 #: Of those, the ones that promote nothing in ``TNP_FIRST`` modes either (TF's ops, no tnp spelling).
-LEGACY_NO_PROMOTION = frozenset(("bitwise_left_shift", "bitwise_right_shift", "searchsorted", "linalg.cross", "linalg.solve"))
+LEGACY_NO_PROMOTION = frozenset(
+    ("bitwise_left_shift", "bitwise_right_shift", "searchsorted", "linalg.cross", "linalg.solve")
+)
 #: Ops whose Python operator TF's Tensor lacks (``x << 1`` raises TypeError): absent.
 NO_OPERATOR = frozenset(("bitwise_left_shift", "bitwise_right_shift"))
 _ONE_ARRAY = frozenset(("elementwise", "reduction", "linalg", "fft"))
@@ -253,7 +255,7 @@ def _array_dtypes(case: Case) -> set[str]:
 
 
 class TensorFlow:
-    """The :class:`~conformance.probe._driver.Adapter` of TF 2.21 in ``$PROMO_TF_MODE``'s mode (eager, CPU)."""
+    """The :class:`~conformance.probe._driver.Adapter` of TF 2.21 in ``$PROMO_TF_MODE``'s mode (eager)."""
 
     name = "tensorflow"
     version = f"{tf.__version__} ({_tf.MODE} mode)"
@@ -329,7 +331,9 @@ class TensorFlow:
                 return "refused"
         found = _ATTR.search(msg)
         if "was expected to be a" in msg or found is not None:
-            promotes = _tf.MODE in TNP_FIRST and case.spelling != "method" and case.op not in LEGACY_NO_PROMOTION
+            promotes = (
+                _tf.MODE in TNP_FIRST and case.spelling != "method" and case.op not in LEGACY_NO_PROMOTION
+            )
             if mixed and ((case.op in NO_PROMOTION and not promotes) or found is None):
                 return "refused"
             dtype = "its input" if found is None else _tf._TF_NAMES.get(found[1], found[1])

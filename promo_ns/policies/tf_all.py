@@ -116,7 +116,11 @@ POLICY = replace(
             arrays=_LOGADDEXP,
             result_map={**dict.fromkeys((d for d in DTYPES if d.kind in "iu"), float32), bfloat16: float32},
             result_kinds="f",
-            scalars={(bool_, Role.INT): float64, (bool_, Role.FLOAT): float64, (bfloat16, Role.FLOAT): float64},
+            scalars={
+                (bool_, Role.INT): float64,
+                (bool_, Role.FLOAT): float64,
+                (bfloat16, Role.FLOAT): float64,
+            },
         ),
     },
     deviations=(

@@ -158,8 +158,6 @@ POLICY = replace(
     nary_order=numpy_policy.POLICY.nary_order,
     families={
         **tf_safe.POLICY.families,
-        # tnp.true_divide(bool, bool) is float64 (the operator has no bool kernel).
-        "true_divide": Family(result_map={**tf_safe.TRUE_DIVIDE, bool_: float64}, result_kinds="fc"),
         "ordering": Family(kinds="biuf", result="bool", int_range=tf_safe.INT64_RANGE),
         "not_equal": Family(result="bool", int_range=tf_safe.INT64_RANGE),
         # tnp.logical_and casts each operand to bool: any two dtypes.
@@ -183,7 +181,10 @@ POLICY = replace(
     },
     op_families={**tf_safe.POLICY.op_families, "nextafter": "nextafter", "result_type": "common"},
     accumulate_kinds="biufc",
-    accumulate={**dict.fromkeys((d for d in _INTEGERS if d.kind in "bi"), int64), **dict.fromkeys((d for d in _INTEGERS if d.kind == "u"), uint64)},
+    accumulate={
+        **dict.fromkeys((d for d in _INTEGERS if d.kind in "bi"), int64),
+        **dict.fromkeys((d for d in _INTEGERS if d.kind == "u"), uint64),
+    },
     accumulate_ops={
         op: {**dict.fromkeys((d for d in _INTEGERS if d is not uint64), int64), uint64: float64}
         for op in ("cumulative_sum", "cumulative_prod")
