@@ -38,15 +38,10 @@ import numpy as np
 
 import promo_ns
 from conformance.frameworks import edges
+from conformance.frameworks._tf_edge_deviations import TF_MODE_DEVIATIONS
 
 #: Sections of the grid, as the report names them.
 SECTIONS: tuple[str, ...] = ("int_scalars", "bool", "float_scalars", "setitem", "clip")
-#: The cases that legacy mode runs through ``tf.experimental.numpy`` (tf-legacy's spelling).
-_TNP_CASES = (
-    *("maximum(x, s)", "minimum(x, s)", "where(c, x, s)", "where(c, s, x)", "clip(x, s, None)"),
-    *("clip(x, None, s)", "logaddexp(x, s)", "nextafter(x, s)", "logical_and(x, s)", "hypot(x, s)"),
-    "atan2(x, s)",
-)
 #: The policies of TensorFlow's dtype conversion modes whose framework quirks are alike.
 _TF = ("tf-safe", "tf-all", "tf-legacy")
 #: Cells where promo_ns differs from its framework on purpose: (policy, section, path prefix) -> reason.
@@ -304,51 +299,7 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
         for policy in _TF
         for dtype in ("bfloat16", "float32")
     },
-    **{
-        ("tf-legacy", section, f"{path}{dtype}/{value}"): (
-            "TF 2.21's tf.experimental.numpy functions leave a Python error set converting a Python int "
-            "of 2**64 or more for a floating tensor (SystemError); tf-legacy converts it to the float, as "
-            "the operators do"
-        )
-        for dtype in ("float16", "float32", "float64", "bfloat16")
-        for section, path, value in (
-            *(("int_scalars", f"/cases/{case}/", s) for case in _TNP_CASES for s in (2**64, 2**70)),
-            ("int_scalars", "/clip_pairs/", f"-1,{2**70}"),
-        )
-    },
-    **{
-        ("tf-legacy", "int_scalars", f"/cases/{case}/{dtype}/{-(2**63) - 1}"): (
-            "tf.experimental.numpy.logical_and and hypot convert a Python int through an int64 array "
-            "(ValueError: out-of-range integer, below -2**63); tf-legacy converts it to the float"
-        )
-        for case in ("logical_and(x, s)", "hypot(x, s)")
-        for dtype in ("float16", "float32", "float64")
-    },
-    **{
-        ("tf-legacy", "int_scalars", f"/cases/hypot(x, s)/{dtype}/"): (
-            "tf.experimental.numpy.hypot squares a Python int as an int64 array (2**63 - 1 squared wraps "
-            "to 1); promo_ns computes hypot in the result's float dtype"
-        )
-        for dtype in ("float32", "float64", "int64", "uint64")
-    },
-    **{
-        ("tf-legacy", "int_scalars", f"/cases/{case}/bool/{2**63}"): (
-            "a Python int outside the dtype's range is refused, as RFC 431 says; TF 2.21 wraps 2**63 into "
-            "the int64 a bool tensor promotes to (the policy's documented deviation)"
-        )
-        for case in _TNP_CASES
-    },
-    **{
-        ("tf-legacy", "int_scalars", f"/cases/{case}/float16/"): (
-            "floor division with a float16 infinity (a Python int beyond float16's range): TF's floordiv "
-            "gives inf and -0, NumPy's and torch's nan and -1; the backend's numerics"
-        )
-        for case in ("s // x", "x // s")
-    },
-    ("tf-all", "int_scalars", "/cases/logaddexp(x, s)/bool/"): (
-        "tf.experimental.numpy.logaddexp of a bool tensor and a Python int returns float64 computed in "
-        "float32 (TF has no logaddexp op); promo_ns computes the float64 result in float64"
-    ),
+    **TF_MODE_DEVIATIONS,
     **{
         (policy, "setitem", f"/{dtype}/py:bool"): (
             "TF's Variable.assign cannot convert a Python bool to some dtypes (int8, uint8, bfloat16, "
