@@ -78,12 +78,14 @@ Regenerate
 ``python -m conformance.frameworks.edges [POLICY ...]`` from the repository
 root writes ``tests/reference/edges-<policy>.json`` for each policy whose
 framework this interpreter can import (``pytorch``: torch, ``numpy``,
-``array-api``: array-api-strict (API 2024.12), ``paddle``, ``tf-safe``:
-TensorFlow in ``dtype_conversion_mode="safe"``), e.g.::
+``array-api``: array-api-strict (API 2024.12), ``paddle``, ``tf-safe``, ``tf-all``,
+``tf-legacy``: TensorFlow in that ``dtype_conversion_mode``, one mode per process),
+e.g.::
 
     .venv/bin/python -m conformance.frameworks.edges pytorch numpy array-api
     /work/venvs/paddle/bin/python -m conformance.frameworks.edges paddle
     /work/venvs/tf/bin/python -m conformance.frameworks.edges tf-safe
+    /work/venvs/tf/bin/python -m conformance.frameworks.edges tf-all
 
 Everything runs on the CPU; each framework is probed twice and the two
 probes must agree.

@@ -1,7 +1,15 @@
-"""TensorFlow checker: observes TF's "safe" dtype conversion mode (RFC 431) for every cell.
+"""TensorFlow checker: observes one of TF's dtype conversion modes for every cell.
 
-The mode is ``tf.experimental.numpy.experimental_enable_numpy_behavior(
-dtype_conversion_mode="safe")``; its table is ``flexible_dtypes.result_type``
+The mode (``safe``, ``all`` or ``legacy``: :mod:`conformance.frameworks._tf_modes`,
+``$PROMO_TF_MODE``, one process per mode) is enabled with
+``tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=...)``;
+what follows is said of safe mode, and holds for all mode with its wider table.
+Legacy mode uses no table: the operators and ``tf.experimental.numpy`` promote by
+NumPy's rules and TF's ops promote nothing, so its spelling (:data:`SPELLINGS`) is
+the operators (``x += y`` rebinding for ``iadd``) and tnp's functions, with TF's ops
+as the other spelling, and only shifts count as ops that do not promote.
+
+Safe mode's table is ``flexible_dtypes.result_type``
 (a Python int is a weak int32, a float a weak float32, a complex a weak
 complex128, a bool a strong bool).  Only some ops consult it: ``tf.add``,
 ``tf.subtract``, ``tf.multiply``, ``/``, ``//``, ``%``, ``**``, ``tf.maximum``,
@@ -49,7 +57,8 @@ kernels are traced as above.  They are stored in
 
 ``python -m conformance.frameworks.tensorflow`` (run with a Python that has
 tensorflow-cpu) writes ``tests/reference/tf-safe.json`` and
-``tests/reference/tf-safe-functions.json`` and prints how each op differs from
+``tests/reference/tf-safe-functions.json`` (``PROMO_TF_MODE=all``: ``tf-all.json``
+..., ``legacy``: ``tf-legacy.json`` ...) and prints how each op differs from
 ``result_type``; the test suite does not import TensorFlow.
 """
 

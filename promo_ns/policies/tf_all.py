@@ -13,6 +13,12 @@ do not promote, true division, the one-array functions, ``concat``/``stack``
 folding by this table, ``result_type``): see :mod:`promo_ns.policies.tf_safe`,
 whose spellings this policy follows (TF's ops and operators agree in ALL mode).
 
+When TF raises: a refusal of the mode's table, of an op that promotes nothing
+(``!=``, ``<``, the bitwise ops, ``where``) or of an op whose definition lacks the
+dtype is the policy's business, and the policy refuses it too; where only the CPU
+kernel is missing (TF still decides the dtype in a traced graph: ``bool + bool``
+has no AddV2 kernel) it is the backend's, and the policy gives TF's dtype.
+
 Python ints as data, as in ``tf-safe``: TF converts a Python int to a weak int32
 and refuses one beyond int32's range (the comparisons, ``where``, bitwise ops and
 shifts take the tensor's 64-bit type's).  Deviation, following RFC 431 (whose ALL

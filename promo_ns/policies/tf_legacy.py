@@ -28,7 +28,8 @@ Python scalar is a strong int64/float64 array), ``tnp.logaddexp`` mixes the maxi
 promotion with ``exp``'s float64.  ``tnp.nextafter`` and ``tnp.arctan2`` promote by the
 table, then need a float result (TF's ``NextAfter`` has no float16/bfloat16 either):
 where TF's op lacks the promoted dtype the policy refuses, as TF's op definitions are
-the framework's decision, not a missing kernel.  True division: the promoted integer
+the framework's decision (the policy's business), not a missing kernel; a dtype TF
+decides without a CPU kernel (traced) is the backend's business, and the policy gives it.  True division: the promoted integer
 dtype's 8/16-bit to float32, 32/64-bit to float64.  Reductions accumulate as NumPy
 (``tnp.sum`` of int8 is int64, of uint8 uint64; ``tnp.cumsum`` of uint8 is int64, of
 uint64 float64).  One-array functions give float64 for bool, integer and bfloat16 input
@@ -167,12 +168,17 @@ POLICY = replace(
         "nextafter": Family(
             kinds="biuf", arrays={pair: d for pair, d in ARRAYS.items() if d in (float32, float64)}
         ),
-        # tnp.hypot makes a Python int or float a float64 array: float64 with float16 and float32.
+        # tnp.hypot makes a Python scalar a strong int64/float64/complex128 array: float64 with
+        # float16 and float32, complex128 with complex64 or a Python complex.
         "hypot": Family(
             kinds="iufc",
             arrays=_HYPOT,
             result_map=_TO_FLOAT64,
-            scalars={(d, role): float64 for d in (float16, float32) for role in (Role.INT, Role.FLOAT)},
+            scalars={
+                **{(d, role): float64 for d in (float16, float32) for role in (Role.INT, Role.FLOAT)},
+                **{(d, Role.COMPLEX): complex128 for d in (float16, bfloat16, float32)},
+                **{(complex64, role): complex128 for role in (Role.INT, Role.FLOAT, Role.COMPLEX)},
+            },
         ),
         "logaddexp": Family(kinds="biuf", arrays=_LOGADDEXP, result_map=_TO_FLOAT64, result_kinds="f"),
         "where": Family(int_range=tf_safe.INT64_RANGE),
