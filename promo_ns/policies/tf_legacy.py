@@ -14,7 +14,8 @@ Spellings.  The policy follows the operators and, where an op has none, ``tf.exp
 numpy`` (``maximum``, ``minimum``, ``logical_and``, ``arctan2``, ``nextafter``, ``hypot``,
 ``logaddexp``, ``where``, ``clip``, ``concatenate``/``stack``, ``sum``/``prod``/``cumsum``,
 the one-array functions): that is what the mode changes.  ``tf.add`` and the other TF ops
-refuse two dtypes in this mode; the checkers record them as the other spelling.  In-place
+refuse two dtypes in this mode (RFC 431's NONE: no promotion between tensors, as with
+NumPy behaviour off); the checkers record them as the other spelling.  In-place
 ops follow ``x += y``, which rebinds a tensor to ``x + y`` (``Variable.assign_add``
 promotes nothing); the policy refuses where ``x + y`` has another dtype than ``x``.
 Shifts are ``tf.bitwise.left_shift``/``right_shift`` (no operator, no tnp function): one
@@ -29,11 +30,15 @@ promotion with ``exp``'s float64.  ``tnp.nextafter`` and ``tnp.arctan2`` promote
 table, then need a float result (TF's ``NextAfter`` has no float16/bfloat16 either):
 where TF's op lacks the promoted dtype the policy refuses, as TF's op definitions are
 the framework's decision (the policy's business), not a missing kernel; a dtype TF
-decides without a CPU kernel (traced) is the backend's business, and the policy gives it.  True division: the promoted integer
-dtype's 8/16-bit to float32, 32/64-bit to float64.  Reductions accumulate as NumPy
-(``tnp.sum`` of int8 is int64, of uint8 uint64; ``tnp.cumsum`` of uint8 is int64, of
-uint64 float64).  One-array functions give float64 for bool, integer and bfloat16 input
-where ``tf-safe``'s give float32 (tnp's default float is NumPy's).
+decides without a CPU kernel (traced) is the backend's business, and the policy gives
+it (``isnan``/``isfinite`` of complex and ``conj``/``real`` of bool are refused by TF's
+op definitions).  True division: the promoted integer dtype's 8/16-bit to float32,
+32/64-bit to float64; ``bool / bool`` is refused, as the operator does
+(``tnp.true_divide`` gives float64).  Reductions accumulate as NumPy (``tnp.sum`` of
+int8 is int64, of uint8 uint64; ``tnp.cumsum`` of uint8 is int64, of uint64 float64;
+``tnp.trace`` keeps the dtype, a documented deviation).  One-array functions give
+float64 for bool, integer and bfloat16 input where ``tf-safe``'s give float32 (tnp's
+default float is NumPy's).
 
 Python ints as data, as in ``tf-safe``: an int outside the result dtype's range raises
 ``PromotionError`` (RFC 431 has Python scalars follow SAFE mode in NONE mode); TF 2.21
@@ -218,6 +223,12 @@ POLICY = replace(
         "promote with bfloat16 (refused); tf-legacy gives float64, as for bfloat16 with int8. Values, "
         "not dtypes: tnp.hypot squares integer (a Python int's int64 too) and float16/bfloat16 operands "
         "in their own dtype; promo_ns computes hypot in the result's float dtype.",
+        "tnp.trace keeps an integer dtype (no widening) and refuses bool, and TF's Sum, Cumsum and "
+        "Cumprod ops have no bool kernel for dtype=bool; tf-legacy's trace accumulates as tnp.sum "
+        "does (int8 in int64), and promo_ns computes dtype=bool. tnp.true_divide of two bool tensors "
+        "is float64 where the operator refuses them; tf-legacy follows the operator.",
+        "tnp.logical_and/or/xor convert a Python float to the other operand's dtype first (1e300 "
+        "into int32 is refused, 5e-324 is false); tf-legacy takes the float's truth.",
         *tf_safe.TF_OP_DEVIATIONS,
     ),
 )
