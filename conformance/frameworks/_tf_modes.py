@@ -2,11 +2,14 @@
 
 ``tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=...)``
 sets a process-global mode, so each checker (:mod:`conformance.frameworks.tensorflow`,
-:mod:`~conformance.frameworks.edges`, :mod:`~conformance.frameworks.nested`,
-:mod:`conformance.probe.tensorflow`) reads the mode from the environment before it
-enables NumPy behaviour, and writes the reference files of that mode's policy::
+:mod:`~conformance.frameworks.nested`, :mod:`conformance.probe.tensorflow`) reads the
+mode from the environment before it enables NumPy behaviour, and writes the reference
+files of that mode's policy::
 
     PROMO_TF_MODE=all PYTHONPATH=. /tmp/tfvenv/bin/python -m conformance.frameworks.tensorflow
+
+:mod:`~conformance.frameworks.edges` takes the policy (``tf-all``) as its argument,
+one TF policy per process.
 
 This module imports no framework.
 """
