@@ -25,7 +25,9 @@ def native_ones(backend: str) -> Any:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("policy", ["array-api", "pytorch", "paddle", "tf-safe", "numpy"])
+@pytest.mark.parametrize(
+    "policy", ["array-api", "pytorch", "paddle", "tf-safe", "numpy", "tf-all", "tf-legacy"]
+)
 def test_native_arrays_give_their_backends_namespace(backend: str, policy: str) -> None:
     x = native_ones(backend)
     xp = promo_ns.array_namespace(x, 1.5, None, policy=policy)

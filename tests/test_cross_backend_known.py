@@ -240,7 +240,7 @@ def test_no_kernel_is_promo_ns_error(backend: str) -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("policy", ["numpy", "array-api", "tf-safe"])
+@pytest.mark.parametrize("policy", ["numpy", "array-api", "tf-safe", "tf-all", "tf-legacy"])
 def test_bitwise_invert_of_a_float_is_the_policys_refusal(backend: str, policy: str) -> None:
     """NumPy, array-api-strict and TF take bool and integers only: ``~float`` is refused before any kernel."""
     xp = namespace(backend, policy)

@@ -302,7 +302,7 @@ def test_paddle_setitem_casts_any_real_value_and_clip_keeps_the_dtype_as_paddle(
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("policy", ["pytorch", "numpy", "array-api", "tf-safe"])
+@pytest.mark.parametrize("policy", ["pytorch", "numpy", "array-api", "tf-safe", "tf-all", "tf-legacy"])
 def test_a_refused_int_leaves_the_array_unchanged_and_names_the_fix(backend: str, policy: str) -> None:
     xp = namespace(backend, policy)
     x = xp.asarray([1, 2, 3], dtype=xp.int8)

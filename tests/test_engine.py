@@ -28,7 +28,7 @@ from promo_ns._engine import Operand, accumulation_dtype, operand, resolve, reso
 from promo_ns._ops import FAMILY
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Role
 
-BUILTIN = ["array-api", "pytorch", "paddle", "tf-safe", "numpy"]
+BUILTIN = ["array-api", "pytorch", "paddle", "tf-safe", "numpy", "tf-all", "tf-legacy"]
 SCALAR_VALUE = {Role.BOOL: True, Role.INT: 1, Role.FLOAT: 1.5, Role.COMPLEX: 1j}
 
 arrays = st.builds(Operand, st.sampled_from(DTYPES), st.sampled_from(ARRAY_ROLES))
@@ -96,7 +96,7 @@ def test_undefined_array_cells_are_refused(policy: str, a: DType, b: DType) -> N
         assert got == p.arrays[(a, b)].name or p.families["arithmetic"].kinds != "biufc"
 
 
-@pytest.mark.parametrize("policy", ["array-api", "numpy", "tf-safe"])
+@pytest.mark.parametrize("policy", ["array-api", "numpy", "tf-safe", "tf-all", "tf-legacy"])
 @given(a=st.sampled_from(DTYPES), s=scalars)
 def test_undefined_scalar_cells_are_refused(policy: str, a: DType, s: Operand) -> None:
     p = get_policy(policy)

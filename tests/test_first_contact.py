@@ -245,7 +245,7 @@ def _hinted_dtype(xp: Any, error: BaseException) -> Any:
     return getattr(xp, found.group(1))
 
 
-@pytest.mark.parametrize("policy", ["numpy", "array-api", "tf-safe", _STRICT])
+@pytest.mark.parametrize("policy", ["numpy", "array-api", "tf-safe", "tf-all", "tf-legacy", _STRICT])
 @pytest.mark.parametrize(
     ("dtype", "value"), [("int8", 1000), ("uint8", -1), ("uint8", 300), ("int16", -40000), ("int32", 2**40)]
 )

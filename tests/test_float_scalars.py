@@ -301,6 +301,8 @@ _ALLOWED = {
     "pytorch": {"NaN bits"},
     "paddle": {"NaN bits", "sign of zero"},
     "tf-safe": {"NaN bits", "subnormal flushed"},
+    "tf-all": {"NaN bits", "subnormal flushed"},
+    "tf-legacy": {"NaN bits", "subnormal flushed"},
     "jax": {"NaN bits"},
 }
 

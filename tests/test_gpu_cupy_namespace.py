@@ -207,7 +207,7 @@ def test_complex_float_only_ops_are_promo_ns_type_errors(cupy_xp: Any, policy: s
                 getattr(xp, op)(x, y)
 
 
-@pytest.mark.parametrize("policy", ["paddle", "tf-safe"])
+@pytest.mark.parametrize("policy", ["paddle", "tf-safe", "tf-all", "tf-legacy"])
 @pytest.mark.parametrize("op", ["floor_divide", "remainder"])
 def test_complex_floor_division_is_a_promo_ns_type_error_and_leaves_the_operand(
     cupy_xp: Any, policy: str, op: str
@@ -226,7 +226,7 @@ def test_complex_floor_division_is_a_promo_ns_type_error_and_leaves_the_operand(
 
 
 @pytest.mark.filterwarnings("ignore:Casting complex values to real")
-@pytest.mark.parametrize("policy", ["numpy", "pytorch", "tf-safe"])
+@pytest.mark.parametrize("policy", ["numpy", "pytorch", "tf-safe", "tf-all", "tf-legacy"])
 @pytest.mark.parametrize("name", ["sum", "prod"])
 def test_complex_data_reduces_into_a_real_dtype_as_numpy(cupy_xp: Any, policy: str, name: str) -> None:
     xp, ref = cupy_xp, promo_ns.namespace("numpy", policy=policy)

@@ -86,7 +86,9 @@ def test_an_integer_matrix_power_without_a_kernel_squares_exactly(dtype: str) ->
         power(torch.from_numpy(x), -1)
 
 
-@pytest.mark.parametrize("policy", ["array-api", "numpy", "pytorch", "paddle", "tf-safe", "jax"])
+@pytest.mark.parametrize(
+    "policy", ["array-api", "numpy", "pytorch", "paddle", "tf-safe", "jax", "tf-all", "tf-legacy"]
+)
 def test_the_namespace_computes_integer_products_where_torch_has_no_kernel(
     monkeypatch: pytest.MonkeyPatch, policy: str
 ) -> None:

@@ -496,7 +496,10 @@ def test_backend_agnostic_example_gives_identical_dtypes_on_every_backend(policy
     assert dtypes["numpy"] == dtypes["torch"]
     if scores:
         np.testing.assert_allclose(scores["numpy"], scores["torch"], rtol=1e-4)
-    expected = {"pytorch": "float32", "numpy": "float64", "jax": "float32"}.get(policy, "refused")
+    expected = {
+        **{"pytorch": "float32", "numpy": "float64", "jax": "float32"},
+        **{"tf-all": "float32", "tf-legacy": "float64"},
+    }.get(policy, "refused")
     assert dtypes["numpy"][1 if expected != "refused" else 0] == expected
 
 

@@ -228,7 +228,7 @@ def test_python_floats_beyond_the_dtype_range_are_infinities(backend: str) -> No
     assert xp.maximum(x, 1e300).dtype == xp.float32
 
 
-@pytest.mark.parametrize("policy", ["paddle", "tf-safe"])
+@pytest.mark.parametrize("policy", ["paddle", "tf-safe", "tf-all", "tf-legacy"])
 @pytest.mark.parametrize("backend", ["numpy", *TORCH])
 def test_bool_subtraction_is_a_type_error_naming_the_op(backend: str, policy: str) -> None:
     xp = namespace(backend, policy)

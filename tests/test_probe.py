@@ -34,13 +34,18 @@ RATCHET = {
     "tf-safe": 2322 / 2327,
     # The stored JAX observations are this sample only (conformance/probe/jax.py: JAX compiles each case).
     "jax": 2857 / 2910,
+    "tf-all": 2296 / 2303,
+    "tf-legacy": 2116 / 2122,
 }
 _LIVE = {
     "pytorch": ("torch", "Torch"),
     "numpy": ("numpy", "NumPy"),
     "array-api": ("array_api_strict", "ArrayApiStrict"),
     "paddle": ("paddle", "Paddle"),
-    "tf-safe": ("tensorflow", "TensorFlowSafe"),
+    "tf-safe": ("tensorflow", "TensorFlow"),
+    # The adapter measures the mode $PROMO_TF_MODE names (the others are skipped: another version).
+    "tf-all": ("tensorflow", "TensorFlow"),
+    "tf-legacy": ("tensorflow", "TensorFlow"),
 }
 
 

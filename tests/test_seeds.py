@@ -89,6 +89,15 @@ SEEDS = [
     ("tf-safe", "divide", "int8:nd", 1, "float32"),
     ("tf-safe", "divide", "int8:nd", "uint16:nd", "refused"),
     ("tf-safe", "add", "int8:nd", "float16:nd", "float16"),  # lossless: allowed in TF 2.21
+    # RFC 431, ALL mode (tf-all), as TF 2.21 implements it.
+    ("tf-all", "add", "uint8:nd", "int8:nd", "int16"),
+    ("tf-all", "add", "bfloat16:nd", "uint8:nd", "bfloat16"),
+    ("tf-all", "add", "int64:nd", "float64:nd", "float64"),  # capped at 64 bits
+    ("tf-all", "add", "int8:nd", 1, "int8"),
+    ("tf-all", "add", "int8:nd", 1000, "refused"),
+    ("tf-all", "divide", "int8:nd", "uint16:nd", "float64"),  # int32, then truediv's float64
+    # The RFC's text makes uint64 + float32 float64 (no precision loss); TF 2.21's table: float32.
+    ("tf-all", "add", "uint64:nd", "float32:nd", "float32"),
 ]
 
 
@@ -118,3 +127,12 @@ def test_rfc431_safe_mode_avoids_the_non_associative_triple() -> None:
     u8, i8 = Operand(BY_NAME["uint8"], Role.ND), Operand(BY_NAME["int8"], Role.ND)
     with pytest.raises(PromotionError):
         resolve(tf, "add", u8, i8)
+
+
+def test_rfc431_all_mode_triple_is_associative_in_tf_2_21() -> None:
+    """RFC 431 says ALL gives ``(u8 + i8) + f16`` float32; TF 2.21's table gives int16 + f16 = float16."""
+    tf = get_policy("tf-all")
+    u8, i8, f16 = (Operand(BY_NAME[d], Role.ND) for d in ("uint8", "int8", "float16"))
+    left = resolve(tf, "add", Operand(resolve(tf, "add", u8, i8), Role.ND), f16)
+    right = resolve(tf, "add", u8, Operand(resolve(tf, "add", i8, f16), Role.ND))
+    assert left.name == right.name == "float16"

@@ -44,6 +44,8 @@ CHECKERS: dict[str, tuple[str, bool]] = {
     "paddle": ("paddle", False),
     "tf-safe": ("tensorflow", False),
     "jax": ("jax", False),
+    "tf-all": ("tensorflow", False),
+    "tf-legacy": ("tensorflow", False),
 }
 BACKENDS = ("numpy", "torch")
 BUCKETS = ("agree", "deviation", "framework cannot run", "no backend kernel", "disagree")
@@ -89,6 +91,18 @@ def _concrete_integer_exponent(op: str, key: str, seen: str) -> bool:
     )
 
 
+_TF_PYTHON_TRUE = Deviation(
+    "TF's eager converter refuses a Python True for several dtypes (int8, uint8, bfloat16, complex64 "
+    "...) that the mode's own table allows; the policy follows the table.",
+    lambda op, key, seen: "py:bool" in key and seen == "refused",
+)
+_TF_INT_RANGE = Deviation(
+    "A Python int outside the array dtype's range: the policy follows RFC 431 and refuses it; "
+    "TF 2.21 wraps it around.",
+    lambda op, key, seen: op == "add_out_of_range",
+)
+
+
 DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
     "paddle": (
         Deviation(
@@ -119,16 +133,8 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
         ),
     ),
     "tf-safe": (
-        Deviation(
-            "TF's eager converter refuses a Python True for several dtypes that its own safe-mode table "
-            "allows; tf-safe follows the table.",
-            lambda op, key, seen: "py:bool" in key and seen == "refused",
-        ),
-        Deviation(
-            "A Python int outside the array dtype's range: tf-safe follows RFC 431 and refuses it; "
-            "TF 2.21 wraps it around.",
-            lambda op, key, seen: op == "add_out_of_range",
-        ),
+        _TF_PYTHON_TRUE,
+        _TF_INT_RANGE,
         Deviation(
             "TF has no logaddexp op; tf.experimental.numpy.logaddexp of a Python float and a bool or "
             "bfloat16 tensor returns float64 computed in float32; promo_ns computes in float64.",
@@ -136,6 +142,26 @@ DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
                 op == "logaddexp" and "py:float" in key and ("bool" in key or "bfloat16" in key)
             ),
             values_only=True,
+        ),
+    ),
+    "tf-all": (
+        _TF_PYTHON_TRUE,
+        _TF_INT_RANGE,
+        Deviation(
+            "TF has no logaddexp op; tf.experimental.numpy.logaddexp computes its parts in the dtypes "
+            "NumPy's and the mode's promotion give them (int16 with float16: float32 from float16 "
+            "parts); promo_ns computes in the result dtype.",
+            lambda op, key, seen: op == "logaddexp",
+            values_only=True,
+        ),
+    ),
+    "tf-legacy": (
+        _TF_PYTHON_TRUE,
+        _TF_INT_RANGE,
+        Deviation(
+            "tf.experimental.numpy.hypot makes a Python int an int64 array, which ml_dtypes does not "
+            "promote with bfloat16 (refused); tf-legacy gives float64, as for bfloat16 with int8.",
+            lambda op, key, seen: op == "hypot" and "bfloat16" in key and "py:int" in key,
         ),
     ),
     "pytorch": (
@@ -200,6 +226,26 @@ def _complex_in(op: str, key: str) -> bool:
     return key.startswith("complex")
 
 
+#: The one-array functions' deviations in every TF mode (their observations are alike).
+_TF_FUNCTIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "tf.experimental.numpy.log2/log10 divide by a NumPy float64 constant and give float64 "
+        "(float32 input included); the policy gives log's dtype.",
+        lambda op, key, seen: op in ("log2", "log10") and not key.startswith(("float64", "complex128")),
+    ),
+    Deviation(
+        "tf.linalg.pinv refuses complex matrices that inv, det and qr take; the policy takes them.",
+        lambda op, key, seen: op == "linalg.pinv" and _complex_in(op, key),
+    ),
+    Deviation(
+        "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
+        "the complex dtype; the policy gives the real dtype, as TF's svdvals does.",
+        lambda op, key, seen: (
+            op in ("linalg.eigvalsh", "linalg.eigh", "linalg.slogdet") and _complex_in(op, key)
+        ),
+    ),
+)
+
 #: Documented disagreements of the one-array functions: ``applies(op, key, observed)``.
 FUNCTION_DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
     "jax": (
@@ -236,24 +282,9 @@ FUNCTION_DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
             lambda op, key, seen: op == "linalg.slogdet" and "," not in seen and seen != "refused",
         ),
     ),
-    "tf-safe": (
-        Deviation(
-            "tf.experimental.numpy.log2/log10 divide by a NumPy float64 constant and give float64 "
-            "(float32 input included); tf-safe gives log's dtype.",
-            lambda op, key, seen: op in ("log2", "log10") and not key.startswith(("float64", "complex128")),
-        ),
-        Deviation(
-            "tf.linalg.pinv refuses complex matrices that inv, det and qr take; tf-safe takes them.",
-            lambda op, key, seen: op == "linalg.pinv" and _complex_in(op, key),
-        ),
-        Deviation(
-            "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
-            "the complex dtype; tf-safe gives the real dtype, as TF's svdvals does.",
-            lambda op, key, seen: (
-                op in ("linalg.eigvalsh", "linalg.eigh", "linalg.slogdet") and _complex_in(op, key)
-            ),
-        ),
-    ),
+    "tf-safe": _TF_FUNCTIONS,
+    "tf-all": _TF_FUNCTIONS,
+    "tf-legacy": _TF_FUNCTIONS,
 }
 
 

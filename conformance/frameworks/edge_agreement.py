@@ -38,16 +38,20 @@ import numpy as np
 
 import promo_ns
 from conformance.frameworks import edges
+from conformance.frameworks._tf_edge_deviations import TF_MODE_DEVIATIONS
 
 #: Sections of the grid, as the report names them.
 SECTIONS: tuple[str, ...] = ("int_scalars", "bool", "float_scalars", "setitem", "clip")
+#: The policies of TensorFlow's dtype conversion modes whose framework quirks are alike.
+_TF = ("tf-safe", "tf-all", "tf-legacy")
 #: Cells where promo_ns differs from its framework on purpose: (policy, section, path prefix) -> reason.
 DEVIATIONS: dict[tuple[str, str, str], str] = {
     **{
-        ("tf-safe", "float_scalars", f"/x / s/{dtype}/3e+38"): (
+        (policy, "float_scalars", f"/x / s/{dtype}/3e+38"): (
             "TensorFlow's CPU kernels flush subnormal float32 results to zero (also where bfloat16 "
             "computes in float32); promo_ns keeps the subnormals NumPy and torch compute"
         )
+        for policy in _TF
         for dtype in ("float32", "bfloat16")
     },
     **{
@@ -63,7 +67,7 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
             "loops, ml_dtypes and TensorFlow 0x7fc0, Paddle 0x7fff): a NaN result has the backend's "
             "bits; every value agrees"
         )
-        for policy in ("pytorch", "paddle", "tf-safe", "jax")
+        for policy in ("pytorch", "paddle", *_TF, "jax")
         for form in edges.FLOAT_CASES
     },
     **{
@@ -120,7 +124,7 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
             "clip with min above max: NumPy and torch give max, TensorFlow gives min, Paddle and "
             "array-api-strict refuse; the standard leaves it unspecified, promo_ns runs the backend's clip"
         )
-        for policy in ("array-api", "paddle", "tf-safe")
+        for policy in ("array-api", "paddle", *_TF)
         for dtype in edges.INT_SCALAR_DTYPES
         for pair in ("50,2", "0,18446744073709551616")
     },
@@ -151,7 +155,7 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
             "(TypeError: expected number, got int; np.where none beyond uint64); the policy converts it "
             "as for float16"
         )
-        for policy in ("numpy", "tf-safe")
+        for policy in ("numpy", *_TF)
         for case in edges.INT_CASES
         for s in (-(2**63) - 1, 2**63, 2**64, 2**70)
     },
@@ -223,32 +227,38 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
         "paddle policy follows paddle.negative for both"
     ),
     **{
-        ("tf-safe", "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
-            "a Python int outside the dtype's range is refused, as RFC 431 says for SAFE mode; TF 2.21 "
-            "wraps it (tf-safe's documented deviation)"
+        (policy, "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
+            "a Python int outside the dtype's range is refused, as RFC 431 says; TF 2.21 wraps it (the "
+            "policy's documented deviation)"
         )
+        for policy in _TF
         for case in edges.INT_CASES
         for dtype in edges.INT_DTYPES
         for s in edges.INT_SCALARS
         if not np.iinfo(dtype).min <= s <= np.iinfo(dtype).max
     },
     **{
-        ("tf-safe", "int_scalars", f"/clip_pairs/{dtype}/{low},{high}"): (
-            "a Python int outside the dtype's range is refused, as RFC 431 says for SAFE mode; TF 2.21 "
-            "wraps it (tf-safe's documented deviation)"
+        (policy, "int_scalars", f"/clip_pairs/{dtype}/{low},{high}"): (
+            "a Python int outside the dtype's range is refused, as RFC 431 says; TF 2.21 wraps it (the "
+            "policy's documented deviation)"
         )
+        for policy in _TF
         for dtype in edges.INT_DTYPES
         for low, high in edges.CLIP_PAIRS
         if not np.iinfo(dtype).min <= low <= high <= np.iinfo(dtype).max
     },
-    ("tf-safe", "setitem", "/uint8/py:int:-1"): (
-        "a Python int outside the dtype's range is refused, as RFC 431 says for SAFE mode; TF 2.21 wraps it"
-    ),
     **{
-        ("tf-safe", section, path): (
-            "TF's bool tensor * x (Tensor.__mul__) casts x to bool and gives bool; tf.multiply and "
-            "tf.experimental.numpy.multiply promote, which tf-safe follows"
+        (policy, "setitem", "/uint8/py:int:-1"): (
+            "a Python int outside the dtype's range is refused, as RFC 431 says; TF 2.21 wraps it"
         )
+        for policy in _TF
+    },
+    **{
+        (policy, section, path): (
+            "TF's bool tensor * x (Tensor.__mul__) casts x to bool and gives bool; tf.multiply and "
+            "tf.experimental.numpy.multiply promote, which the policy follows"
+        )
+        for policy in _TF
         for section, path in (
             ("bool", "/bool_arithmetic/b * x/"),
             ("int_scalars", "/cases/x * s/bool/"),
@@ -256,40 +266,46 @@ DEVIATIONS: dict[tuple[str, str, str], str] = {
         )
     },
     **{
-        ("tf-safe", "int_scalars", f"/cases/{case}/bool/"): (
+        (policy, "int_scalars", f"/cases/{case}/bool/"): (
             "tf.experimental.numpy.clip with one bound promotes a bool tensor with a Python int to int64 "
-            "(NumPy's rule, through maximum or minimum), with both bounds to int32; tf-safe gives int32"
+            "(NumPy's rule, through maximum or minimum), with both bounds to int32; the policy gives int32"
         )
+        for policy in _TF
         for case in ("clip(x, s, None)", "clip(x, None, s)")
     },
     **{
-        ("tf-safe", "int_scalars", f"/cases/hypot(x, s)/{dtype}/"): (
+        (policy, "int_scalars", f"/cases/hypot(x, s)/{dtype}/"): (
             "tf.experimental.numpy.hypot squares its operands in their own dtype (int8: 100 * 100 wraps "
             "to 16) or precision; promo_ns computes hypot in the result's float dtype"
         )
+        for policy in _TF
         for dtype in ("bfloat16", "float16", "int8", "int16", "uint8", "uint16")
     },
     **{
-        ("tf-safe", "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
+        (policy, "int_scalars", f"/cases/{case}/{dtype}/{s}"): (
             "a shift by a negative count or by the width or more is each kernel's (C leaves it undefined)"
         )
+        for policy in _TF
         for case in ("x << s", "x >> s")
         for dtype in edges.INT_DTYPES
         for s in edges.INT_SCALARS
         if s < 0 or s >= np.iinfo(dtype).bits
     },
     **{
-        ("tf-safe", "int_scalars", f"/cases/x ** s/{dtype}/-129"): (
+        (policy, "int_scalars", f"/cases/x ** s/{dtype}/-129"): (
             "float32 pow to the power -129 differs in its last bit between TensorFlow's and the "
             "backends' kernels"
         )
+        for policy in _TF
         for dtype in ("bfloat16", "float32")
     },
+    **TF_MODE_DEVIATIONS,
     **{
-        ("tf-safe", "setitem", f"/{dtype}/py:bool"): (
+        (policy, "setitem", f"/{dtype}/py:bool"): (
             "TF's Variable.assign cannot convert a Python bool to some dtypes (int8, uint8, bfloat16, "
-            "complex64) and takes it for others; tf-safe takes it wherever its category allows"
+            "complex64) and takes it for others; the policy takes it wherever its category allows"
         )
+        for policy in _TF
         for dtype in ("int8", "uint8", "bfloat16", "complex64")
     },
     **{

@@ -78,12 +78,14 @@ Regenerate
 ``python -m conformance.frameworks.edges [POLICY ...]`` from the repository
 root writes ``tests/reference/edges-<policy>.json`` for each policy whose
 framework this interpreter can import (``pytorch``: torch, ``numpy``,
-``array-api``: array-api-strict (API 2024.12), ``paddle``, ``tf-safe``:
-TensorFlow in ``dtype_conversion_mode="safe"``), e.g.::
+``array-api``: array-api-strict (API 2024.12), ``paddle``, ``tf-safe``, ``tf-all``,
+``tf-legacy``: TensorFlow in that ``dtype_conversion_mode``, one mode per process),
+e.g.::
 
     .venv/bin/python -m conformance.frameworks.edges pytorch numpy array-api
     /work/venvs/paddle/bin/python -m conformance.frameworks.edges paddle
     /work/venvs/tf/bin/python -m conformance.frameworks.edges tf-safe
+    /work/venvs/tf/bin/python -m conformance.frameworks.edges tf-all
 
 Everything runs on the CPU; each framework is probed twice and the two
 probes must agree.
@@ -92,6 +94,7 @@ probes must agree.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import importlib.util
 import json
@@ -109,6 +112,8 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+
+from conformance.frameworks import _tf_modes
 
 REFERENCE_DIR = Path(__file__).resolve().parents[2] / "tests" / "reference"
 
@@ -566,10 +571,22 @@ class Paddle(Framework):
         raise ValueError(f"unknown paddle dtype {result.dtype!r}")
 
 
-class TensorFlowSafe(Framework):
-    """TensorFlow with NumPy behaviour, ``dtype_conversion_mode="safe"``, eager on the CPU."""
+#: Per TF mode, the functions its policy follows in ``tf.experimental.numpy``'s spelling.
+_TNP_FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "legacy": ("logical_and", "maximum", "minimum", "atan2", "nextafter", "where"),
+}
 
-    policy = "tf-safe"
+
+class TensorFlow(Framework):
+    """TensorFlow with NumPy behaviour in one ``dtype_conversion_mode``, eager on the CPU.
+
+    Parameters
+    ----------
+    mode
+        ``"safe"``, ``"all"`` or ``"legacy"``; the mode is process-global, so a
+        process measures one (a second mode raises RuntimeError).
+    """
+
     framework = "tensorflow"
     kinds = (
         ("no_kernel", r"Could not find device for node|No OpKernel was registered"),
@@ -578,17 +595,22 @@ class TensorFlowSafe(Framework):
         ("no_scalar_overload", r"'(bool|int|float|complex)' object has no attribute"),
     )
 
-    def __init__(self) -> None:
+    def __init__(self, mode: str) -> None:
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
         import tensorflow as tf
         from tensorflow.python import pywrap_tfe
+        from tensorflow.python.framework import ops
 
+        enabled = ops.promo_mode_enum_to_string(ops.get_dtype_conversion_mode())
+        if enabled not in ("off", mode):
+            raise RuntimeError(f"this process measures TF's {enabled!r} mode; run {mode!r} in another")
+        self.policy = _tf_modes.POLICIES[mode]
         self.pywrap_tfe = pywrap_tfe
         tf.get_logger().setLevel("ERROR")
-        tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode="safe")
+        tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=mode)
         self.tf = tf
         tnp = tf.experimental.numpy
-        self.version = f"{tf.__version__} (safe mode)"
+        self.version = f"{tf.__version__} ({mode} mode)"
         self.dtypes = {name: tf.dtypes.as_dtype(name) for name in ALL_DTYPES}
         self.functions = {
             "logical_and": tf.logical_and,
@@ -616,6 +638,11 @@ class TensorFlowSafe(Framework):
             "x << s": "tf.bitwise.left_shift(x, s) (a Tensor has no <<)",
             "x >> s": "tf.bitwise.right_shift(x, s)",
         }
+        # Legacy mode promotes in the operators and tnp only (tf-legacy's spelling): tnp's functions.
+        for name in _TNP_FUNCTIONS.get(mode, ()):
+            native = {"atan2": "arctan2"}.get(name, name)
+            self.functions[name] = getattr(tnp, native)
+            self.forms[name] = f"tf.experimental.numpy.{native}"
 
     def asarray(self, values: Any, dtype: str) -> Any:
         return self.tf.constant(np.asarray(values, dtype=self.dtypes[dtype].as_numpy_dtype))
@@ -658,7 +685,10 @@ FRAMEWORKS: dict[str, tuple[str, Callable[[], Framework]]] = {
     "jax": ("jax", Jax),
     "array-api": ("array_api_strict", ArrayApiStrict),
     "paddle": ("paddle", Paddle),
-    "tf-safe": ("tensorflow", TensorFlowSafe),
+    **{
+        policy: ("tensorflow", functools.partial(TensorFlow, mode))
+        for mode, policy in _tf_modes.POLICIES.items()
+    },
 }
 
 
@@ -1214,7 +1244,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"unknown policies {unknown}; known: {list(FRAMEWORKS)}", file=sys.stderr)
         return 2
-    for policy in names or [p for p in FRAMEWORKS if available(p)]:
+    # TF's mode is process-global: by default, the one $PROMO_TF_MODE names (tf-safe).
+    tf_other = set(_tf_modes.POLICIES.values()) - {_tf_modes.policy()}
+    for policy in names or [p for p in FRAMEWORKS if available(p) and p not in tf_other]:
         if not available(policy):
             print(f"skipped {policy}: {FRAMEWORKS[policy][0]} is not importable", file=sys.stderr)
             continue

@@ -7,7 +7,8 @@ merges what it sees into ``tests/reference/nested-creation.json``, one entry per
 creation call, then prints the table.  The creation calls are
 ``torch.tensor``/``torch.asarray``, ``np.asarray``, ``array_api_strict.asarray``,
 ``paddle.to_tensor``, ``tf.constant``, ``tf.experimental.numpy.asarray``
-(TensorFlow in safe mode) and ``jax.numpy.asarray`` (64-bit types on).  Each case is a list of elements:
+(TensorFlow in the mode ``$PROMO_TF_MODE`` names, safe by default: run it once per
+mode) and ``jax.numpy.asarray`` (64-bit types on).  Each case is a list of elements:
 
 * ``<dtype>:0d`` -- a 0-d array of the framework holding 1, ``<dtype>:1d`` -- a
   1-d array holding ``[1, 1]``;
@@ -30,7 +31,7 @@ from collections.abc import Callable, Iterator
 from importlib import import_module
 from typing import Any
 
-from conformance.frameworks import _cells
+from conformance.frameworks import _cells, _tf_modes
 
 OUT = _cells.reference("nested-creation")
 CASES: tuple[tuple[str, ...], ...] = (
@@ -184,7 +185,8 @@ def _tensorflow() -> list[Creator]:
     os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     with _quiet():
         import tensorflow as tf
-    tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode="safe")
+    mode = _tf_modes.mode()
+    tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=mode)
 
     def make(dtype: str, ndim: int) -> Any:
         return tf.ones((2,) * ndim, dtype=tf.dtypes.as_dtype(dtype))
@@ -193,8 +195,8 @@ def _tensorflow() -> list[Creator]:
         return f"{x.dtype.name} {list(x.shape)}"
 
     return [
-        Creator(f"tf.constant ({tf.__version__}, safe)", tf.constant, make, describe),
-        Creator(f"tnp.asarray ({tf.__version__}, safe)", tf.experimental.numpy.asarray, make, describe),
+        Creator(f"tf.constant ({tf.__version__}, {mode})", tf.constant, make, describe),
+        Creator(f"tnp.asarray ({tf.__version__}, {mode})", tf.experimental.numpy.asarray, make, describe),
     ]
 
 
@@ -214,21 +216,23 @@ def _jax() -> list[Creator]:
 
 
 #: The creation call each policy's ``asarray`` of nested data is compared with (a name of
-#: :data:`CREATORS`' calls, without the version).
-CREATION: dict[str, str] = {
-    "array-api": "array_api_strict.asarray",
-    "pytorch": "torch.tensor",
-    "numpy": "np.asarray",
-    "paddle": "paddle.to_tensor",
-    "tf-safe": "tnp.asarray",
-    "jax": "jnp.asarray",
+#: :data:`CREATORS`' calls, without the version) and what its name ends with after the version
+#: (TF's mode).
+CREATION: dict[str, tuple[str, str]] = {
+    "array-api": ("array_api_strict.asarray", ""),
+    "pytorch": ("torch.tensor", ""),
+    "numpy": ("np.asarray", ""),
+    "paddle": ("paddle.to_tensor", ""),
+    **{policy: ("tnp.asarray", f", {mode}") for mode, policy in _tf_modes.POLICIES.items()},
+    "jax": ("jnp.asarray", ""),
 }
 
 
 def creation_observations(policy: str, data: dict[str, Any] | None = None) -> tuple[str, dict[str, str]]:
     """The creation call compared with ``policy`` (named with its version) and its stored observations."""
     stored = data if data is not None else _cells.load(OUT)
-    (name,) = [k for k in stored["creation"] if k.startswith(CREATION[policy] + " (")]
+    call, tag = CREATION[policy]
+    (name,) = [k for k in stored["creation"] if k.startswith(call + " (") and k.endswith(tag + ")")]
     found: dict[str, str] = stored["creation"][name]
     return name, found
 

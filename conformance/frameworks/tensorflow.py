@@ -1,7 +1,15 @@
-"""TensorFlow checker: observes TF's "safe" dtype conversion mode (RFC 431) for every cell.
+"""TensorFlow checker: observes one of TF's dtype conversion modes for every cell.
 
-The mode is ``tf.experimental.numpy.experimental_enable_numpy_behavior(
-dtype_conversion_mode="safe")``; its table is ``flexible_dtypes.result_type``
+The mode (``safe``, ``all`` or ``legacy``: :mod:`conformance.frameworks._tf_modes`,
+``$PROMO_TF_MODE``, one process per mode) is enabled with
+``tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=...)``;
+what follows is said of safe mode, and holds for all mode with its wider table.
+Legacy mode uses no table: the operators and ``tf.experimental.numpy`` promote by
+NumPy's rules and TF's ops promote nothing, so its spelling (:data:`SPELLINGS`) is
+the operators (``x += y`` rebinding for ``iadd``) and tnp's functions, with TF's ops
+as the other spelling, and only shifts count as ops that do not promote.
+
+Safe mode's table is ``flexible_dtypes.result_type``
 (a Python int is a weak int32, a float a weak float32, a complex a weak
 complex128, a bool a strong bool).  Only some ops consult it: ``tf.add``,
 ``tf.subtract``, ``tf.multiply``, ``/``, ``//``, ``%``, ``**``, ``tf.maximum``,
@@ -49,7 +57,8 @@ kernels are traced as above.  They are stored in
 
 ``python -m conformance.frameworks.tensorflow`` (run with a Python that has
 tensorflow-cpu) writes ``tests/reference/tf-safe.json`` and
-``tests/reference/tf-safe-functions.json`` and prints how each op differs from
+``tests/reference/tf-safe-functions.json`` (``PROMO_TF_MODE=all``: ``tf-all.json``
+..., ``legacy``: ``tf-legacy.json`` ...) and prints how each op differs from
 ``result_type``; the test suite does not import TensorFlow.
 """
 
@@ -64,7 +73,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from conformance.frameworks import _cells, _report
+from conformance.frameworks import _cells, _report, _tf_modes
 
 os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
 
@@ -87,18 +96,24 @@ def _quiet_stderr() -> Iterator[None]:
 with _quiet_stderr():
     import numpy as np
     import tensorflow as tf
-    from tensorflow.python.framework import flexible_dtypes
+    from tensorflow.python import pywrap_tfe
+    from tensorflow.python.framework import flexible_dtypes, ops
 
 tf.get_logger().setLevel("ERROR")
-tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode="safe")
+MODE = _tf_modes.mode()
+POLICY = _tf_modes.policy()
+tf.experimental.numpy.experimental_enable_numpy_behavior(dtype_conversion_mode=MODE)
 tnp = tf.experimental.numpy
 
-COMMAND = "python -m conformance.frameworks.tensorflow"
-OUT = _cells.reference("tf-safe")
+COMMAND = _tf_modes.command("python -m conformance.frameworks.tensorflow")
+OUT = _cells.reference(POLICY)
 #: Ops whose result dtype is not the common (promoted) dtype.
 DTYPE_CHANGING = ("divide", "equal", "less", "logical_and", "hypot", "logaddexp")
 #: Ops that do not consult safe mode: they need equal dtypes (or bool, for logical_and).
-NO_PROMOTION = ("less", "logical_and", "bitwise_and", "bitwise_left_shift", "atan2", "nextafter", "where")
+#: In legacy mode the spelling measured (the operators, tnp) promotes them first, but for shifts.
+NO_PROMOTION = {"legacy": ("bitwise_left_shift",)}.get(
+    MODE, ("less", "logical_and", "bitwise_and", "bitwise_left_shift", "atan2", "nextafter", "where")
+)
 _TF_NAMES = {"half": "float16", "float": "float32", "double": "float64"}
 
 
@@ -208,6 +223,37 @@ _ALTERNATIVES: dict[str, tuple[Callable[..., Any], str]] = {
     "add_out_of_range": (operator.add, "a + b"),
 }
 
+#: Legacy mode changes only the operators and ``tf.experimental.numpy``, which promote by NumPy's
+#: rules (``override_binary_operator.maybe_promote_tensors``, ``np_dtypes._result_type``); TF's ops
+#: promote nothing in it.  tf-legacy follows the operators, and ``tnp`` where there is none.
+_OPERATORS: dict[str, tuple[Callable[..., Any], str]] = {
+    **{op: _ALTERNATIVES[op] for op in ("add", "subtract", "multiply", "equal", "less", "bitwise_and")},
+    **{op: _ALTERNATIVES[op] for op in ("matmul", "add_out_of_range")},
+    **{
+        op: (getattr(tnp, name), f"tf.experimental.numpy.{name}")
+        for op, name in (
+            *(("maximum", "maximum"), ("minimum", "minimum"), ("logical_and", "logical_and")),
+            *(("atan2", "arctan2"), ("nextafter", "nextafter"), ("sum", "sum"), ("prod", "prod")),
+            ("cumulative_sum", "cumsum"),
+        )
+    },
+    "where": (
+        lambda a, b: tnp.where(tf.constant([True, False]), a, b),
+        "tnp.where(tf.constant([True, False]), a, b)",
+    ),
+    # ``x += y`` rebinds a tensor to ``x + y``; ``Variable.assign_add`` (the other spelling) promotes nothing.
+    "iadd": (operator.iadd, "x += y (x = x + y)"),
+}
+#: Each mode's spelling of the binary ops (the policy's) and the other spelling checked against it.
+SPELLINGS: dict[
+    str, tuple[dict[str, tuple[Callable[..., Any], str]], dict[str, tuple[Callable[..., Any], str]]]
+] = {
+    "safe": (_FUNCS, _ALTERNATIVES),
+    "all": (_FUNCS, _ALTERNATIVES),
+    "legacy": ({**_FUNCS, **_OPERATORS}, {op: _FUNCS[op] for op in _OPERATORS}),
+}
+FUNCS, ALTERNATIVES = SPELLINGS[MODE]
+
 
 def _token(x: Any) -> str:
     if isinstance(x, (tf.Tensor, tf.Variable)):
@@ -258,7 +304,7 @@ class TensorFlow:
     name = "tensorflow"
     version = tf.__version__
 
-    def __init__(self, funcs: dict[str, tuple[Callable[..., Any], str]] = _FUNCS) -> None:
+    def __init__(self, funcs: dict[str, tuple[Callable[..., Any], str]] = FUNCS) -> None:
         self.funcs = {**funcs, **_FUNCTIONS}
         self.no_kernel: list[str] = []
         self.no_broadcast: list[str] = []
@@ -289,6 +335,10 @@ class TensorFlow:
         self._op = op
         self.computed = True
         self._dtypes = sorted({x.dtype.name for x in args if isinstance(x, tf.Tensor)})
+        # TF caches converted Python scalars, with a Python error left set for an int that does not
+        # fit an unsigned dtype (the first call raises SystemError, a later one finds the cached
+        # tensor): every cell starts with an empty cache, so each is observed as a first call.
+        pywrap_tfe.TFE_ClearScalarCache()
         try:
             return self._run_or_trace(key, fn, args)
         except tf.errors.InvalidArgumentError:
@@ -372,15 +422,27 @@ def _both_unsupported(a: str, b: str) -> bool:
     return a.startswith("unsupported") and b.startswith("unsupported")
 
 
+def _result_type(*args: Any) -> tuple[Any, bool]:
+    """The mode's ``result_type`` and whether it is weak.
+
+    Where auto dtype conversion is on (safe, all), ``flexible_dtypes.result_type``'s
+    table; else (legacy) ``tnp.result_type``, NumPy's rules, which has no weak dtypes.
+    """
+    if ops.is_auto_dtype_conversion_enabled():
+        found: tuple[Any, bool] = flexible_dtypes.result_type(*args)
+        return found
+    return tf.dtypes.as_dtype(tnp.result_type(*args)), False
+
+
 def result_types() -> tuple[dict[str, str], list[str]]:
-    """Safe mode's ``result_type`` for every binary operand pair, and the weak results."""
+    """The mode's ``result_type`` for every binary operand pair, and the weak results."""
     fw = TensorFlow()
     table: dict[str, str] = {}
     weak: list[str] = []
     for key in _cells.cells("add"):
         args = [_cells.operand(fw, t, "add") for t in key.split("|")]
         try:
-            dtype, is_weak = flexible_dtypes.result_type(*args)
+            dtype, is_weak = _result_type(*args)
         except TypeError:
             table[key] = "refused"
             continue
@@ -424,18 +486,18 @@ def write_functions() -> None:
     if _cells.probe_functions(again) != ops or again.no_kernel != fw.no_kernel:
         raise SystemExit("two function probes disagree: the observations are not deterministic")
     extra: dict[str, object] = {
-        "mode": 'experimental_enable_numpy_behavior(dtype_conversion_mode="safe")',
+        "mode": _tf_modes.enable_call(),
         "natives": {op: _FUNCTIONS[op][1] for op in _cells.FUNCTION_OPS},
         "no_kernel": fw.no_kernel,
     }
-    _cells.write_functions(fw, _cells.function_reference("tf-safe"), COMMAND, ops, extra)
+    _cells.write_functions(fw, _cells.function_reference(POLICY), COMMAND, ops, extra)
 
 
 def main() -> None:
     """Write ``tests/reference/tf-safe.json`` and print how the ops differ from ``result_type``."""
     first = TensorFlow()
     observed = _cells.probe(first)
-    alternative = _cells.probe(TensorFlow(_ALTERNATIVES), tuple(_ALTERNATIVES))
+    alternative = _cells.probe(TensorFlow(ALTERNATIVES), tuple(ALTERNATIVES))
     table, weak = result_types()
     operator_mismatch = {
         f"{op} {key}": value
@@ -444,11 +506,11 @@ def main() -> None:
         if value != observed[op][key] and not _both_unsupported(value, observed[op][key])
     }
     extra: dict[str, object] = {
-        "mode": 'experimental_enable_numpy_behavior(dtype_conversion_mode="safe")',
-        "natives": {op: desc for op, (_, desc) in _FUNCS.items()},
+        "mode": _tf_modes.enable_call(),
+        "natives": {op: desc for op, (_, desc) in FUNCS.items()},
         "no_kernel": first.no_kernel,
         "no_broadcast": first.no_broadcast,
-        "alternatives": {op: desc for op, (_, desc) in _ALTERNATIVES.items()},
+        "alternatives": {op: desc for op, (_, desc) in ALTERNATIVES.items()},
         "alternative_mismatch": operator_mismatch,
         "result_type": table,
         "result_type_weak": weak,
@@ -460,7 +522,7 @@ def main() -> None:
         raise SystemExit("two probes disagree: the observations are not deterministic")
     for op, diff in result_type_mismatches(observed, table).items():
         print(f"{op}: {sum(diff.values())} cells differ from result_type: {dict(diff)}")
-    _report.write_report("tf-safe")
+    _report.write_report(POLICY)
 
 
 if __name__ == "__main__":

@@ -65,6 +65,8 @@ FRAMEWORKS: dict[str, str] = {
     "paddle": "paddle",
     "tf-safe": "tensorflow",
     "jax": "jax",
+    "tf-all": "tensorflow",
+    "tf-legacy": "tensorflow",
 }
 _EPS = {"float16": 2.0**-10, "bfloat16": 2.0**-7, "float32": 2.0**-23, "float64": 2.0**-52}
 _REAL = {"complex64": "float32", "complex128": "float64"}

@@ -65,12 +65,14 @@ __all__ = [
     "subsample",
 ]
 
-POLICIES = ("array-api", "pytorch", "paddle", "tf-safe", "numpy", "jax")
+POLICIES = ("array-api", "pytorch", "paddle", "tf-safe", "numpy", "jax", "tf-all", "tf-legacy")
 #: The framework's second spellings of a binary op, made for these policies only (see the docstring).
 EXTRA_SPELLINGS: dict[str, tuple[str, ...]] = {
     "pytorch": ("method", "method_"),
     "paddle": ("method", "method_"),
     "tf-safe": ("method",),
+    "tf-all": ("method",),
+    "tf-legacy": ("method",),
 }
 
 #: The Python operator of each binary op that has one, and ``@``.

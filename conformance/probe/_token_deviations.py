@@ -101,15 +101,16 @@ _COMPLEX_ALPHA = Deviation(
     values_only=True,
 )
 
+_TF_OUTER = Deviation(
+    "tf.experimental.numpy.outer (TF has no outer op) promotes by NumPy's rules "
+    "(np_math_ops._bin_op: int8 with uint8 is int16); the policy promotes outer as matmul, by "
+    "the mode's table.",
+    lambda op, key, seen: op == "linalg.outer",
+)
+
 DEVIATIONS: dict[str, tuple[Deviation, ...]] = {
-    "tf-safe": (
-        Deviation(
-            "tf.experimental.numpy.outer (TF has no outer op) promotes by NumPy's rules "
-            "(np_math_ops._bin_op: int8 with uint8 is int16); tf-safe promotes outer as matmul, by "
-            "safe mode's table.",
-            lambda op, key, seen: op == "linalg.outer",
-        ),
-    ),
+    "tf-safe": (_TF_OUTER,),
+    "tf-all": (_TF_OUTER,),
     "jax": (
         Deviation(
             "jnp.searchsorted's index dtype depends on the length of the sorted array (int32 below "

@@ -1,10 +1,17 @@
-"""TensorFlow's spellings of every probe case, for ``tf-safe``: ``python -m conformance.probe.tensorflow``.
+"""TensorFlow's spellings of every probe case, for ``tf-safe``, ``tf-all`` and ``tf-legacy``.
 
-Run with an interpreter that has ``tensorflow-cpu``, from the repository root:
-``PYTHONPATH=. /tmp/tfvenv/bin/python -m conformance.probe.tensorflow``; it
-writes ``tests/reference/probe-tf-safe.json.gz``.  TF 2.21 with NumPy
-behaviour in safe mode, eager on the CPU, enabled (and the natives below
-taken from) :mod:`conformance.frameworks.tensorflow`.
+Run with an interpreter that has ``tensorflow-cpu``, from the repository root, once per
+dtype conversion mode (:mod:`conformance.frameworks._tf_modes`):
+``PROMO_TF_MODE=all PYTHONPATH=. /tmp/tfvenv/bin/python -m conformance.probe.tensorflow``;
+it writes ``tests/reference/probe-tf-all.json.gz`` (``safe``, the default:
+``probe-tf-safe.json.gz``).  TF 2.21 with NumPy behaviour in that mode, eager on
+the CPU, enabled (and the natives below taken from)
+:mod:`conformance.frameworks.tensorflow`.
+
+Legacy mode promotes in the operators and ``tf.experimental.numpy`` only (NumPy's
+rules), not in TF's ops, and ``tf-legacy`` follows the operators: there, ``function``
+is ``tf.experimental.numpy``'s function (TF's op where it has none: shifts),
+``method`` TF's op, and ``inplace`` a tensor's ``x += y``/``x -= y`` (``x = x + y``).
 
 Spellings
     ``function`` is the spelling :mod:`conformance.frameworks.tensorflow`
@@ -49,7 +56,8 @@ from typing import Any
 
 import numpy as np
 
-from conformance.frameworks import tensorflow as _tf  # first: it enables safe mode
+from conformance.frameworks import _tf_modes
+from conformance.frameworks import tensorflow as _tf  # first: it enables the mode
 from conformance.probe import _driver
 from conformance.probe._driver import Absent
 from conformance.probe._space import Case, operand
@@ -60,7 +68,7 @@ with _tf._quiet_stderr():
 
 tnp = tf.experimental.numpy
 
-COMMAND = "python -m conformance.probe.tensorflow"
+COMMAND = _tf_modes.command("python -m conformance.probe.tensorflow")
 _MATH = tf.math
 #: Binary functions: TF's op (frameworks' spelling; tnp's where TF has no op).
 BINARY: dict[str, Callable[..., Any]] = {
@@ -80,6 +88,31 @@ TNP_NAMES: dict[str, str | None] = {
     "pow": "power", "atan2": "arctan2", "bitwise_left_shift": None, "bitwise_right_shift": None,
     "hypot": None, "logaddexp": None, "copysign": None,
 }  # fmt: skip
+
+
+#: Modes whose policy follows ``tf.experimental.numpy`` (and the operators) rather than TF's ops.
+TNP_FIRST = frozenset(("legacy",))
+
+
+def _tnp_binary(op: str) -> Callable[..., Any] | None:
+    """``tf.experimental.numpy``'s spelling of a binary function, ``None`` where it has none."""
+    name = TNP_NAMES.get(op, op)
+    found: Callable[..., Any] | None = None if name is None else getattr(tnp, name, None)
+    return found
+
+
+#: Functions other than the binary ones that tnp spells in ``TNP_FIRST`` modes (TF's ops do not promote).
+_TNP_ALSO = ("where", "matmul", "linalg.matmul", "tensordot", "linalg.tensordot")
+
+
+def _tnp_first(op: str) -> Callable[..., Any] | None:
+    """Tnp's function for ``op`` in a ``TNP_FIRST`` mode, ``None`` where TF's is used."""
+    if op in BINARY:
+        return _tnp_binary(op)
+    if op in _TNP_ALSO:
+        found: Callable[..., Any] = getattr(tnp, op.removeprefix("linalg."))
+        return found
+    return None
 
 
 def _unique(x: Any, counts: bool = False) -> Any:
@@ -130,6 +163,10 @@ NO_PROMOTION = frozenset(
      "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
      "atan2", "nextafter", "where", "searchsorted", "linalg.cross", "linalg.solve")
 )  # fmt: skip
+#: Of those, the ones that promote nothing in ``TNP_FIRST`` modes either (TF's ops, no tnp spelling).
+LEGACY_NO_PROMOTION = frozenset(
+    ("bitwise_left_shift", "bitwise_right_shift", "searchsorted", "linalg.cross", "linalg.solve")
+)
 #: Ops whose Python operator TF's Tensor lacks (``x << 1`` raises TypeError): absent.
 NO_OPERATOR = frozenset(("bitwise_left_shift", "bitwise_right_shift"))
 _ONE_ARRAY = frozenset(("elementwise", "reduction", "linalg", "fft"))
@@ -178,10 +215,14 @@ class _Variable:
             fn(_tf._broadcast(value, self.var))  # assign_add does not broadcast
         return self
 
-    def __iadd__(self, value: Any) -> _Variable:
+    def __iadd__(self, value: Any) -> Any:
+        if _tf.MODE in TNP_FIRST:  # the policy's spelling there: a tensor's x += y, x = x + y
+            return self.var.read_value() + value
         return self._assign("assign_add", value)
 
-    def __isub__(self, value: Any) -> _Variable:
+    def __isub__(self, value: Any) -> Any:
+        if _tf.MODE in TNP_FIRST:
+            return self.var.read_value() - value
         return self._assign("assign_sub", value)
 
     def __setitem__(self, index: Any, value: Any) -> None:
@@ -213,12 +254,12 @@ def _array_dtypes(case: Case) -> set[str]:
     return {str(o.dtype) for o in map(operand, case.args) if o.what == "array"}
 
 
-class TensorFlowSafe:
-    """The :class:`~conformance.probe._driver.Adapter` of TF 2.21 in safe mode (eager, CPU)."""
+class TensorFlow:
+    """The :class:`~conformance.probe._driver.Adapter` of TF 2.21 in ``$PROMO_TF_MODE``'s mode (eager)."""
 
     name = "tensorflow"
-    version = f"{tf.__version__} (safe mode)"
-    policy = "tf-safe"
+    version = f"{tf.__version__} ({_tf.MODE} mode)"
+    policy = _tf.POLICY
 
     def array(self, values: Any, dtype: str) -> Any:
         pywrap_tfe.TFE_ClearScalarCache()  # every case starts with an empty cache (module docstring)
@@ -232,13 +273,21 @@ class TensorFlowSafe:
 
     def function(self, case: Case) -> Callable[..., Any]:
         pywrap_tfe.TFE_ClearScalarCache()
+        if _tf.MODE in TNP_FIRST and (found := _tnp_first(case.op)) is not None:
+            return found
         return _lookup(case.op)
 
     def method(self, case: Case) -> Callable[..., Any]:
-        name = TNP_NAMES.get(case.op, case.op)
-        if case.spelling != "method" or name is None or not hasattr(tnp, name):
+        if case.spelling != "method":
             raise Absent
-        return getattr(tnp, name)  # type: ignore[no-any-return]
+        if _tf.MODE in TNP_FIRST:  # TF's op, where tnp's is the function
+            if case.op not in BINARY or _tnp_first(case.op) is None:
+                raise Absent
+            return BINARY[case.op]
+        found = _tnp_binary(case.op)
+        if found is None:
+            raise Absent
+        return found
 
     def copy(self, x: Any) -> Any:
         return _Variable(x)
@@ -282,7 +331,10 @@ class TensorFlowSafe:
                 return "refused"
         found = _ATTR.search(msg)
         if "was expected to be a" in msg or found is not None:
-            if mixed and (case.op in NO_PROMOTION or found is None):
+            promotes = (
+                _tf.MODE in TNP_FIRST and case.spelling != "method" and case.op not in LEGACY_NO_PROMOTION
+            )
+            if mixed and ((case.op in NO_PROMOTION and not promotes) or found is None):
                 return "refused"
             dtype = "its input" if found is None else _tf._TF_NAMES.get(found[1], found[1])
             return f"unsupported: {_tf._op_name(msg)} not defined for {dtype}"
@@ -313,8 +365,8 @@ class TensorFlowSafe:
 
 
 def main() -> None:
-    """Write ``tests/reference/probe-tf-safe.json.gz``."""
-    _driver.main(TensorFlowSafe(), COMMAND)
+    """Write ``tests/reference/probe-<policy>.json.gz`` for ``$PROMO_TF_MODE``'s policy."""
+    _driver.main(TensorFlow(), COMMAND)
 
 
 if __name__ == "__main__":

@@ -40,10 +40,19 @@ def _numpy_linalg(name: str, *arrays: Any, array_keyword: str | None = None, **k
     if array_keyword is not None:
         kwargs[array_keyword] = arrays[-1]
         arrays = arrays[:-1]
+    # NumPy's linalg has no float16 ("array type float16 is unsupported in linalg"), and Dask runs
+    # the blocks only when computed, past the namespace's retry in a wider dtype: float32 here, and
+    # its float32 results back to float16, as the NumPy backend does.
+    half = any(a.dtype == numpy.float16 for a in arrays)
+    if half:
+        arrays = tuple(a.astype(numpy.float32) if a.dtype == numpy.float16 else a for a in arrays)
     out = getattr(compat_numpy.linalg, name)(*arrays, **kwargs)
     if name == "matrix_power" and arrays[0].dtype != out.dtype:  # bfloat16: NumPy returns float32
         out = out.astype(arrays[0].dtype)
-    return tuple(out) if isinstance(out, tuple) else out
+    parts = tuple(out) if isinstance(out, tuple) else (out,)
+    if half:
+        parts = tuple(p.astype(numpy.float16) if p.dtype == numpy.float32 else p for p in parts)
+    return parts if isinstance(out, tuple) else parts[0]
 
 
 def _per_matrix(

@@ -561,6 +561,8 @@ _BUILTIN: dict[str, str] = {
     "tf-safe": "tf_safe",
     "numpy": "numpy",
     "jax": "jax",
+    "tf-all": "tf_all",
+    "tf-legacy": "tf_legacy",
 }
 _REGISTERED: dict[str, Policy] = {}
 #: What lives as long as a policy is registered under its name (see :func:`keep_while_registered`).

@@ -122,9 +122,9 @@ SCALARS = scalar_grid("""
 #: ``!=``, ``where``, bitwise ops and shifts convert it to the tensor's integer dtype's 64-bit
 #: type ("out-of-range integer"), or to a float for a floating tensor, as the float-only ops do.
 _INT32 = dict.fromkeys("biufc", (-(2**31), 2**31 - 1))
-_INT64 = {"b": (-(2**63), 2**63 - 1), "i": (-(2**63), 2**63 - 1), "u": (-(2**63), 2**64 - 1)}
+INT64_RANGE = {"b": (-(2**63), 2**63 - 1), "i": (-(2**63), 2**63 - 1), "u": (-(2**63), 2**64 - 1)}
 
-_TRUE_DIVIDE = {d: (float32 if d.bits <= 16 else float64) for d in DTYPES if d.kind in "iu"}
+TRUE_DIVIDE = {d: (float32 if d.bits <= 16 else float64) for d in DTYPES if d.kind in "iu"}
 
 FUNCTIONS = {
     **function_grid("""
@@ -165,6 +165,62 @@ c128 c128  f64  f64       -          -   c128           f64 c128           - c12
 """),
 }
 
+#: Deviations from TF 2.21 in every mode: its functions, setitem and kernels (``tf-legacy`` shares them).
+TF_OP_DEVIATIONS: tuple[str, ...] = (
+    "tf.Variable.assign takes a Python bool for some dtypes and refuses it for others (int8, "
+    "uint8, bfloat16, complex64); the policy takes it wherever its category allows.",
+    "tf.experimental.numpy.log2/log10 divide by a NumPy float64 constant and give float64 "
+    "(float32 input included); the policy gives log's dtype.",
+    "tf.linalg.pinv refuses complex matrices that inv, det and qr take; the policy takes them.",
+    "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
+    "the complex dtype; the policy gives the real dtype, as TF's svdvals does.",
+    "tnp.asarray/full convert Python data to dtype= as NumPy's astype does (a complex drops its "
+    "imaginary part, 65504.0 into int8 wraps), tnp.arange takes dtype=bool and tnp.linspace "
+    "ignores it; a Python int with a uint64 tensor goes through NumPy (OverflowError for a "
+    "negative one); the policy refuses these.",
+    "Values, not dtypes: TF's CPU kernels flush subnormals to zero; TF divides complex numbers "
+    "with Eigen's formula (1 ulp off, x / 0 is nan); tf.clip_by_value with min > max gives min "
+    "(NumPy: max); astype of NaN/inf/out-of-range floats to integers differs (undefined in C). "
+    "promo_ns gives the backend's values.",
+)
+
+#: Deviations from TF 2.21 in safe and all mode (``tf-all`` shares them).
+TF_DEVIATIONS: tuple[str, ...] = (
+    "x * y with a bool tensor on either side gives bool in TF (Tensor.__mul__, "
+    "tensor_math_operator_overrides._mul_dispatch_factory, casts both to int32, multiplies and "
+    "casts back to bool); the policy promotes as tf.multiply does.",
+    "tf.experimental.numpy's binary functions (tnp.add, tnp.less, tnp.logical_and, tnp.outer, "
+    "tnp.where, ...) promote by NumPy's rules, not the mode's table (np_math_ops._bin_op casts both "
+    "operands to np_utils._result_type_binary, NumPy's result_type: tnp.add(int8, uint8) is "
+    "int16, tnp.add(int8, 1.5) float64; tnp.logical_and takes any dtype), and tnp.sum "
+    "of int8/int16/bool accumulates in int32 (uint8/uint16 in uint32); the policy follows the TF "
+    "ops and operators, which run the mode's table (hypot and logaddexp, which TF has no op for, are "
+    "tnp's).",
+    "tf.experimental.numpy.clip is tnp.maximum/tnp.minimum with one bound and promotes with "
+    "np_array_ops._promote_dtype with two: NumPy's rules (int8 with 1.5 is float64, a bool "
+    "tensor with a Python int int64); the policy promotes clip by the mode's table.",
+    "tnp.full, tnp.full_like and tnp.asarray convert a Python int to a weak int32 first and "
+    "refuse one beyond int32's range whatever dtype= says; the policy converts it to the dtype.",
+    "Values, not dtypes: tf.experimental.numpy.hypot squares integer and float16/bfloat16 operands "
+    "in their own dtype (int8: 100 * 100 wraps to 16); promo_ns computes hypot in the result's "
+    "float dtype. A bfloat16 tensor refuses a Python int beyond int64 in TF (ml_dtypes); the policy "
+    "converts it.",
+    "Values, not dtypes: tf.experimental.numpy.logaddexp (TF has no logaddexp op) of a Python "
+    "float and a bool or bfloat16 tensor returns float64 computed in float32; promo_ns computes "
+    "the float64 result in float64.",
+    # Measured by the generated probe (conformance/probe/_deviations.py holds each as a rule).
+    "tnp.sum/prod/cumsum/cumprod/trace accumulate int8/int16/bool in int32 (uint8/uint16 in "
+    "uint32) and have no bool kernel for dtype=bool; the policy keeps the dtype as tf.reduce_sum "
+    "does and computes dtype=bool. TF's index-returning functions give int32 (tf.unique's out_idx, "
+    "tf.searchsorted's out_type, tnp.argsort); promo_ns gives the backend's int64.",
+    "tnp.isinf/isnan/isfinite of a bool or integer tensor return a Python bool; tnp.meshgrid "
+    "converts every array to one dtype; tnp.result_type of Python scalars alone gives their weak "
+    "dtype and folds from the left with each scalar where it stands (int32, 1.5, float64 is "
+    "refused); the policy returns arrays, meshgrid's in their own dtypes, refuses result_type without "
+    "an array or dtype and promotes the Python scalars last.",
+    *TF_OP_DEVIATIONS,
+)
+
 POLICY = Policy(
     name="tf-safe",
     summary="TensorFlow SAFE mode (RFC 431): no widening past both inputs, no precision loss.",
@@ -177,24 +233,24 @@ POLICY = Policy(
         "power": Family(),
         "real_arithmetic": Family(),
         "extrema": Family(kinds="biuf"),
-        "true_divide": Family(result_map=_TRUE_DIVIDE, result_kinds="fc"),
+        "true_divide": Family(result_map=TRUE_DIVIDE, result_kinds="fc"),
         "comparison": Family(result="bool"),
-        "ordering": Family(kinds="iuf", result="bool", same_dtype=True, int_range=_INT64),
+        "ordering": Family(kinds="iuf", result="bool", same_dtype=True, int_range=INT64_RANGE),
         "logical": Family(kinds="b", result="bool", same_dtype=True),
         # ``x != y`` (``tf.not_equal``) does not promote, where ``x == y`` does.
-        "not_equal": Family(result="bool", same_dtype=True, int_range=_INT64),
+        "not_equal": Family(result="bool", same_dtype=True, int_range=INT64_RANGE),
         # ``x & y`` of two bool tensors is ``tf.logical_and`` (``tf.bitwise.bitwise_and`` has no bool).
-        "bitwise": Family(kinds="biu", same_dtype=True, int_range=_INT64),
-        "shift": Family(kinds="iu", same_dtype=True, int_range=_INT64),
+        "bitwise": Family(kinds="biu", same_dtype=True, int_range=INT64_RANGE),
+        "shift": Family(kinds="iu", same_dtype=True, int_range=INT64_RANGE),
         "float_only": Family(kinds="f", same_dtype=True, int_range={}),
-        "hypot": Family(kinds="iufc", result_map={**dict.fromkeys(_TRUE_DIVIDE, float32), bfloat16: float32}),
+        "hypot": Family(kinds="iufc", result_map={**dict.fromkeys(TRUE_DIVIDE, float32), bfloat16: float32}),
         # tnp.logaddexp composes maximum (NumPy promotion), subtract and add (safe
         # mode) and log1p/exp (ints and bfloat16 to float32): safe promotion, then
         # small ints and bfloat16 to float32; bool and bfloat16 with a Python float
         # give float64; no other integer result.
         "logaddexp": Family(
             kinds="biuf",
-            result_map={**{d: float32 for d in _TRUE_DIVIDE if d.bits <= 16}, bfloat16: float32},
+            result_map={**{d: float32 for d in TRUE_DIVIDE if d.bits <= 16}, bfloat16: float32},
             result_kinds="f",
             scalars={(bool_, Role.FLOAT): float64, (bfloat16, Role.FLOAT): float64},
         ),
@@ -203,7 +259,7 @@ POLICY = Policy(
         "common": Family(),
         # ``tf.linalg.cross`` and ``tf.linalg.solve`` do not promote ("expected to be a int8 tensor").
         "no_promotion": Family(same_dtype=True),
-        "where": Family(same_dtype=True, int_range=_INT64),
+        "where": Family(same_dtype=True, int_range=INT64_RANGE),
         "clip": Family(kinds="biuf"),
         "setitem": Family(same_dtype=True),
         "linalg": Family(),
@@ -229,53 +285,7 @@ POLICY = Policy(
     deviations=(
         "A Python int outside the result dtype's range raises PromotionError, as RFC 431 says; "
         "TF 2.21 wraps it silently (int8 + 1000 -> int8); beyond int32's range both refuse it.",
-        "x * y with a bool tensor on either side gives bool in TF (Tensor.__mul__, "
-        "tensor_math_operator_overrides._mul_dispatch_factory, casts both to int32, multiplies and "
-        "casts back to bool); tf-safe promotes as tf.multiply does.",
-        "tf.experimental.numpy's binary functions (tnp.add, tnp.less, tnp.logical_and, tnp.outer, "
-        "tnp.where, ...) promote by NumPy's rules, not safe mode's (np_math_ops._bin_op casts both "
-        "operands to np_utils._result_type_binary, NumPy's result_type: tnp.add(int8, uint8) is "
-        "int16, tnp.add(int8, 1.5) float64; tnp.logical_and takes any dtype), and tnp.sum "
-        "of int8/int16/bool accumulates in int32 (uint8/uint16 in uint32); tf-safe follows the TF "
-        "ops and operators, which run safe mode (hypot and logaddexp, which TF has no op for, are "
-        "tnp's).",
-        "tf.experimental.numpy.clip is tnp.maximum/tnp.minimum with one bound and promotes with "
-        "np_array_ops._promote_dtype with two: NumPy's rules (int8 with 1.5 is float64, a bool "
-        "tensor with a Python int int64); tf-safe promotes clip by safe mode's table.",
-        "tnp.full, tnp.full_like and tnp.asarray convert a Python int to a weak int32 first and "
-        "refuse one beyond int32's range whatever dtype= says; tf-safe converts it to the dtype.",
-        "tf.Variable.assign takes a Python bool for some dtypes and refuses it for others (int8, "
-        "uint8, bfloat16, complex64); tf-safe takes it wherever its category allows.",
-        "Values, not dtypes: tf.experimental.numpy.hypot squares integer and float16/bfloat16 operands "
-        "in their own dtype (int8: 100 * 100 wraps to 16); promo_ns computes hypot in the result's "
-        "float dtype. A bfloat16 tensor refuses a Python int beyond int64 in TF (ml_dtypes); tf-safe "
-        "converts it.",
-        "Values, not dtypes: tf.experimental.numpy.logaddexp (TF has no logaddexp op) of a Python "
-        "float and a bool or bfloat16 tensor returns float64 computed in float32; promo_ns computes "
-        "the float64 result in float64.",
-        "tf.experimental.numpy.log2/log10 divide by a NumPy float64 constant and give float64 "
-        "(float32 input included); tf-safe gives log's dtype.",
-        "tf.linalg.pinv refuses complex matrices that inv, det and qr take; tf-safe takes them.",
-        "TF returns eigvalsh (and eigh's eigenvalues, slogdet's log|det|) of a complex matrix in "
-        "the complex dtype; tf-safe gives the real dtype, as TF's svdvals does.",
-        # Measured by the generated probe (conformance/probe/_deviations.py holds each as a rule).
-        "tnp.sum/prod/cumsum/cumprod/trace accumulate int8/int16/bool in int32 (uint8/uint16 in "
-        "uint32) and have no bool kernel for dtype=bool; tf-safe keeps the dtype as tf.reduce_sum "
-        "does and computes dtype=bool. TF's index-returning functions give int32 (tf.unique's out_idx, "
-        "tf.searchsorted's out_type, tnp.argsort); promo_ns gives the backend's int64.",
-        "tnp.isinf/isnan/isfinite of a bool or integer tensor return a Python bool; tnp.meshgrid "
-        "converts every array to one dtype; tnp.result_type of Python scalars alone gives their weak "
-        "dtype and folds from the left with each scalar where it stands (int32, 1.5, float64 is "
-        "refused); tf-safe returns arrays, meshgrid's in their own dtypes, refuses result_type without "
-        "an array or dtype and promotes the Python scalars last.",
-        "tnp.asarray/full convert Python data to dtype= as NumPy's astype does (a complex drops its "
-        "imaginary part, 65504.0 into int8 wraps), tnp.arange takes dtype=bool and tnp.linspace "
-        "ignores it; a Python int with a uint64 tensor goes through NumPy (OverflowError for a "
-        "negative one); tf-safe refuses these.",
-        "Values, not dtypes: TF's CPU kernels flush subnormals to zero; TF divides complex numbers "
-        "with Eigen's formula (1 ulp off, x / 0 is nan); tf.clip_by_value with min > max gives min "
-        "(NumPy: max); astype of NaN/inf/out-of-range floats to integers differs (undefined in C). "
-        "promo_ns gives the backend's values.",
+        *TF_DEVIATIONS,
     ),
 )
 
