@@ -1,4 +1,4 @@
-"""The :class:`Policy` record, its validation, and the registry of policies by name.
+"""The :class:`Policy` record and the registry of policies by name (its validation is in :mod:`._validation`).
 
 Nothing here decides a dtype; :mod:`promo_ns._engine` turns a :class:`Policy`
 into lookups.  The grids a policy holds are parsed in :mod:`._grids`, the
@@ -15,9 +15,8 @@ from dataclasses import dataclass, field, fields, replace
 from importlib import import_module
 from typing import Any, Literal
 
-from promo_ns._dtypes import DTYPES, DType
-from promo_ns._ops import DELEGATED_DTYPES, FAMILY, INPUT_KIND_OPS, UNPROMOTED
-from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind, did_you_mean
+from promo_ns._dtypes import DType
+from promo_ns.policies._checks import did_you_mean
 from promo_ns.policies._family import FAMILIES, Family, IntRule
 from promo_ns.policies._frozen import freeze_fields, read_only
 from promo_ns.policies._grids import (
@@ -40,6 +39,7 @@ from promo_ns.policies._grids import (
     parse_dtype,
     scalar_grid,
 )
+from promo_ns.policies._validation import validate
 
 __all__ = [
     "ARRAY_ROLES",
@@ -427,10 +427,7 @@ class Policy:
         return self is other
 
 
-# --- validation: a Policy holds what its fields say ---------------- ----------------------------
-
-#: The keys of ``Policy.defaults``.
-DEFAULT_KINDS: tuple[str, ...] = ("bool", "int", "float", "complex", "index")
+# --- validation: a Policy holds what its fields say (most of it in ._validation) --------------
 
 
 def _check_changes(method: str, changes: Mapping[str, Any]) -> None:
@@ -445,111 +442,13 @@ def _check_changes(method: str, changes: Mapping[str, Any]) -> None:
 
 
 def _validate(record: Policy, owner: str) -> None:
-    """Check every field of ``record`` against its type, and the fields whose values are names.
-
-    Raises
-    ------
-    TypeError
-        A field of another type than it is declared with.
-    ValueError
-        A value outside the field's choices (``inplace="smae"``), with the choices and the closest.
-    """
-    check_fields(record, owner)
-    check_per_kind(record.int_range, f"{owner}: int_range")
-    check_kinds(record.accumulate_kinds, f"{owner}: accumulate_kinds")
-    for op, kinds in record.input_kinds.items():
-        if op not in INPUT_KIND_OPS:
-            raise ValueError(
-                f"{owner}: input_kinds names {op!r}{did_you_mean(op, INPUT_KIND_OPS)}, which is no function "
-                f"whose input kinds a policy restricts; those are {', '.join(INPUT_KIND_OPS)}"
-            )
-        check_kinds(kinds, f"{owner}: input_kinds[{op!r}]")
-    check_per_kind(record.astype_kinds, f"{owner}: astype_kinds")
-    for kinds in record.astype_kinds.values():
-        check_kinds(kinds, f"{owner}: astype_kinds")
-    for key in record.defaults:
-        if key not in DEFAULT_KINDS:
-            raise ValueError(
-                f"{owner}: defaults has a key {key!r}{did_you_mean(key, DEFAULT_KINDS)}; its keys are "
-                f"{', '.join(DEFAULT_KINDS)}"
-            )
-    missing = [k for k in DEFAULT_KINDS if k not in record.defaults]
-    if missing:
-        raise ValueError(
-            f"{owner}: defaults lacks {', '.join(missing)}; its keys are {', '.join(DEFAULT_KINDS)}"
-        )
-    for op, family in record.op_families.items():
-        if op not in FAMILY and op not in UNPROMOTED:
-            raise ValueError(f"{owner}: op_families names an unknown op {op!r}{did_you_mean(op, FAMILY)}")
-        if family not in record.families and family not in FAMILIES:
-            raise ValueError(
-                f"{owner}: op_families puts {op!r} in {family!r}, which is no family of the policy"
-                f"{did_you_mean(family, [*record.families, *FAMILIES])}"
-            )
-    for family, _ in record.functions:
-        if family not in FUNCTION_FAMILIES:
-            raise ValueError(
-                f"{owner}: functions has the unknown function family {family!r}"
-                f"{did_you_mean(family, FUNCTION_FAMILIES)}; known: {', '.join(FUNCTION_FAMILIES)}"
-            )
-    for name, _ in record.delegated:
-        if name not in DELEGATED_DTYPES:
-            raise ValueError(
-                f"{owner}: delegated names {name!r}{did_you_mean(name, DELEGATED_DTYPES)}, which is no "
-                f"function whose dtype the backend decides; they are {', '.join(DELEGATED_DTYPES)}"
-            )
-    for form, rule in record.float_scalars.items():
-        if form not in FLOAT_SCALAR_FORMS:
-            raise ValueError(
-                f"{owner}: float_scalars has the form {form!r}{did_you_mean(form, FLOAT_SCALAR_FORMS)}; "
-                f"its forms are {', '.join(map(repr, FLOAT_SCALAR_FORMS))}"
-            )
-        if rule == "reciprocal_then_multiply" and form != "s / x":
-            raise ValueError(f"{owner}: float_scalars[{form!r}] is {rule!r}, a rule of 's / x' only")
-    _check_nary(record, owner)
+    """:func:`._validation.validate`, and ``nested_rules`` names a registered policy."""
+    validate(record, owner)
     rules = record.nested_rules
     if rules is not None and rules not in _BUILTIN and rules not in _REGISTERED:
         raise ValueError(
             f"{owner}: nested_rules names no registered policy: {rules!r}{did_you_mean(rules, policies())}"
         )
-
-
-def _check_nary(record: Policy, owner: str) -> None:
-    """``nary_order`` and ``weak_joins`` hold what their ``nary`` needs, and nothing for another one."""
-    _check_weak_joins(record, owner)
-    order = record.nary_order
-    if record.nary != "main-dtype":
-        if order:
-            raise ValueError(
-                f"{owner}: nary_order is used by nary='main-dtype' only; with nary={record.nary!r} "
-                "leave it empty"
-            )
-        return
-    missing = [str(d) for d in DTYPES if d not in order]
-    if missing or len(order) != len(DTYPES):
-        repeated = sorted({str(d) for d in order if order.count(d) > 1})
-        raise ValueError(
-            f"{owner}: nary='main-dtype' needs nary_order to name every canonical dtype once, from the "
-            f"one that knows the fewest others to the one that knows the most; "
-            + (f"it lacks {', '.join(missing)}" if missing else f"it repeats {', '.join(repeated)}")
-        )
-
-
-def _check_weak_joins(record: Policy, owner: str) -> None:
-    """Each weak join is a Python scalar role, in both orders, over the arrays cell of its default."""
-    if record.weak_joins and record.nary != "lattice":
-        raise ValueError(f"{owner}: weak_joins is used by nary='lattice' only; leave it empty")
-    for (a, b), role in record.weak_joins.items():
-        if not (isinstance(role, Role) and role.is_scalar):
-            raise ValueError(f"{owner}: weak_joins[{a}, {b}] is {role!r}; it must be a Python scalar Role")
-        if record.weak_joins.get((b, a)) is not role:
-            raise ValueError(f"{owner}: weak_joins has ({a}, {b}) but not ({b}, {a}) with the same role")
-        default = record.defaults.get(role.default_key)
-        if record.arrays.get((a, b)) is not default:
-            raise ValueError(
-                f"{owner}: weak_joins[{a}, {b}] is the weak {role}, so its arrays cell must be "
-                f"defaults[{role.default_key!r}] ({default}), not {record.arrays.get((a, b))}"
-            )
 
 
 # --- the registry: built-in policies are imported on first use --------------------------------
