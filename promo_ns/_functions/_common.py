@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from promo_ns._convert import is_numpy_like, native_argument, wrap_any
 from promo_ns._dtypes import (
     DTYPES,
     DType,
@@ -22,16 +23,9 @@ from promo_ns._dtypes import (
     uint32,
 )
 from promo_ns._engine import PromotionError, delegated_dtype
-from promo_ns._plan import (
-    Space,
-    finish,
-    is_numpy_like,
-    native_argument,
-    one_array,
-    ran,
-    report_decided,
-    wrap_any,
-)
+from promo_ns._operands import Space
+from promo_ns._plan import finish, one_array
+from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
 
 __all__ = [
