@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from promo_ns._dtypes import DTYPES, FLOAT_OVERFLOW, INT_RANGE, DType, real_float
-from promo_ns._engine import Operand, PromotionError, check_input_kind, operand
+from promo_ns._engine.functions import check_input_kind
+from promo_ns._engine.operands import Operand, PromotionError, operand
 from promo_ns._operands import _KEYS, _SCALAR_CODE, _SCALAR_TYPES, Space, code_of
 from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend, Plan

@@ -5,7 +5,7 @@ the arrays' (:data:`_SCALAR_CODE`), so a binary plan is one list index
 ``code1 * _NK + code2``.  This module is the one owner of that packing:
 :func:`code_of` packs, :func:`key` and :func:`dtype_of_code` read, and
 :func:`_engine_operand` turns an array or Python scalar into the engine's
-:class:`~promo_ns._engine.Operand`.  :class:`Space` is what the plan layer
+:class:`~promo_ns._engine.operands.Operand`.  :class:`Space` is what the plan layer
 reads of a namespace.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._engine import Operand
+from promo_ns._engine.operands import Operand
 from promo_ns.backends import Backend
 from promo_ns.policies import Policy, Role
 

@@ -39,23 +39,12 @@ from promo_ns._convert import (
     promoted_operand,
     reflected_name,
 )
-from promo_ns._dtypes import DTYPES, DType, bool_, float32, real_float, uint8
-from promo_ns._engine import (
-    Operand,
-    PromotionError,
-    Refusal,
-    checked_inexact,
-    checked_int,
-    checks_inexact,
-    compute_table,
-    family_name,
-    function_dtype,
-    int_limits,
-    int_value,
-    promoted_table,
-    resolve,
-    resolve_many,
-)
+from promo_ns._dtypes import DTYPES, DType, bool_, float32, uint8
+from promo_ns._engine.decisions import compute_table, family_name, promoted_table
+from promo_ns._engine.functions import function_dtype, one_array_plan
+from promo_ns._engine.operands import Operand, PromotionError, Refusal
+from promo_ns._engine.resolution import resolve, resolve_many
+from promo_ns._engine.scalars import checked_inexact, checked_int, checks_inexact, int_limits, int_value
 from promo_ns._float_scalars import (
     _float_scalar_rule,
     _kernel_rule,
@@ -79,7 +68,6 @@ __all__ = [
     "kernel",
     "meet",
     "one_array",
-    "one_array_plan",
     "operator",
     "plans",
     "prepared_done",
@@ -483,41 +471,11 @@ def promoted(
         ) from None
 
 
-#: Statistics of a float16/bfloat16 array that compute in float32 (torch's, JAX's and NumPy's float16
-#: ones accumulate there; ml_dtypes' bfloat16 and NumPy's float16 var would not).
-_STATISTICS = frozenset(("mean", "std", "var"))
-
-
-@per_policy
-def one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]:
-    """The result dtype of ``op`` on a ``dtype`` array under ``policy``, and the dtype it computes in.
-
-    A real input computes in the real float of a float or complex result (a
-    float16 or bfloat16 ``mean``, ``std`` or ``var`` in float32, as every
-    backend's ``sum`` of them does: see ``_functions.statistical``); a
-    complex input stays complex; a bool input with a bool or integer result
-    computes in uint8 (backends lack bool kernels for ``abs``, ``argmax``, ...);
-    any other input computes in its own dtype.
-    """
-    result = function_dtype(policy, op, dtype)
-    if dtype.kind == "c":
-        compute = result if result.kind == "c" else dtype
-    elif result.kind in "fc":
-        compute = real_float(result)
-        if op in _STATISTICS and compute.bits == 16:  # float16/bfloat16: summed in float32, rounded once
-            compute = float32
-    elif dtype is bool_:
-        compute = uint8
-    else:
-        compute = dtype
-    return result, compute
-
-
 def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
     """The policy's result dtype of one-array function ``op`` (``log``, ``mean``) of ``x``, and native ``x``.
 
     The native operand is cast to the dtype the function computes in (see
-    :func:`one_array_plan`; no cast where that is its own dtype); :func:`finish`
+    :func:`~promo_ns._engine.functions.one_array_plan`; no cast where that is its own dtype); :func:`finish`
     brings the backend's result to the policy's dtype.  Outside ``policy``
     blocks the plan is one lookup in the namespace's cache.
     """

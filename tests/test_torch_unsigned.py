@@ -22,15 +22,10 @@ import promo_ns._operands
 import promo_ns._plan
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import BY_NAME, DType, native
-from promo_ns._engine import (
-    Operand,
-    Refusal,
-    accumulation_dtype,
-    compute_table,
-    family_name,
-    function_dtype,
-    resolve,
-)
+from promo_ns._engine.decisions import compute_table, family_name
+from promo_ns._engine.functions import accumulation_dtype, function_dtype
+from promo_ns._engine.operands import Operand, Refusal
+from promo_ns._engine.resolution import resolve
 from promo_ns._ops import NATIVE
 from promo_ns.policies import Role
 from tests.backends import close, namespace, to_numpy

@@ -7,7 +7,7 @@ from typing import Any
 
 from promo_ns._convert import array_of, wrap_result
 from promo_ns._dtypes import DType, bfloat16, canonical, float16, float32
-from promo_ns._engine import accumulation_dtype, check_input_kind
+from promo_ns._engine.functions import accumulation_dtype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array

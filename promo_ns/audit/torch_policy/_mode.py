@@ -11,7 +11,7 @@ import torch
 from torch.overrides import TorchFunctionMode, handle_torch_function, has_torch_function
 
 from promo_ns._convert import wrap
-from promo_ns._engine import PromotionError
+from promo_ns._engine.operands import PromotionError
 from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
 from promo_ns._plan import INPLACE
