@@ -81,6 +81,9 @@ _scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 NORMAL, REFLECTED, INPLACE, PREPARE = 0, 1, 2, 3
 
 
+# --- the compiled plans of a (policy, backend, op) -------------------------------------------
+
+
 def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role]) -> bool:
     try:
         resolve(policy, op, Operand(*a), Operand(*b), inplace=True)
@@ -206,6 +209,9 @@ def _float_scalar_plan(
             rounded=times.rounded,
         )
     return plan
+
+
+# --- the binary path: operators and binary functions -----------------------------------------
 
 
 def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -> tuple[Any, Any, Plan]:
@@ -402,6 +408,9 @@ def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
     return f
 
 
+# --- functions of several operands, and of one array -----------------------------------------
+
+
 def compared(ns: Space, op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
     """The operands of a comparison-like function (``isin``, ``searchsorted``) in the dtype it compares in.
 
@@ -524,6 +533,9 @@ def finish(ns: Space, out: Any, result: DType, op: str = "") -> Any:
     a._ns = ns
     a._k = code_of(result, out.ndim == 0)
     return a
+
+
+# --- plan lookups in blocks, reports, kernels with promo_ns's errors -------------------------
 
 
 def _table(ns: Space, op: str, function: bool = False) -> tuple[Plan | None, ...]:
