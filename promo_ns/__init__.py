@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from promo_ns._context import policy, trace
 from promo_ns._dtypes import DType
-from promo_ns._engine import PromotionError
+from promo_ns._engine.operands import PromotionError
 from promo_ns.policies import Policy, get_policy, policies, register
 
 if TYPE_CHECKING:

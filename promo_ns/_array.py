@@ -17,23 +17,10 @@ from typing import Any
 import array_api_compat
 
 from promo_ns._context import held_trace, tracer
+from promo_ns._convert import defers_to, unknown_device, wrap
 from promo_ns._dtypes import DType, a_or_an, uint64
-from promo_ns._plan import (
-    INPLACE,
-    NO_ARRAY,
-    NORMAL,
-    PREPARE,
-    REFLECTED,
-    Space,
-    defers_to,
-    dtype_of_code,
-    kernel,
-    meet,
-    operator,
-    prepared_done,
-    unknown_device,
-    wrap,
-)
+from promo_ns._operands import NO_ARRAY, Space, dtype_of_code
+from promo_ns._plan import INPLACE, NORMAL, PREPARE, REFLECTED, kernel, meet, operator, prepared_done
 
 __all__ = ["Array", "dlpack_exporter", "unwrap"]
 
@@ -324,7 +311,7 @@ class Array:
 
 
 def _wrap(x: Any, ns: Space) -> Array:
-    """Native ``x`` as an Array of ``ns`` (the plan layer's :func:`~promo_ns._plan.wrap`, typed)."""
+    """Native ``x`` as an Array of ``ns`` (the plan layer's :func:`~promo_ns._convert.wrap`, typed)."""
     a: Array = wrap(x, ns)
     return a
 

@@ -18,6 +18,15 @@ from typing import Any
 
 from promo_ns._array import Array, dlpack_exporter
 from promo_ns._context import active
+from promo_ns._convert import (
+    array_of,
+    input_of,
+    is_numpy_like,
+    native,
+    native_argument,
+    unknown_device,
+    wrap_any,
+)
 from promo_ns._dtypes import DTYPES, a_or_an
 from promo_ns._functions import (
     creation,
@@ -32,17 +41,7 @@ from promo_ns._functions import (
 from promo_ns._functions._common import bind, checking_axes, in_policy_dtype
 from promo_ns._functions.info import Info
 from promo_ns._ops import DELEGATED_DTYPES, INPUT_KIND_OPS
-from promo_ns._plan import (
-    array_of,
-    binary_function,
-    input_of,
-    is_numpy_like,
-    kernel,
-    native,
-    native_argument,
-    unknown_device,
-    wrap_any,
-)
+from promo_ns._plan import binary_function, kernel
 from promo_ns._pytree import tree_flatten, tree_unflatten
 from promo_ns.backends import BACKENDS, Backend, get_backend
 from promo_ns.policies import Policy, get_policy, is_registered, keep_while_registered

@@ -7,154 +7,81 @@ kernel computes in, and the backend's native function where its own promotion
 already gives those.  Functions over several operands (``where``, ``clip``,
 ``concat``, ``matmul``) go through :func:`promoted`, functions of one array
 whose result dtype the policy decides (``log``, ``mean``, ``abs``) through
-:func:`one_array`.  Device checks, Python scalar conversion, tracing and the
-errors for mixed backends live here once.  This is the only caller of
-:mod:`promo_ns._engine` on the hot path.
+:func:`one_array`.  Device checks and Python scalar checks happen here once.
+This is the only caller of :mod:`promo_ns._engine` on the hot path.
 
-Operands are packed into *operand codes*, one int per (dtype, role): this
-module owns the packing; :func:`key` and :func:`dtype_of_code` read it.
+Around it: :mod:`promo_ns._operands` packs operands into operand codes,
+:mod:`promo_ns._convert` converts between native and promo_ns arrays and
+raises the errors for what cannot cross, :mod:`promo_ns._report` tells a
+trace or compare block what ran, and :mod:`promo_ns._float_scalars` holds the
+policy's rules for floating arrays with Python scalars.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from promo_ns._context import _SCOPE, Scope, current
-from promo_ns._dtypes import (
-    DTYPES,
-    FLOAT_OVERFLOW,
-    INT_RANGE,
-    DType,
-    bool_,
-    float32,
-    real_float,
-    uint8,
+from promo_ns._convert import (
+    _adopted,
+    _kernel_error,
+    _no_kernel,
+    _other_operand,
+    _unsupported,
+    cast,
+    defers_to,
+    device_error,
+    fit,
+    mixed_backends,
+    operand_of,
+    promoted_operand,
+    reflected_name,
 )
-from promo_ns._engine import (
-    Operand,
-    PromotionError,
-    Refusal,
-    check_input_kind,
-    checked_inexact,
-    checked_int,
-    checks_inexact,
-    compute_table,
-    family_name,
-    function_dtype,
-    int_limits,
-    int_value,
-    operand,
-    promoted_table,
-    resolve,
-    resolve_many,
+from promo_ns._dtypes import DTYPES, DType, bool_, float32, uint8
+from promo_ns._engine.decisions import compute_table, family_name, promoted_table
+from promo_ns._engine.functions import function_dtype, one_array_plan
+from promo_ns._engine.operands import Operand, PromotionError, Refusal
+from promo_ns._engine.resolution import resolve, resolve_many
+from promo_ns._engine.scalars import checked_inexact, checked_int, checks_inexact, int_limits, int_value
+from promo_ns._float_scalars import (
+    _float_scalar_rule,
+    _kernel_rule,
+    _reciprocal_in,
+    _reciprocal_then_multiply,
 )
 from promo_ns._memo import per_policy
+from promo_ns._operands import _KEYS, _NA, _NK, _SCALAR_CODE, Space, _engine_operand, code_of
+from promo_ns._report import _record, _record_refusal, ran, report_decided, traced
 from promo_ns.backends import Backend, Plan, Values
 from promo_ns.policies import Policy, Role
-
-if TYPE_CHECKING:
-    from promo_ns._trace import Trace
 
 __all__ = [
     "INPLACE",
     "NORMAL",
-    "NO_ARRAY",
     "PREPARE",
     "REFLECTED",
-    "Space",
-    "array_of",
     "binary_function",
-    "cast",
-    "code_of",
     "compared",
-    "device_error",
-    "dtype_of_code",
     "finish",
-    "fit",
-    "input_of",
-    "is_numpy_like",
     "kernel",
-    "key",
     "meet",
-    "native",
-    "native_argument",
     "one_array",
-    "one_array_plan",
-    "operand_of",
     "operator",
     "plans",
     "prepared_done",
     "promoted",
-    "promoted_operand",
-    "ran",
-    "report_decided",
-    "traced",
-    "unknown_device",
-    "wrap",
-    "wrap_any",
-    "wrap_result",
 ]
 
-
-class Space(Protocol):
-    """What the plan layer reads of a namespace."""
-
-    Array: Any  #: the array wrapper class, whose instances have ``_x``, ``_ns`` and ``_k``
-    policy: Policy
-    _backend: Backend
-    _plans: dict[Any, Any]  #: op -> the binary plans; (op, operand code) -> a one-array plan
-
-    def policy_now(self) -> Policy:
-        """The policy in force."""
-        ...
-
-    def __getattr__(self, name: str) -> Any:
-        """The namespace's functions (``asarray``, ``matmul``, ...)."""
-        ...
-
-
-# --- operand codes: an int per (dtype, role), so a plan lookup is one list index ----------
-
-_N = len(DTYPES)
-_INDEX = {d: i for i, d in enumerate(DTYPES)}
 _scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
-_NA = 2 * _N  #: array codes are below this, Python scalar codes from it
-_SCALAR_CODE: dict[type, int] = {bool: 2 * _N, int: 2 * _N + 1, float: 2 * _N + 2, complex: 2 * _N + 3}
-_SCALAR_TYPES = tuple(_SCALAR_CODE)
-_NK = 2 * _N + 4
-#: The code of a pytree node holding a leaf that is no array: no dtype (:func:`dtype_of_code` raises).
-NO_ARRAY = _NA
-#: code -> the engine's (dtype, role) key.
-_KEYS: tuple[tuple[DType | None, Role], ...] = tuple(
-    (d, role) for d in DTYPES for role in (Role.ND, Role.ZERO_D)
-) + tuple((None, r) for r in (Role.BOOL, Role.INT, Role.FLOAT, Role.COMPLEX))
+
 
 #: binary modes: ``a op b``, ``b op a``, ``a op= b``, and the checks of ``a op= b`` alone.
 NORMAL, REFLECTED, INPLACE, PREPARE = 0, 1, 2, 3
 
 
-def key(c: int) -> tuple[DType | None, Role]:
-    """The engine's ``(dtype, role)`` key of operand code ``c``."""
-    return _KEYS[c]
-
-
-def dtype_of_code(c: int) -> DType:
-    """The dtype of array operand code ``c``; a TypeError for :data:`NO_ARRAY`'s."""
-    try:
-        return DTYPES[c >> 1]
-    except IndexError:
-        raise TypeError(
-            "this promo_ns Array is a pytree node holding a leaf that is no array (a tree function such "
-            "as jax.tree.map put it there): it has no dtype; read the leaves with jax.tree.leaves(tree)"
-        ) from None
-
-
-def code_of(dtype: DType, zero_d: bool) -> int:
-    """The operand code of an array of ``dtype``, 0-d or not."""
-    return 2 * _INDEX[dtype] + zero_d
+# --- the compiled plans of a (policy, backend, op) -------------------------------------------
 
 
 def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role]) -> bool:
@@ -166,7 +93,6 @@ def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[
 
 
 _KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
-_INT64 = (-(2**63), 2**63 - 1)
 
 
 @per_policy
@@ -246,59 +172,6 @@ def plans(policy: Policy, backend: Backend, op: str, *, function: bool = False) 
     return tuple(out)
 
 
-#: The ops of :attr:`Policy.float_scalars`' operator forms, and their symbols there.
-_SYMBOL = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//"}
-#: Python scalars that compute with a float array by the policy's ``float_scalars``: a float, or an int.
-_PY_REAL = ((None, Role.FLOAT), (None, Role.INT))
-
-
-def _float_scalar_rule(
-    policy: Policy,
-    op: str,
-    a: tuple[DType | None, Role],
-    b: tuple[DType | None, Role],
-    compute: DType,
-    *,
-    function: bool = False,
-) -> str | None:
-    """The policy's rule (:attr:`Policy.float_scalars`) for cell ``(a, b)`` of ``op``; None if none applies.
-
-    A rule applies to a real floating array with a Python float or int, computing in the array's
-    dtype, or, with the array first, a 0-d real array of another dtype that does not decide it;
-    ``"reciprocal_then_multiply"`` to any Python scalar over a real array.  The ``"s op x"`` forms
-    are the reflected operators' only: a ``function`` with the scalar first rounds it first
-    (``torch.multiply(s, x)`` is not ``Tensor.__rmul__``, ``torch.divide(s, x)`` divides).
-    """
-    symbol = _SYMBOL.get(op)
-    if symbol is None or (function and a[0] is None):
-        return None
-    x = b[0]
-    reciprocal = policy.float_scalars.get("s / x") == "reciprocal_then_multiply"
-    if symbol == "/" and reciprocal and a[0] is None and x is not None and x.kind in "biuf":
-        return "reciprocal_then_multiply"
-    if compute.kind != "f":
-        return None
-    lower_zero_d = b[1] is Role.ZERO_D and x is not None and x is not compute and x.kind in "biuf"
-    if a[0] is compute and (b in _PY_REAL or lower_zero_d):
-        form = f"x {symbol} s"
-    elif a in _PY_REAL and b[0] is compute:
-        form = f"s {symbol} x"
-    else:
-        return None
-    rule = policy.float_scalars.get(form, "scalar_rounded_first")
-    # float32 and wider compute in themselves: the bits of rounding the scalar first
-    return "scalar_rounded_first" if rule == "float32_opmath" and compute.bits >= 32 else rule
-
-
-def _kernel_rule(rule: str | None) -> str | None:
-    """What the op's own kernel must compute for ``rule``.
-
-    ``s / x`` as reciprocal then multiply is composed of other kernels: the
-    division's own kernel is not used, and it divides as the default rule does.
-    """
-    return "scalar_rounded_first" if rule == "reciprocal_then_multiply" else rule
-
-
 def _float_scalar_plan(
     plan: Plan,
     rule: str,
@@ -338,43 +211,7 @@ def _float_scalar_plan(
     return plan
 
 
-def _reciprocal_in(backend: Backend, reciprocal: Callable[[Any], Any], dtype: DType, x: Any) -> Any:
-    """``reciprocal(x)`` computed in ``dtype`` (a bool or integer array's reciprocal is a float)."""
-    return reciprocal(backend.astype(x, dtype))
-
-
-def _reciprocal_then_multiply(
-    reciprocal: Callable[[Any], Any], multiply: Callable[[Any, Any], Any], s: Any, x: Any
-) -> Any:
-    """``s / x`` as ``multiply(reciprocal(x), s)`` (torch's ``Tensor.__rtruediv__``)."""
-    return multiply(reciprocal(x), s)
-
-
-def fit(value: Any, dtype: DType) -> Any:
-    """Python scalar ``value`` converted to ``dtype``'s kind as a cast would: ints wrap into range.
-
-    For a floating dtype, an int that rounds beyond the dtype's range is an
-    infinity and one beyond int64 a Python float (backends take Python ints
-    up to 64 bits, and torch checks some against the dtype).
-    """
-    kind = dtype.kind
-    if kind == "b":
-        return bool(value)
-    if kind in "iu":
-        real = value.real if isinstance(value, complex) else value
-        if isinstance(real, float) and not math.isfinite(real):
-            raise ValueError(f"{value!r} has no {dtype} value: a NaN or an infinity converts to no integer")
-        v = int(real)
-        lo, hi = INT_RANGE[dtype]
-        return v if lo <= v <= hi else lo + (v - lo) % (hi - lo + 1)
-    if kind == "f" and isinstance(value, complex):
-        return value.real
-    if value.__class__ is int and kind in "fc":
-        if abs(value) >= FLOAT_OVERFLOW[real_float(dtype)]:
-            return math.copysign(math.inf, value)
-        if not _INT64[0] <= value <= _INT64[1]:
-            return float(value)
-    return value
+# --- the binary path: operators and binary functions -----------------------------------------
 
 
 def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -> tuple[Any, Any, Plan]:
@@ -537,19 +374,6 @@ def meet(a: Any, other: Any, op: str, mode: int) -> None:
     )
 
 
-def _adopted(ns: Space, x: Any) -> Any:
-    """``x`` as an array of namespace ``ns`` (zero-copy) if it is an array of another one; else ``x``."""
-    if x.__class__ is not ns.Array or x._ns is ns:
-        return x
-    if x._ns._backend is not ns._backend:
-        raise mixed_backends(ns._backend, x._ns._backend)
-    a = _new(ns.Array)
-    a._x = x._x
-    a._ns = ns
-    a._k = x._k
-    return a
-
-
 def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
     """The namespace function of binary elementwise ``op``: ``xp.add(x1, x2)``.
 
@@ -584,136 +408,7 @@ def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
     return f
 
 
-# --- wrapping and unwrapping -----------------------------------------------------------------
-
-
-def wrap(x: Any, ns: Space) -> Any:
-    """Wrap native array ``x`` (zero-copy) as an array of namespace ``ns``."""
-    backend = ns._backend
-    x = backend.to_array(x)
-    a = _new(ns.Array)
-    a._x = x
-    a._ns = ns
-    a._k = code_of(backend.dtype(x), x.ndim == 0)
-    return a
-
-
-def wrap_any(ns: Space, x: Any) -> Any:
-    """Wrap a native result (array, or tuple/namedtuple/list of arrays) into promo_ns arrays."""
-    if isinstance(x, ns._backend.array_type) or is_numpy_like(x):
-        return wrap(x, ns)
-    if isinstance(x, tuple):
-        items = [wrap_any(ns, v) for v in x]
-        if hasattr(x, "_fields"):
-            return type(x)(*items)
-        return type(x)(items)  # a tuple, or a struct sequence (torch.return_types)
-    if isinstance(x, list):
-        return [wrap_any(ns, v) for v in x]
-    return x
-
-
-def native(ns: Space, x: Any) -> Any:
-    """Native arrays for promo_ns arrays, also inside lists and tuples; dtypes to native ones."""
-    if x.__class__ is ns.Array:
-        if x._ns._backend is not ns._backend:
-            raise mixed_backends(ns._backend, x._ns._backend)
-        return x._x
-    if x.__class__ is DType:
-        return ns._backend.native_dtype(x)
-    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
-        return type(x)(native(ns, v) for v in x)
-    return x
-
-
-def wrap_result(ns: Space, op: str, out: Any, dtype: DType) -> Any:
-    """Wrap the native result of ``op`` as a promo_ns array of the policy's ``dtype``.
-
-    ``out`` is rounded to ``dtype`` where the backend computed a float dtype in
-    a wider one (NumPy's bfloat16 ``matmul`` returns float32).
-
-    Raises
-    ------
-    TypeError
-        The backend returned another kind (NumPy's integer ``solve`` returns
-        float64): it has no kernel for ``dtype``, and a result in a dtype the
-        policy did not give would be wrong.
-    """
-    backend = ns._backend
-    out = backend.to_array(out)
-    got = backend.dtype(out)
-    if got is not dtype:
-        if got.kind == dtype.kind and got.kind in "fc" and got.bits > dtype.bits:
-            out = backend.astype(out, dtype)
-        else:
-            raise TypeError(
-                f"{backend.name} has no {op!r} kernel that returns {dtype}, the dtype policy "
-                f"{ns.policy_now().name!r} gives (its kernel returned {got}). Cast the "
-                "operands explicitly to a dtype the backend supports first."
-            )
-    ran(op)
-    return wrap(out, ns)
-
-
-def ran(op: str) -> None:
-    """Report to the trace, if any, that ``op`` (noted with :func:`traced`) has run."""
-    scope = _scope() and current()
-    if scope is not None and scope.tracer is not None:
-        scope.tracer.commit(op)
-
-
-def report_decided(op: str, x: Any, result: DType | None) -> None:
-    """Report one-array function ``op`` of array ``x``, which gave ``result`` (None: refused), to a compare.
-
-    A trace records casts only: it hears of these through :func:`traced` where one is made.
-    """
-    scope = _scope() and current()
-    if scope is None or scope.tracer is None or not scope.tracer.every_op:
-        return
-    operands = [(*_KEYS[x._k], x._x)]
-    if result is None:
-        scope.tracer.refused(op, operands)
-    else:
-        scope.tracer.record(op, operands, result, result)
-
-
-def traced(ns: Space, op: str, x: Any, result: DType, compute: DType) -> None:
-    """Note, inside a trace block, that ``op`` converts array ``x`` to ``compute`` for a ``result``.
-
-    The cast is recorded once :func:`ran` (or :func:`finish`) reports that the op has run.
-    """
-    scope = _scope() and current()
-    if scope is not None and scope.tracer is not None:
-        scope.tracer.pending(op, [(*_KEYS[x._k], x._x)], result, compute)
-
-
-# --- functions of several operands, and of one array ------------------------------------------
-
-
-def operand_of(ns: Space, x: Any) -> Operand:
-    """The engine operand of a promo_ns array, DType, NumPy scalar or Python scalar."""
-    if x.__class__ is ns.Array:
-        if x._ns._backend is not ns._backend:
-            raise mixed_backends(ns._backend, x._ns._backend)
-        return Operand(*_KEYS[x._k])
-    if x.__class__ is DType:
-        return Operand(x, Role.ND)
-    if isinstance(x, (bool, int, float, complex)) and not is_numpy_like(x):
-        return operand(x)
-    raise _unsupported(x, "this function", ns)
-
-
-def cast(ns: Space, x: Any, dtype: DType, like: Any = None) -> Any:
-    """Native ``x`` as ``dtype``; a Python scalar becomes a 0-d array on ``like``'s device.
-
-    The engine has already checked a Python int's value where the policy
-    checks it; where the policy's rule is ``"wrap"``, the value wraps into
-    ``dtype`` here, as the framework would.
-    """
-    if x.__class__ is ns.Array:
-        if dtype.kind in "iuf" and x.dtype.kind == "c":  # the real part, as the framework casts it
-            return ns._backend.astype(ns._backend.compat.real(x._x), dtype)
-        return ns._backend.astype(x._x, dtype)
-    return ns._backend.scalar(fit(x, dtype), dtype, like)
+# --- functions of several operands, and of one array -----------------------------------------
 
 
 def compared(ns: Space, op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
@@ -785,41 +480,11 @@ def promoted(
         ) from None
 
 
-#: Statistics of a float16/bfloat16 array that compute in float32 (torch's, JAX's and NumPy's float16
-#: ones accumulate there; ml_dtypes' bfloat16 and NumPy's float16 var would not).
-_STATISTICS = frozenset(("mean", "std", "var"))
-
-
-@per_policy
-def one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]:
-    """The result dtype of ``op`` on a ``dtype`` array under ``policy``, and the dtype it computes in.
-
-    A real input computes in the real float of a float or complex result (a
-    float16 or bfloat16 ``mean``, ``std`` or ``var`` in float32, as every
-    backend's ``sum`` of them does: see ``_functions.statistical``); a
-    complex input stays complex; a bool input with a bool or integer result
-    computes in uint8 (backends lack bool kernels for ``abs``, ``argmax``, ...);
-    any other input computes in its own dtype.
-    """
-    result = function_dtype(policy, op, dtype)
-    if dtype.kind == "c":
-        compute = result if result.kind == "c" else dtype
-    elif result.kind in "fc":
-        compute = real_float(result)
-        if op in _STATISTICS and compute.bits == 16:  # float16/bfloat16: summed in float32, rounded once
-            compute = float32
-    elif dtype is bool_:
-        compute = uint8
-    else:
-        compute = dtype
-    return result, compute
-
-
 def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
     """The policy's result dtype of one-array function ``op`` (``log``, ``mean``) of ``x``, and native ``x``.
 
     The native operand is cast to the dtype the function computes in (see
-    :func:`one_array_plan`; no cast where that is its own dtype); :func:`finish`
+    :func:`~promo_ns._engine.functions.one_array_plan`; no cast where that is its own dtype); :func:`finish`
     brings the backend's result to the policy's dtype.  Outside ``policy``
     blocks the plan is one lookup in the namespace's cache.
     """
@@ -870,50 +535,7 @@ def finish(ns: Space, out: Any, result: DType, op: str = "") -> Any:
     return a
 
 
-def promoted_operand(ns: Space, x: Any, op: str) -> Any:
-    """``x`` as the plan layer takes it: a NumPy/CuPy scalar becomes the 0-d array it is."""
-    if x.__class__ is ns.Array or x.__class__ is DType or type(x) in _SCALAR_CODE:
-        return x
-    return _other_operand(ns, x, op)
-
-
-# --- errors and helpers of the binary path -----------------------------------------------------
-
-
-def mixed_backends(mine: Backend, theirs: Backend) -> TypeError:
-    """The error for an array of backend ``theirs`` met by an array or namespace of backend ``mine``."""
-    return TypeError(
-        f"cannot combine a {mine.name} array with a {theirs.name} array; move one to the other's "
-        f"backend first, e.g. with the {mine.name} namespace's xp.from_dlpack(x), or use one namespace."
-    )
-
-
-def device_error(a: Any, b: Any) -> ValueError:
-    """The error for native arrays ``a`` and ``b`` on different devices."""
-    return ValueError(
-        f"operands are on different devices ({a.device} and {b.device}); "
-        "move one with x.to_device(other.device) first."
-    )
-
-
-def unknown_device(ns: Space, op: str, device: Any, error: Exception) -> ValueError | None:
-    """The ValueError for ``op``'s ``device`` that failed with ``error``, if the backend has no such device.
-
-    Looked at on the error path only: ``device`` is compared (as text, ``"cuda"``
-    standing for ``"cuda:0"``) with the devices the namespace lists.
-    """
-    if device is None:
-        return None
-    try:
-        known = list(ns.__array_namespace_info__().devices())
-    except Exception:  # a backend that cannot list them: its own error stands
-        return None
-    if any(device is d or str(device) in (str(d), str(d).split(":")[0]) for d in known):
-        return None
-    return ValueError(
-        f"{op}(): {device!r} is no device of the {ns._backend.name} backend here; its devices: "
-        f"{', '.join(map(str, known))} ({type(error).__name__}: {error})"
-    )
+# --- plan lookups in blocks, reports, kernels with promo_ns's errors -------------------------
 
 
 def _table(ns: Space, op: str, function: bool = False) -> tuple[Plan | None, ...]:
@@ -934,41 +556,6 @@ def _scoped(
     return plans(scope.policy or ns.policy, ns._backend, op, function=function)[a[0] * _NK + b[0]]
 
 
-def _record(
-    scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int, Any], *, inplace: bool = False
-) -> None:
-    """Report binary ``op`` on cell ``(a, b)`` (code, native operand), which has run, to the block's trace."""
-    tracer = _tracer(scope)
-    if tracer is not None:
-        operands = [(*_KEYS[code], x) for code, x in (a, b)]
-        tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute, inplace=inplace)
-
-
-def _record_refusal(
-    scope: Scope,
-    op: str,
-    a: tuple[int, Any],
-    b: tuple[int, Any],
-    *,
-    inplace: bool,
-    error: str = "PromotionError",
-) -> None:
-    """Report binary ``op`` on cell ``(a, b)``, refused with ``error``, to the block's trace."""
-    tracer = _tracer(scope)
-    if tracer is not None:
-        tracer.refused(op, [(*_KEYS[code], x) for code, x in (a, b)], inplace=inplace, error=error)
-
-
-def _tracer(scope: Scope) -> Trace | None:
-    """The trace of ``scope``, or of the block now in force where ``scope`` has closed; None without one."""
-    if scope.closed:
-        found = current()
-        if found is None:
-            return None
-        scope = found
-    return scope.tracer
-
-
 def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
     """Report ``a op= other``, checked in ``PREPARE`` mode (``y``: ``other`` as it ran), once it has run."""
     if _scope() is None:
@@ -980,101 +567,6 @@ def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
     if kb is None:  # a NumPy scalar, which took part as the 0-d array it is
         kb = _other_operand(a._ns, other, op)._k
     _record(scope, op, plan, (a._k, a._x), (kb, y), inplace=True)
-
-
-def is_numpy_like(x: Any) -> bool:
-    """Whether ``x`` is a NumPy or CuPy array or scalar (a NumPy scalar is a 0-d array to promo_ns).
-
-    ml_dtypes' scalars (``ml_dtypes.bfloat16(1)``) are NumPy scalars too.
-    """
-    return type(x).__module__ in _NUMPY_MODULES and hasattr(x, "dtype") and hasattr(x, "ndim")
-
-
-_NUMPY_MODULES = ("numpy", "cupy", "ml_dtypes")
-
-
-#: The reflected Python operator of each binary op (a comparison's is its mirror image).
-_REFLECTED_NAMES = {
-    "add": "__radd__", "subtract": "__rsub__", "multiply": "__rmul__", "divide": "__rtruediv__",
-    "floor_divide": "__rfloordiv__", "remainder": "__rmod__", "pow": "__rpow__",
-    "bitwise_and": "__rand__", "bitwise_or": "__ror__", "bitwise_xor": "__rxor__",
-    "bitwise_left_shift": "__rlshift__", "bitwise_right_shift": "__rrshift__", "matmul": "__rmatmul__",
-    "equal": "__eq__", "not_equal": "__ne__", "less": "__gt__", "less_equal": "__ge__",
-    "greater": "__lt__", "greater_equal": "__le__",
-}  # fmt: skip
-
-
-def reflected_name(op: str) -> str:
-    """The name of the Python operator another operand implements to take ``op`` reflected."""
-    return _REFLECTED_NAMES[op]
-
-
-def defers_to(other: Any, name: str) -> bool:
-    """Whether a Python operator leaves ``other`` to its own reflected operator ``name``.
-
-    True for a type promo_ns does not know (neither a Python scalar, nor a
-    backend's array or scalar) that implements ``name`` itself: xarray's
-    DataArray, marray's MaskedArray.  Their reflected operator then runs; for
-    anything else promo_ns raises its own TypeError, naming what to do.
-    """
-    from promo_ns.backends import backend_of
-
-    cls = other.__class__
-    if cls.__module__ == "builtins" or is_numpy_like(other) or backend_of(other) is not None:
-        return False
-    return getattr(cls, name, None) is not getattr(object, name, None)
-
-
-def _other_operand(ns: Any, x: Any, op: str) -> Any:
-    """A NumPy/CuPy scalar as the 0-d array it is (strong, as in NEP 50).
-
-    A subclass of a Python scalar type becomes that Python scalar; anything else raises.
-    """
-    if is_numpy_like(x) and x.ndim == 0:
-        return ns.asarray(x)
-    for t in _SCALAR_TYPES:
-        if isinstance(x, t):
-            return t(x)
-    raise _unsupported(x, op, ns)
-
-
-#: Words of torch's RuntimeErrors and JAX's TypeErrors about shapes (NumPy raises ValueError for those).
-_SHAPE_WORDS = ("shape", "size", "dim", "broadcast", "with a sequence")
-#: How NumPy (and CuPy) say a ufunc has no loop for the dtypes.
-_NO_LOOP_WORDS = (
-    *("No loop matching", "did not contain a loop", "not supported for the input types", "boolean subtract"),
-    *("unsupported in linalg", "Parameters of such types are not supported"),  # NumPy's linalg, Dask's
-    "of arguments for cupy_",  # CuPy's ufuncs: "Wrong type (int32) of arguments for cupy_copysign"
-    *("have no ordering", "not well defined for complex", "does not accept dtype"),  # JAX's
-)
-
-
-def _kernel_error(ns: Space, op: str, error: Exception, arrays: Sequence[Any]) -> Exception | None:
-    """promo_ns's error for a kernel's ``error`` on native ``arrays``, or None to let it through.
-
-    Arrays on two devices get :func:`device_error`; a torch RuntimeError about
-    shapes (JAX's TypeError) becomes the ValueError NumPy raises, naming the shapes.
-    """
-    for other in arrays[1:]:
-        if not ns._backend.same_device(arrays[0], other):
-            return device_error(arrays[0], other)
-    text = str(error)
-    if (
-        type(error) in (RuntimeError, TypeError, ValueError)
-        and any(word in text for word in _SHAPE_WORDS)
-        and f"{op}()" not in text
-    ):
-        shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
-        return ValueError(f"{op}() got arrays of shapes that do not fit together ({shapes}): {error}")
-    if isinstance(error, NotImplementedError) or (
-        type(error) in (TypeError, ValueError) and any(word in text for word in _NO_LOOP_WORDS)
-    ):
-        dtypes = ", ".join(str(ns._backend.dtype(a)) for a in arrays) or "these operands"
-        return TypeError(
-            f"{ns._backend.name} has no {op!r} kernel for {dtypes} ({error}); the policy's dtype cannot "
-            "be computed on this backend. Cast the operands explicitly first, e.g. to a floating dtype."
-        )
-    return None
 
 
 def kernel(ns: Space, op: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -1095,97 +587,6 @@ def kernel(ns: Space, op: str, fn: Callable[..., Any], *args: Any, **kwargs: Any
         raise error from e
 
 
-def _engine_operand(x: Any) -> Operand:
-    code = _SCALAR_CODE.get(x.__class__)
-    if code is None:  # an array
-        return Operand(*_KEYS[x._k])
-    return Operand(None, _KEYS[code][1], x)
-
-
-def _unsupported(other: Any, op: str, ns: Any = None, *, scalars: bool = True) -> TypeError:
-    """The error for ``other`` given to ``op``: a bare native array (wrap it), or no array at all.
-
-    ``scalars``: whether ``op`` also takes Python scalars there.
-    """
-    from promo_ns.backends import backend_of
-
-    cls = type(other)
-    name = cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
-    found = backend_of(other)
-    if found is not None or is_numpy_like(other):
-        mine = ns._backend.name if ns is not None else None
-        theirs = found.name if found is not None else type(other).__module__
-        if mine is not None and theirs != mine:
-            return TypeError(
-                f"{op!r} got a bare {name}, an array of another library than this {mine} namespace's; "
-                f"wrap it with the {theirs} namespace (promo_ns.namespace({theirs!r}).asarray(x), "
-                f"zero-copy), or convert it to {mine} first and wrap that with xp.asarray(x)."
-            )
-        return TypeError(
-            f"{op!r} got a bare {name}; wrap it first with xp.asarray(x) (zero-copy) "
-            "so that the policy can see its dtype."
-        )
-    takes = "promo_ns arrays and Python bool/int/float/complex" if scalars else "a promo_ns array"
-    return TypeError(f"{op!r} takes {takes}, not {name}; make an array with xp.asarray(...) first.")
-
-
-def array_of(ns: Space, x: Any, op: str) -> Any:
-    """The native array of promo_ns array ``x`` where ``op`` takes an array; a TypeError for anything else.
-
-    Raises
-    ------
-    TypeError
-        ``x`` is a bare native array (wrap it with ``xp.asarray``), no array
-        at all, or an array of another backend's namespace.
-    """
-    if x.__class__ is ns.Array:
-        if x._ns._backend is not ns._backend:
-            raise mixed_backends(ns._backend, x._ns._backend)
-        return x._x
-    raise _unsupported(x, op, ns, scalars=False)
-
-
-def input_of(ns: Space, x: Any, op: str) -> Any:
-    """:func:`array_of`, refused where the active policy's ``input_kinds`` give ``op`` no ``x.dtype``."""
-    native_x = array_of(ns, x, op)
-    try:
-        check_input_kind(ns.policy_now(), op, x.dtype)
-    except PromotionError:
-        report_decided(op, x, None)
-        raise
-    return native_x
-
-
-#: Argument types a delegated function passes through as they are, without a look.
-_PLAIN = frozenset((bool, int, float, complex, str, type(None), slice, type(Ellipsis)))
-
-
-def native_argument(ns: Space, x: Any, op: str) -> Any:
-    """:func:`native` for an argument of delegated function ``op``: a bare native array raises.
-
-    Raises
-    ------
-    TypeError
-        ``x`` is (or holds) a bare NumPy/CuPy/torch array: wrap it with ``xp.asarray``.
-    """
-    cls = x.__class__
-    if cls in _PLAIN:
-        return x
-    if cls is ns.Array:
-        if x._ns._backend is not ns._backend:
-            raise mixed_backends(ns._backend, x._ns._backend)
-        return x._x
-    if cls is DType:
-        return ns._backend.native_dtype(x)
-    if isinstance(x, (list, tuple)) and not hasattr(x, "_fields"):
-        return type(x)(native_argument(ns, v, op) for v in x)
-    from promo_ns.backends import backend_of
-
-    if backend_of(x) is not None:
-        raise _unsupported(x, op, ns)
-    return x
-
-
 def _refuse(a: Any, other: Any, op: str, mode: int) -> PromotionError:
     """The engine's error for a refused cell, with the operands in the op's order."""
     policy = a._ns.policy_now()
@@ -1195,11 +596,3 @@ def _refuse(a: Any, other: Any, op: str, mode: int) -> PromotionError:
     except PromotionError as e:
         return e
     raise AssertionError(f"compiled plan and engine disagree on {op}")  # pragma: no cover
-
-
-def _no_kernel(ns: Space, op: str, plan: Plan, out: Any) -> TypeError:
-    return TypeError(
-        f"{ns._backend.name} has no {op!r} kernel that computes in {plan.compute} and returns "
-        f"{DTYPES[plan.result >> 1]} (its kernel returned {ns._backend.dtype(out)}); the policy's "
-        f"dtype cannot be produced on this backend. Cast the operands explicitly first."
-    )

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from promo_ns._memo import IdentityKey
-from promo_ns._plan import NO_ARRAY, Space, code_of
+from promo_ns._operands import NO_ARRAY, Space, code_of
 
 __all__ = ["Leaf", "tree_flatten", "tree_unflatten"]
 

@@ -9,7 +9,9 @@ from typing import Any
 from conformance.frameworks import _cells, _fidelity
 from promo_ns import PromotionError
 from promo_ns._dtypes import BY_NAME
-from promo_ns._engine import Operand, accumulation_dtype, resolve
+from promo_ns._engine.functions import accumulation_dtype
+from promo_ns._engine.operands import Operand
+from promo_ns._engine.resolution import resolve
 from promo_ns.policies import Policy
 from promo_ns.policies._model import Role
 

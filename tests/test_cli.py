@@ -10,7 +10,8 @@ import pytest
 
 import promo_ns
 from promo_ns._dtypes import DTYPES, DType, bool_, float32, float64, int8
-from promo_ns._engine import Operand, PromotionError, resolve
+from promo_ns._engine.operands import Operand, PromotionError
+from promo_ns._engine.resolution import resolve
 from promo_ns._ops import FAMILY
 from promo_ns.explore import explain
 from promo_ns.explore.cli import disagreements, main, parse_operand

@@ -7,7 +7,9 @@ import pytest
 import promo_ns
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import float16, float32, int8, int16, uint8
-from promo_ns._engine import Operand, accumulation_dtype, resolve
+from promo_ns._engine.functions import accumulation_dtype
+from promo_ns._engine.operands import Operand
+from promo_ns._engine.resolution import resolve
 from promo_ns.explore import check
 from promo_ns.policies import Role
 from tests.backends import BACKENDS, POLICIES, namespace

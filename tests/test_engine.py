@@ -24,7 +24,9 @@ from promo_ns._dtypes import (
     uint8,
     uint16,
 )
-from promo_ns._engine import Operand, accumulation_dtype, operand, resolve, resolve_many
+from promo_ns._engine.functions import accumulation_dtype
+from promo_ns._engine.operands import Operand, operand
+from promo_ns._engine.resolution import resolve, resolve_many
 from promo_ns._ops import FAMILY
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Role
 

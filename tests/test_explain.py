@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from promo_ns import get_policy
 from promo_ns._dtypes import DTYPES, bool_, float32, int8, int16, uint8
-from promo_ns._engine import Operand, resolve
+from promo_ns._engine.operands import Operand
+from promo_ns._engine.resolution import resolve
 from promo_ns._ops import FAMILY
 from promo_ns.explore import explain
 from promo_ns.policies import Role

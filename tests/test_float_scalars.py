@@ -260,12 +260,12 @@ def test_a_derived_policy_with_opmath_addition_computes_it_on_every_backend() ->
 
 def _float_cells(policy: Any, backend: str, op: str, dtype: str) -> dict[str, Any]:
     """The plans of a ``dtype`` array with a Python float in ``op``, by operator form."""
-    from promo_ns import _plan
+    from promo_ns import _operands, _plan
 
     cells = _plan.plans(policy, promo_ns.namespace(backend)._backend, op)
-    x, s = _plan.code_of(BY_NAME[dtype], False), _plan._SCALAR_CODE[float]
+    x, s = _operands.code_of(BY_NAME[dtype], False), _operands._SCALAR_CODE[float]
     symbol = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}[op]
-    return {f"x {symbol} s": cells[x * _plan._NK + s], f"s {symbol} x": cells[s * _plan._NK + x]}
+    return {f"x {symbol} s": cells[x * _operands._NK + s], f"s {symbol} x": cells[s * _operands._NK + x]}
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])

@@ -1,6 +1,6 @@
 """Each policy's one-array function grid against its framework: every function x input dtype.
 
-``promo_ns._engine.function_dtype`` (or its refusal) is compared with what the
+``promo_ns._engine.functions.function_dtype`` (or its refusal) is compared with what the
 framework does: probed live for torch, NumPy and array-api-strict (skipped where
 one is not installed), read from ``tests/reference/<policy>-functions.json`` for
 Paddle and TensorFlow (regenerated with ``python -m conformance.frameworks.paddle``

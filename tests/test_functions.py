@@ -17,7 +17,7 @@ import pytest
 
 import promo_ns
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._engine import function_dtype
+from promo_ns._engine.functions import function_dtype
 from promo_ns._ops import FUNCTION_FAMILY
 from tests.backends import POLICIES, namespace
 

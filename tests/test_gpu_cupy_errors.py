@@ -22,8 +22,8 @@ import numpy as np
 import pytest
 
 import promo_ns
+from promo_ns._convert import _kernel_error
 from promo_ns._namespace import API_VERSION, Namespace
-from promo_ns._plan import _kernel_error
 from promo_ns.backends import _cupy_gaps
 from promo_ns.backends._cupy_compat import CupyCompat
 from promo_ns.backends.numpylike import NumpyLike

@@ -28,7 +28,8 @@ import jax.numpy as jnp  # noqa: E402
 import promo_ns  # noqa: E402
 from promo_ns import PromotionError, get_policy  # noqa: E402
 from promo_ns._dtypes import DTYPES  # noqa: E402
-from promo_ns._engine import Refusal, compute_table  # noqa: E402
+from promo_ns._engine.decisions import compute_table  # noqa: E402
+from promo_ns._engine.operands import Refusal  # noqa: E402
 from promo_ns._ops import NATIVE, family_of  # noqa: E402
 from promo_ns.backends.jax import JaxX64Error  # noqa: E402
 from tests.backends import POLICIES, close, to_numpy  # noqa: E402

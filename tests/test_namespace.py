@@ -21,7 +21,8 @@ import torch
 import promo_ns
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import BY_NAME, DTYPES
-from promo_ns._engine import Operand, resolve
+from promo_ns._engine.operands import Operand
+from promo_ns._engine.resolution import resolve
 from promo_ns.policies import Role
 from tests.backends import BACKENDS, POLICIES, has_values, namespace, on_device, to_numpy
 from tests.test_seeds import SEEDS

@@ -30,16 +30,10 @@ import pytest
 import promo_ns
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import DTYPES, DType, canonical, native
-from promo_ns._engine import (
-    Operand,
-    accumulation_dtype,
-    can_cast,
-    check_input_kind,
-    int_value,
-    operand,
-    resolve,
-    resolve_many,
-)
+from promo_ns._engine.functions import accumulation_dtype, check_input_kind
+from promo_ns._engine.operands import Operand, operand
+from promo_ns._engine.resolution import can_cast, resolve, resolve_many
+from promo_ns._engine.scalars import int_value
 from promo_ns.policies import Policy, Role
 from tests.backends import GRID_BACKENDS as BACKENDS
 from tests.backends import POLICIES, close, has_values, namespace, on_device, to_numpy

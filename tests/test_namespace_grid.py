@@ -16,7 +16,8 @@ import pytest
 import promo_ns
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import DTYPES, DType, canonical, native
-from promo_ns._engine import Refusal, compute_table
+from promo_ns._engine.decisions import compute_table
+from promo_ns._engine.operands import Refusal
 from promo_ns._ops import NATIVE, family_of
 from tests.backends import GRID_BACKENDS as BACKENDS
 from tests.backends import POLICIES, close, has_values, namespace, on_device, to_numpy
@@ -48,7 +49,7 @@ def _operands(xp: Any) -> list[Operand]:
 
 
 def _role_key(label: str, dtype: DType | None, value: Any) -> tuple[DType | None, Any]:
-    from promo_ns._engine import operand
+    from promo_ns._engine.operands import operand
     from promo_ns.policies import Role
 
     if dtype is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from promo_ns._plan import reflected_name
+from promo_ns._convert import reflected_name
 from tests.backends import BACKENDS, VALUE_BACKENDS, namespace
 
 _REFLECTED_OPS = (

@@ -12,7 +12,8 @@ import pytest
 
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import BY_NAME
-from promo_ns._engine import Operand, operand, resolve
+from promo_ns._engine.operands import Operand, operand
+from promo_ns._engine.resolution import resolve
 from promo_ns.explore.cli import parse_operand
 from promo_ns.policies._model import Role
 

@@ -18,17 +18,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import promo_ns
+import promo_ns._operands
+import promo_ns._plan
 from promo_ns import PromotionError, get_policy
 from promo_ns._dtypes import BY_NAME, DType, native
-from promo_ns._engine import (
-    Operand,
-    Refusal,
-    accumulation_dtype,
-    compute_table,
-    family_name,
-    function_dtype,
-    resolve,
-)
+from promo_ns._engine.decisions import compute_table, family_name
+from promo_ns._engine.functions import accumulation_dtype, function_dtype
+from promo_ns._engine.operands import Operand, Refusal
+from promo_ns._engine.resolution import resolve
 from promo_ns._ops import NATIVE
 from promo_ns.policies import Role
 from tests.backends import close, namespace, to_numpy
@@ -468,20 +465,20 @@ def test_functions_give_their_dtypes_on_meta(dtype: str) -> None:
 def test_the_fast_path_is_untouched_for_dtypes_with_kernels() -> None:
     xp = namespace("torch")
     plans = promo_ns._plan.plans(get_policy("array-api"), xp._backend, "add")
-    same = promo_ns._plan.code_of
+    same = promo_ns._operands.code_of
     for name in ("int64", "float32", "uint8", "int16"):
         code = same(BY_NAME[name], False)
-        plan = plans[code * promo_ns._plan._NK + code]
+        plan = plans[code * promo_ns._operands._NK + code]
         assert plan is not None and plan.direct and plan.kernel is torch.add
     for name in UNSIGNED:
         code = same(BY_NAME[name], False)
-        plan = plans[code * promo_ns._plan._NK + code]
+        plan = plans[code * promo_ns._operands._NK + code]
         assert plan is not None and not plan.direct
     # torch's CPU multiplies uint16/32/64 itself, CUDA does not: the cells go through binary(),
     # which runs torch's kernel on the CPU.
     mul = promo_ns._plan.plans(get_policy("array-api"), xp._backend, "multiply")
     code = same(BY_NAME["uint64"], False)
-    assert not mul[code * promo_ns._plan._NK + code].direct  # type: ignore[union-attr]
+    assert not mul[code * promo_ns._operands._NK + code].direct  # type: ignore[union-attr]
     calls = []
 
     def counted(a: Any, b: Any) -> Any:

@@ -297,7 +297,7 @@ def function_answer(policy: str, op: str, key: str) -> str:
     """The policy's answer for a one-array function cell, in the observations' vocabulary."""
     import promo_ns
     from promo_ns._dtypes import BY_NAME, real_float
-    from promo_ns._engine import function_dtype
+    from promo_ns._engine.functions import function_dtype
 
     try:
         dtype = function_dtype(promo_ns.get_policy(policy), op, BY_NAME[key.split(":", maxsplit=1)[0]])

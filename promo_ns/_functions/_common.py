@@ -9,6 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from promo_ns._convert import is_numpy_like, native_argument, wrap_any
 from promo_ns._dtypes import (
     DTYPES,
     DType,
@@ -23,17 +24,11 @@ from promo_ns._dtypes import (
     uint16,
     uint32,
 )
-from promo_ns._engine import PromotionError, delegated_dtype
-from promo_ns._plan import (
-    Space,
-    finish,
-    is_numpy_like,
-    native_argument,
-    one_array,
-    ran,
-    report_decided,
-    wrap_any,
-)
+from promo_ns._engine.functions import delegated_dtype
+from promo_ns._engine.operands import PromotionError
+from promo_ns._operands import Space
+from promo_ns._plan import finish, one_array
+from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
 
 __all__ = [
@@ -189,7 +184,7 @@ def _compat_function(backend: Backend, name: str) -> Callable[..., Any]:
 def in_policy_dtype(ns: Space, name: str, x: Any, call: Callable[[], Any]) -> Any:
     """``call()``, the backend's own function ``name`` of promo_ns array ``x``, in the policy's dtype.
 
-    The result dtype is the policy's (see :func:`~promo_ns._engine.delegated_dtype`):
+    The result dtype is the policy's (see :func:`~promo_ns._engine.functions.delegated_dtype`):
     the backend's result is cast to it, or ``x``'s dtype is refused before anything runs.
     """
     try:

@@ -8,10 +8,12 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from promo_ns._convert import array_of, is_numpy_like, native, operand_of, unknown_device, wrap
 from promo_ns._dtypes import INT_RANGE, DType, a_or_an, canonical, float64, int64, uint64
-from promo_ns._engine import Operand, PromotionError, operand, promote_elements, resolve_many
+from promo_ns._engine.operands import Operand, PromotionError, operand
+from promo_ns._engine.resolution import promote_elements, resolve_many
 from promo_ns._functions._common import SIGNATURES, sequence_of
-from promo_ns._plan import Space, array_of, is_numpy_like, native, operand_of, unknown_device, wrap
+from promo_ns._operands import Space
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from promo_ns._convert import array_of, native, operand_of, promoted_operand, unknown_device, wrap
 from promo_ns._dtypes import DType, canonical, real_float
-from promo_ns._engine import can_cast as engine_can_cast
-from promo_ns._engine import check_astype, resolve_many
-from promo_ns._plan import Space, array_of, native, operand_of, promoted_operand, unknown_device, wrap
+from promo_ns._engine.functions import check_astype
+from promo_ns._engine.resolution import can_cast as engine_can_cast
+from promo_ns._engine.resolution import resolve_many
+from promo_ns._operands import Space
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from promo_ns._convert import array_of, wrap, wrap_result
 from promo_ns._dtypes import DTYPES
 from promo_ns._functions._common import decided
+from promo_ns._operands import Space
 from promo_ns._ops import FUNCTION_FAMILY, NATIVE
-from promo_ns._plan import Space, array_of, finish, kernel, one_array, promoted, wrap, wrap_result
+from promo_ns._plan import finish, kernel, one_array, promoted
 
 __all__ = ["BINARY", "DELEGATED", "FUNCTIONS"]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from promo_ns._dtypes import DType, canonical
 from promo_ns._functions._common import sequence_of
-from promo_ns._plan import Space
+from promo_ns._operands import Space
 
 __all__ = ["Info"]
 

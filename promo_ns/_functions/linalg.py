@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from promo_ns._convert import wrap_result
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._functions.statistical import reduction
+from promo_ns._operands import Space
 from promo_ns._ops import FUNCTION_FAMILY
-from promo_ns._plan import Space, kernel, promoted, wrap_result
+from promo_ns._plan import kernel, promoted
 
 __all__ = ["EXTENSION_DELEGATED", "EXTENSION_FUNCTIONS", "FUNCTIONS"]
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from promo_ns._convert import array_of, wrap, wrap_result
 from promo_ns._functions._common import SIGNATURES, sequence_of
-from promo_ns._plan import Space, array_of, kernel, promoted, wrap, wrap_result
+from promo_ns._operands import Space
+from promo_ns._plan import kernel, promoted
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 

@@ -5,19 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from promo_ns._convert import array_of, native, wrap, wrap_any, wrap_result
 from promo_ns._dtypes import a_or_an, bool_
 from promo_ns._functions._common import SIGNATURES, decided
-from promo_ns._plan import (
-    Space,
-    array_of,
-    compared,
-    kernel,
-    native,
-    promoted,
-    wrap,
-    wrap_any,
-    wrap_result,
-)
+from promo_ns._operands import Space
+from promo_ns._plan import compared, kernel, promoted
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from promo_ns._convert import array_of, wrap_result
 from promo_ns._dtypes import DType, bfloat16, canonical, float16, float32
-from promo_ns._engine import accumulation_dtype, check_input_kind
+from promo_ns._engine.functions import accumulation_dtype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
-from promo_ns._plan import Space, array_of, finish, one_array, traced, wrap_result
+from promo_ns._operands import Space
+from promo_ns._plan import finish, one_array
+from promo_ns._report import traced
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
 

@@ -25,16 +25,9 @@ from typing import Any
 
 from promo_ns._context import BLOCK_HOOKS, Scope, _Block
 from promo_ns._dtypes import DType
-from promo_ns._engine import (
-    Operand,
-    PromotionError,
-    accumulation_dtype,
-    check_input_kind,
-    delegated_dtype,
-    function_dtype,
-    resolve,
-    resolve_many,
-)
+from promo_ns._engine.functions import accumulation_dtype, check_input_kind, delegated_dtype, function_dtype
+from promo_ns._engine.operands import Operand, PromotionError
+from promo_ns._engine.resolution import resolve, resolve_many
 from promo_ns._ops import DELEGATED_DTYPES
 from promo_ns._trace import Reported, Trace
 from promo_ns.policies import Policy, get_policy

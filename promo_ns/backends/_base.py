@@ -11,7 +11,7 @@ from promo_ns.policies import Policy, Role
 from promo_ns.policies._family import NegativePowers, ZeroDivisor, ZeroRemainder
 
 if TYPE_CHECKING:
-    from promo_ns._engine import IntLimits
+    from promo_ns._engine.scalars import IntLimits
 
 __all__ = ["Backend", "DTypeMaps", "Plan", "Values", "inplace_result"]
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._engine import Operand, PromotionError, resolve
+from promo_ns._engine.operands import Operand, PromotionError
+from promo_ns._engine.resolution import resolve
 from promo_ns.policies import Policy, Role
 
 __all__ = ["PolicyCheck", "check"]

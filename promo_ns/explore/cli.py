@@ -42,7 +42,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from promo_ns._dtypes import BY_NAME, BY_SHORT, DTYPES, DType
-from promo_ns._engine import Operand, Refusal, compute_table, family_name, operand
+from promo_ns._engine.decisions import compute_table, family_name
+from promo_ns._engine.operands import Operand, Refusal, operand
 from promo_ns._ops import FAMILY, FUNCTION_FAMILY
 from promo_ns.explore.checks import check
 from promo_ns.explore.explanation import explain

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from promo_ns._engine import PromotionError
+from promo_ns._engine.operands import PromotionError
 from promo_ns.policies import policies
 
 _CASES: tuple[tuple[str, Callable[[Any], Any]], ...] = (

@@ -8,7 +8,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from promo_ns._dtypes import DType
-from promo_ns._engine import Operand, PromotionError, cell, describe_call, family_name, resolve, run
+from promo_ns._engine.decisions import cell, family_name, run
+from promo_ns._engine.messages import describe_call
+from promo_ns._engine.operands import Operand, PromotionError
+from promo_ns._engine.resolution import resolve
 from promo_ns.policies import Family, Policy
 
 __all__ = ["Explanation", "explain"]
@@ -57,7 +60,7 @@ def explain(policy: Policy, op: str, a: Operand, b: Operand) -> Explanation:
     """The result of binary ``op`` on ``a`` and ``b`` under ``policy``, with the rule that decided.
 
     The steps are the reasons of the stages that compile the engine's lookup
-    tables (:func:`promo_ns._engine.cell`), so the explanation and the op's own
+    tables (:func:`promo_ns._engine.decisions.cell`), so the explanation and the op's own
     answer cannot disagree.
 
     Parameters
@@ -72,7 +75,7 @@ def explain(policy: Policy, op: str, a: Operand, b: Operand) -> Explanation:
     Returns
     -------
     Explanation
-        The result dtype (or the error :func:`~promo_ns._engine.resolve` raises),
+        The result dtype (or the error :func:`~promo_ns._engine.resolution.resolve` raises),
         and each step of the decision in words; ``str()`` gives a readable report.
 
     Raises
@@ -84,7 +87,7 @@ def explain(policy: Policy, op: str, a: Operand, b: Operand) -> Explanation:
     --------
     >>> from promo_ns import get_policy
     >>> from promo_ns._dtypes import int8, uint8
-    >>> from promo_ns._engine import Operand
+    >>> from promo_ns._engine.operands import Operand
     >>> from promo_ns.policies import Role
     >>> explain(get_policy("numpy"), "add", Operand(uint8, Role.ND), Operand(int8, Role.ND)).steps[-1]
     'the array grid gives int16 for uint8 with int8'

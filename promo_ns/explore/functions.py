@@ -14,7 +14,8 @@ import difflib
 from collections.abc import Sequence
 
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._engine import Operand, PromotionError, accumulation_dtype, function_dtype
+from promo_ns._engine.functions import accumulation_dtype, function_dtype
+from promo_ns._engine.operands import Operand, PromotionError
 from promo_ns._ops import FAMILY, FUNCTION_FAMILY
 from promo_ns.explore.explanation import Explanation
 from promo_ns.explore.tables import legend_dtypes, paint

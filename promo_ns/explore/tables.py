@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._engine import Operand, PromotionError, resolve
+from promo_ns._engine.operands import Operand, PromotionError
+from promo_ns._engine.resolution import resolve
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_COLUMNS, Policy, Role
 
 __all__ = [

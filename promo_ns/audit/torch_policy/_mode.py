@@ -10,10 +10,11 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode, handle_torch_function, has_torch_function
 
-from promo_ns._engine import PromotionError
+from promo_ns._convert import wrap
+from promo_ns._engine.operands import PromotionError
 from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
-from promo_ns._plan import INPLACE, wrap
+from promo_ns._plan import INPLACE
 from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
 from promo_ns.audit.torch_policy._call import SCALARS, ArgumentError, Call, Calls, Translator
 from promo_ns.audit.torch_policy._creation import CREATION

@@ -1,0 +1,85 @@
+"""Explanations: a refusal as a :class:`~promo_ns._engine.operands.PromotionError` that names its fix.
+
+The message names the policy, the op, each operand's dtype and role
+(:func:`describe_call`), why the policy refuses, and an explicit cast that
+makes the op valid, found by deciding the cell again with the operands cast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from promo_ns._dtypes import DTYPES, DType
+from promo_ns._engine.decisions import cell, run
+from promo_ns._engine.functions import _holds
+from promo_ns._engine.operands import _DEFAULT_OF, Operand, PromotionError, Refusal, _kinds
+from promo_ns.policies._model import Policy, Role
+
+__all__ = ["describe_call"]
+
+
+def describe_call(op: str, operands: Sequence[Operand]) -> str:
+    """``"add(x1: int8 (n-d array), x2: 1.5 (Python float))"``, ``"log(x: int8 (n-d array))"``: a call."""
+    names = ["x"] if len(operands) == 1 else [f"x{i + 1}" for i in range(len(operands))]
+    return f"{op}({', '.join(f'{n}: {o.describe()}' for n, o in zip(names, operands, strict=True))})"
+
+
+def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> str:
+    """An explicit cast that makes the op valid under ``policy``, in words."""
+    arrays = [(i, o) for i, o in enumerate(operands) if o.dtype is not None]
+    if not arrays:
+        return "Fix: make one operand an array first, e.g. xp.asarray(x1)."
+    taken = policy.families[family].scalar_kinds if family in policy.families else None
+    for i, o in enumerate(operands):
+        if o.dtype is None and taken is not None and o.role.kind not in taken:
+            value = f"{o.value!r}" if o.value is not None else f"the {o.role}"
+            return f"Fix: {op!r} takes no {o.role} here; pass {value} as an int or float, e.g. x{i + 1}=1."
+    # Operand order among equal categories: a set's order would change with the hash seed.
+    dtypes = dict.fromkeys(o.dtype for _, o in arrays if o.dtype is not None)
+    targets = sorted(dtypes, key=lambda d: -d.category)
+    scalar_kinds = [o.role.kind for o in operands if o.dtype is None]
+    for kind in scalar_kinds:
+        default = policy.defaults.get(_DEFAULT_OF[kind])
+        if default is not None and default not in targets:
+            targets.append(default)
+    holder = _int_holder(list(dtypes))  # integers: first a dtype that holds every operand's values
+    wrapping = ""  # a cast that would wrap an integer operand's values: suggested only if nothing else works
+    ints = [d for d in dtypes if d.kind in "iu"]
+    for target in targets if holder is None else [holder, *targets]:
+        trial = [Operand(target, Role.ND) if o.dtype is not None else o for o in operands]
+        decided = run(cell(policy, policy.families.get(family), [(o.dtype, o.role) for o in trial]))
+        if not isinstance(decided.result, Refusal):
+            casts = [f"xp.astype(x{i + 1}, xp.{target})" for i, o in arrays if o.dtype is not target]
+            if casts and target.kind in "biu" and not all(_holds(target, d) for d in ints):
+                wrapping = wrapping or f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
+            elif casts:
+                return f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
+    if wrapping:
+        return wrapping
+    kinds = policy.families[family].kinds if family in policy.families else ""
+    if kinds:
+        return f"Fix: {op!r} takes {_kinds(kinds)} operands under this policy; cast with xp.astype first."
+    return f"Fix: {op!r} is not available under this policy; switch policy with promo_ns.policy(...)."
+
+
+def _int_holder(dtypes: Sequence[DType]) -> DType | None:
+    """The narrowest integer dtype that holds every value of ``dtypes``, all bool or integer; else None."""
+    if not dtypes or any(d.kind not in "biu" for d in dtypes):
+        return None
+    holders = [d for d in DTYPES if d.kind in "iu" and all(_holds(d, x) for x in dtypes)]
+    return min(holders, key=lambda d: (d.bits, d.kind != "u"), default=None)
+
+
+def _error(
+    policy: Policy, op: str, family: str, operands: Sequence[Operand], refusal: Refusal
+) -> PromotionError:
+    what = {
+        "kind": f"{op!r} does not accept these operand kinds",
+        "same_dtype": f"{op!r} does not promote arrays of different dtypes",
+        "promotion": "no promotion is defined for these operand dtypes",
+        "scalars": "at least one operand must be an array",
+    }[refusal.why]
+    return PromotionError(
+        f"policy {policy.name!r} refuses {describe_call(op, operands)}: {what} "
+        f"({policy.reference}). {_fix(policy, op, family, operands)}"
+    )

@@ -1,0 +1,153 @@
+"""Resolving an op: the compiled decision looked up, its Python scalars checked, in-place casts.
+
+:func:`resolve` answers a binary op, :func:`resolve_many` any number of
+operands (``concat``, ``result_type``, ``clip``), :func:`promote_elements` the
+elements of nested data, :func:`can_cast` the policy's casting rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from promo_ns._dtypes import DType
+from promo_ns._engine.decisions import _decide_many, _table, family_name
+from promo_ns._engine.messages import _error
+from promo_ns._engine.operands import _KIND_ORDER, Operand, PromotionError, Refusal
+from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_value
+from promo_ns.policies._model import Policy, Role
+
+__all__ = ["can_cast", "promote_elements", "resolve", "resolve_many"]
+
+
+def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = False) -> DType:
+    """The result dtype of binary ``op`` on ``a`` and ``b`` under ``policy``.
+
+    Parameters
+    ----------
+    policy
+        The policy deciding.
+    op
+        An op name from :mod:`promo_ns._ops` (``"add"``, ``"less"``, ``"atan2"``, ...).
+    a, b
+        The operands, left then right.
+    inplace
+        ``a`` is updated in place (``a op= b``): its dtype must not change.
+
+    Returns
+    -------
+    DType
+        The result dtype (``a.dtype`` when ``inplace``).
+
+    Raises
+    ------
+    PromotionError
+        The policy refuses the combination.
+    OverflowError
+        A Python int does not fit the result dtype and the policy says so.
+    """
+    family = family_name(policy, op)
+    ra, rb = a.role, b.role
+    if inplace and policy.inplace_as_nd:
+        ra = Role.ND if ra in policy.inplace_as_nd else ra
+        rb = Role.ND if rb in policy.inplace_as_nd else rb
+    result = _table(policy, family)[(a.dtype, ra, b.dtype, rb)]
+    if isinstance(result, Refusal):
+        raise _error(policy, op, family, (a, b), result)
+    for i, o in enumerate((a, b)):
+        if o.role is Role.INT and o.value.__class__ is int:
+            int_value(policy, op, (a, b), i)
+        elif o.dtype is None and o.value.__class__ in (float, complex):
+            _check_inexact(policy, op, family, (a, b), result, index=i)
+    if inplace:
+        return _inplace(policy, op, a, b, result)
+    return result
+
+
+def _casts(rule: str, source: DType, target: DType) -> bool:
+    """Whether ``source`` casts to ``target`` by ``rule`` (``"same"``, ``"category"``, ``"same_kind"``)."""
+    if rule == "same":
+        return source is target
+    if rule == "category":
+        return source.category <= target.category
+    return _KIND_ORDER.index(source.kind) <= _KIND_ORDER.index(target.kind)
+
+
+def can_cast(policy: Policy, source: DType, target: DType) -> bool:
+    """``can_cast(source, target)`` under ``policy`` (see :attr:`Policy.can_cast`)."""
+    rule = policy.can_cast
+    if isinstance(rule, frozenset):
+        return source is target or (source, target) in rule
+    if rule != "promotion":
+        return _casts(rule, source, target)
+    return _table(policy, family_name(policy, "result_type"))[(source, Role.ND, target, Role.ND)] is target
+
+
+def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> DType:
+    left = a.dtype
+    if left is None:
+        raise TypeError(f"in-place {op!r} needs an array on the left, got {a.describe()}")
+    if not _casts(policy.inplace, result, left):
+        raise PromotionError(
+            f"policy {policy.name!r} refuses in-place {op!r}: x1 is {a.describe()}, x2 is "
+            f"{b.describe()}, and the result would be {result}, which the policy does not cast "
+            f"back to {left} (an in-place op never changes x1's dtype). x1 is unchanged. "
+            f"Fix: x1 = xp.{op}(x1, x2) for a new {result} array, or cast x2 to {left} first: "
+            f"xp.astype(x2, xp.{left})."
+        )
+    return left
+
+
+def resolve_many(policy: Policy, op: str, operands: Sequence[Operand | None]) -> DType:
+    """The result dtype of an op over any number of operands (``concat``, ``result_type``, ``clip``).
+
+    ``None`` holds the place of an absent operand (``clip``'s missing bound),
+    for the Python int value rules that depend on the position.
+    """
+    present = [o for o in operands if o is not None]
+    if len(operands) == len(present) == 2:
+        return resolve(policy, op, present[0], present[1])
+    name = family_name(policy, op)
+    result, _ = _decide_many(policy, name, tuple((o.dtype, o.role) for o in present))
+    if isinstance(result, Refusal):
+        raise _error(policy, op, name, present, result)
+    for i, o in enumerate(operands):
+        if o is not None and o.role is Role.INT and o.value.__class__ is int:
+            int_value(policy, op, operands, i)
+        elif o is not None and o.dtype is None and o.value.__class__ in (float, complex):
+            _check_inexact(policy, op, name, operands, result, index=i)
+    return result
+
+
+def _check_inexact(
+    policy: Policy, op: str, name: str, operands: Sequence[Operand | None], result: DType, *, index: int
+) -> None:
+    """:func:`checked_inexact` of the Python float or complex ``operands[index]`` where the family checks it.
+
+    It converts to the first operand's dtype where the family casts, else to ``result``.
+    """
+    family = policy.families.get(name)
+    first = operands[0].dtype if operands[0] is not None else None
+    dtype = first if family is not None and family.cast is not None and first is not None else result
+    o = operands[index]
+    assert o is not None  # a Python scalar's place
+    if checks_inexact(policy, name, dtype, o.role, index):
+        checked_inexact(policy, op, o.value, dtype, index)  # type: ignore[arg-type]
+
+
+def promote_elements(policy: Policy, op: str, operands: Sequence[Operand]) -> DType:
+    """The dtype plain promotion gives ``operands`` under ``policy``, before any op family's rule.
+
+    What a framework's creation function does with the elements of nested data
+    (``asarray([a, b, 1.5])``).
+
+    Raises
+    ------
+    PromotionError
+        The policy defines no promotion of these operands.
+    """
+    result = _decide_many(
+        policy, family_name(policy, "result_type"), tuple((o.dtype, o.role) for o in operands)
+    )[1]
+    if isinstance(result, Refusal):
+        raise _error(policy, op, family_name(policy, "result_type"), operands, result)
+    return result

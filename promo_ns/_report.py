@@ -1,0 +1,91 @@
+"""What the plan layer reports to the ``trace`` or ``compare`` block in force, if any.
+
+A binary op is recorded once it has run (:func:`_record`) or refused
+(:func:`_record_refusal`); a function's cast is noted (:func:`traced`) and
+committed when the function has run (:func:`ran`); a one-array function's
+decision goes to a compare (:func:`report_decided`).  Outside such blocks
+each report is one context-variable lookup.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from promo_ns._context import _SCOPE, Scope, current
+from promo_ns._dtypes import DTYPES, DType
+from promo_ns._operands import _KEYS, Space
+from promo_ns.backends import Plan
+
+if TYPE_CHECKING:
+    from promo_ns._trace import Trace
+
+__all__ = ["ran", "report_decided", "traced"]
+
+_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
+
+
+def ran(op: str) -> None:
+    """Report to the trace, if any, that ``op`` (noted with :func:`traced`) has run."""
+    scope = _scope() and current()
+    if scope is not None and scope.tracer is not None:
+        scope.tracer.commit(op)
+
+
+def report_decided(op: str, x: Any, result: DType | None) -> None:
+    """Report one-array function ``op`` of array ``x``, which gave ``result`` (None: refused), to a compare.
+
+    A trace records casts only: it hears of these through :func:`traced` where one is made.
+    """
+    scope = _scope() and current()
+    if scope is None or scope.tracer is None or not scope.tracer.every_op:
+        return
+    operands = [(*_KEYS[x._k], x._x)]
+    if result is None:
+        scope.tracer.refused(op, operands)
+    else:
+        scope.tracer.record(op, operands, result, result)
+
+
+def traced(ns: Space, op: str, x: Any, result: DType, compute: DType) -> None:
+    """Note, inside a trace block, that ``op`` converts array ``x`` to ``compute`` for a ``result``.
+
+    The cast is recorded once :func:`ran` (or :func:`finish`) reports that the op has run.
+    """
+    scope = _scope() and current()
+    if scope is not None and scope.tracer is not None:
+        scope.tracer.pending(op, [(*_KEYS[x._k], x._x)], result, compute)
+
+
+def _record(
+    scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int, Any], *, inplace: bool = False
+) -> None:
+    """Report binary ``op`` on cell ``(a, b)`` (code, native operand), which has run, to the block's trace."""
+    tracer = _tracer(scope)
+    if tracer is not None:
+        operands = [(*_KEYS[code], x) for code, x in (a, b)]
+        tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute, inplace=inplace)
+
+
+def _record_refusal(
+    scope: Scope,
+    op: str,
+    a: tuple[int, Any],
+    b: tuple[int, Any],
+    *,
+    inplace: bool,
+    error: str = "PromotionError",
+) -> None:
+    """Report binary ``op`` on cell ``(a, b)``, refused with ``error``, to the block's trace."""
+    tracer = _tracer(scope)
+    if tracer is not None:
+        tracer.refused(op, [(*_KEYS[code], x) for code, x in (a, b)], inplace=inplace, error=error)
+
+
+def _tracer(scope: Scope) -> Trace | None:
+    """The trace of ``scope``, or of the block now in force where ``scope`` has closed; None without one."""
+    if scope.closed:
+        found = current()
+        if found is None:
+            return None
+        scope = found
+    return scope.tracer
