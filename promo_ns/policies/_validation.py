@@ -7,7 +7,7 @@ is made (the registry checks the one field that names a policy).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from promo_ns._dtypes import DTYPES
 from promo_ns._ops import DELEGATED_DTYPES, FAMILY, INPUT_KIND_OPS, UNPROMOTED
@@ -15,8 +15,8 @@ from promo_ns.policies._checks import check_fields, check_kinds, check_per_kind,
 from promo_ns.policies._family import FAMILIES
 from promo_ns.policies._grids import FLOAT_SCALAR_FORMS, FUNCTION_FAMILIES, Role
 
-if TYPE_CHECKING:
-    from promo_ns.policies._model import Policy
+#: A :class:`~promo_ns.policies.Policy` (which imports this module, so it is not named here).
+PolicyRecord = Any
 
 __all__ = ["DEFAULT_KINDS", "validate"]
 
@@ -24,7 +24,7 @@ __all__ = ["DEFAULT_KINDS", "validate"]
 DEFAULT_KINDS: tuple[str, ...] = ("bool", "int", "float", "complex", "index")
 
 
-def validate(record: Policy, owner: str) -> None:
+def validate(record: PolicyRecord, owner: str) -> None:
     """Check every field of ``record`` against its type, and the fields whose values are names.
 
     (``nested_rules``, a policy's name, is checked against the registry by :mod:`._model`.)
@@ -91,7 +91,7 @@ def validate(record: Policy, owner: str) -> None:
     _check_nary(record, owner)
 
 
-def _check_nary(record: Policy, owner: str) -> None:
+def _check_nary(record: PolicyRecord, owner: str) -> None:
     """``nary_order`` and ``weak_joins`` hold what their ``nary`` needs, and nothing for another one."""
     _check_weak_joins(record, owner)
     order = record.nary_order
@@ -112,7 +112,7 @@ def _check_nary(record: Policy, owner: str) -> None:
         )
 
 
-def _check_weak_joins(record: Policy, owner: str) -> None:
+def _check_weak_joins(record: PolicyRecord, owner: str) -> None:
     """Each weak join is a Python scalar role, in both orders, over the arrays cell of its default."""
     if record.weak_joins and record.nary != "lattice":
         raise ValueError(f"{owner}: weak_joins is used by nary='lattice' only; leave it empty")
