@@ -554,7 +554,7 @@ def test_the_readme_workload_on_a_cluster_equals_numpy_under_every_policy() -> N
             for got, want in zip([next(computed) for _ in lazy], eager, strict=True):
                 assert got.dtype == to_numpy(want).dtype
                 np.testing.assert_allclose(got, to_numpy(want), rtol=1e-5, atol=1e-6)
-        assert set(results) == {"pytorch", "numpy", "jax"}
+        assert set(results) == {"pytorch", "numpy", "jax", "tf-all", "tf-legacy"}
         assert {str(lazy[1].dtype) for lazy, _ in results.values()} == {"float32", "float64"}
         assert len(client.scheduler_info()["workers"]) == 2
         # promo_ns arrays themselves travel to the workers (pickled with their namespace)

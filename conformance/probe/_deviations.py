@@ -600,10 +600,29 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
 }
 
 
+#: Deviations of every policy whose framework has the function.
+_ANY_POLICY = (
+    ProbeDeviation(
+        "np.linalg.eigvals and eig (tnp's, paddle's) return a real array when every eigenvalue is "
+        "real, a dtype that depends on the values; promo_ns gives the complex dtype on every backend, "
+        "as torch and JAX do.",
+        lambda case, seen, got: (
+            case.op in ("linalg.eigvals", "linalg.eig")
+            and dtypes_of(seen).startswith("float")
+            and dtypes_of(got).startswith("complex")
+        ),
+    ),
+)
+
+
 def find(policy: str, case: Case, seen: str, got: str, *, values: bool = False) -> str | None:
     """The reason of ``policy``'s deviation covering ``case`` (``values``: its values only), if any."""
     found = next(
-        (d for d in DEVIATIONS.get(policy, ()) if d.values_only == values and d.applies(case, seen, got)),
+        (
+            d
+            for d in (*DEVIATIONS.get(policy, ()), *_ANY_POLICY)
+            if d.values_only == values and d.applies(case, seen, got)
+        ),
         None,
     )
     return None if found is None else found.reason
