@@ -403,14 +403,15 @@ def test_torchs_keywords_are_honoured_or_refused() -> None:
         assert torch.arange(3, out=out) is out and out.dtype == torch.float32
         f16 = torch.ones(2, dtype=torch.float16)
         assert torch.linalg.vector_norm(f16, dtype=torch.float64).dtype == torch.float64  # torch's own
-        for call, argument in [
+        refused: list[tuple[Callable[[], object], str]] = [
             (lambda: torch.linalg.pinv(i32, atol=0.1), "atol"),
             (lambda: torch.linalg.pinv(i32, hermitian=True), "hermitian"),
             (lambda: torch.linalg.matrix_rank(i32, atol=0.1), "atol"),
             (lambda: torch.linalg.svdvals(i32, driver="gesvd"), "driver"),
             (lambda: torch.zeros(2, layout=torch.sparse_coo), "layout"),
             (lambda: torch.empty(2, memory_format=torch.channels_last), "memory_format"),
-        ]:
+        ]
+        for call, argument in refused:
             with pytest.raises(TypeError, match=f"torch_policy: .*'s {argument}="):
                 call()
         assert torch.linalg.matrix_rank(i32, hermitian=False).dtype == torch.int64  # the default: fine
