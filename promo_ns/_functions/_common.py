@@ -302,10 +302,15 @@ def _in_wider_dtype(ns: Space, name: str, fn: Callable[[Any], Any], x: Any, erro
         is_array = isinstance(o, backend.array_type) or is_numpy_like(o)
         return backend.astype(o, dtype) if is_array and backend.dtype(o) is wider else o
 
-    if isinstance(out, tuple):
-        parts = [back(o) for o in out]
-        return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
-    return back(out)
+    return _each_result(out, back)
+
+
+def _each_result(out: Any, fn: Callable[[Any], Any]) -> Any:
+    """``fn`` of a function's result, or of each of its results (a tuple or named tuple)."""
+    if not isinstance(out, tuple):
+        return fn(out)
+    parts = [fn(o) for o in out]
+    return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
 
 
 def _in_precision_of(ns: Space, out: Any, x: Any) -> Any:
@@ -327,10 +332,7 @@ def _in_precision_of(ns: Space, out: Any, x: Any) -> Any:
         want = {"f": real, "c": complex_}.get(have.kind)
         return o if want is None or have is want else backend.astype(o, want)
 
-    if not isinstance(out, tuple):
-        return back(out)
-    parts = [back(o) for o in out]
-    return type(out)(*parts) if hasattr(out, "_fields") else type(out)(parts)
+    return _each_result(out, back)
 
 
 def _no_kernel(ns: Space, name: str, dtype: DType) -> TypeError:
