@@ -210,6 +210,14 @@ _UNSAFE_FILL = ProbeDeviation(
 #: TF's ways in every mode (its functions, kernels and conversions).
 _TF_ANY_MODE: tuple[ProbeDeviation, ...] = (
     ProbeDeviation(
+        "tnp.maximum(x, 0) with a Python real 0 (0.0 and -0.0 too) is tf.nn.relu(x), x's dtype "
+        "whatever the 0's type (tnp.clip with a lower bound of 0 calls it): a dtype from a value, "
+        "which the policy does not take; maximum(int8, 0.5) promotes.",
+        lambda case, seen, got: (
+            case.op in ("maximum", "clip") and case.args[1:2] in (("py:float:0.0",), ("py:float:-0.0",))
+        ),
+    ),
+    ProbeDeviation(
         "TF's index-returning functions give int32 (tf.unique's out_idx, tf.searchsorted's "
         "out_type, tnp.argsort); promo_ns gives the backend's int64 index dtype.",
         lambda case, seen, got: case.op in _INDEXING,
@@ -520,9 +528,23 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
             lambda case, seen, got: case.op == "divide" and all(t.startswith("bool:") for t in case.args),
         ),
         ProbeDeviation(
-            "tnp.asarray refuses a Python value that does not fit dtype= (a TypeError from its "
-            "conversion); promo_ns refuses it with NumPy's OverflowError.",
-            lambda case, seen, got: case.op == "asarray" and seen == "refused" and got.startswith("error"),
+            "tnp.asarray, tnp.full and tnp.full_like refuse a Python value that does not fit dtype= "
+            "(a TypeError from TF's conversion); promo_ns refuses it with NumPy's OverflowError "
+            "(ValueError for NaN).",
+            lambda case, seen, got: (
+                case.op in ("asarray", "full", "full_like") and seen == "refused" and got.startswith("error")
+            ),
+        ),
+        ProbeDeviation(
+            "tnp.asarray of a list mixing bools and numbers with dtype= goes through TF's own "
+            "converter, which refuses it ('Can't convert Python sequence with mixed types'); without "
+            "dtype= the same list converts by NumPy's rules. promo_ns converts both.",
+            lambda case, seen, got: (
+                case.op == "asarray"
+                and seen == "refused"
+                and is_result(got)
+                and any(word in case.args[0] for word in ("True", "False"))
+            ),
         ),
         ProbeDeviation(
             "Values: TF's CPU kernels flush subnormal operands to zero (logical functions of subnormals "

@@ -70,6 +70,25 @@ _SIGNATURES: dict[str, Callable[..., None]] = {
 SIGNATURES.update(_SIGNATURES)
 
 _std = decided("std")
+_var = decided("var")
+
+
+def _whole(correction: Any) -> Any:
+    """A whole float ``correction`` as an int: the backend's own default, so jax.jit compiles no cast."""
+    return int(correction) if isinstance(correction, float) and correction.is_integer() else correction
+
+
+def var(
+    ns: Space,
+    x: Any,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: float = 0.0,
+    keepdims: bool = False,
+) -> Any:
+    """``var``, with a whole ``correction`` passed on as an int."""
+    return _var(ns, x, axis=axis, correction=_whole(correction), keepdims=keepdims)
 
 
 def std(
@@ -86,7 +105,7 @@ def std(
     array-api-compat's torch ``std`` takes whole corrections only; its ``var`` takes any.
     """
     if not isinstance(correction, float) or correction.is_integer():
-        return _std(ns, x, axis=axis, correction=correction, keepdims=keepdims)
+        return _std(ns, x, axis=axis, correction=_whole(correction), keepdims=keepdims)
     result, native_x = one_array(ns, "std", x)
     compat = ns._backend.compat
     out = compat.var(native_x, axis=axis, correction=correction, keepdims=keepdims)
@@ -95,6 +114,7 @@ def std(
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     **{name: reduction(name) for name in ("sum", "prod", "cumulative_sum", "cumulative_prod")},
-    **{name: decided(name) for name in ("mean", "var", "max", "min")},
+    **{name: decided(name) for name in ("mean", "max", "min")},
     "std": std,
+    "var": var,
 }
