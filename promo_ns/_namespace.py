@@ -217,8 +217,9 @@ class Namespace(ModuleType):
         return ext
 
 
+@functools.cache
 def _signature(fn: Callable[..., Any]) -> inspect.Signature | None:
-    """``fn``'s signature, or None where it has none to read (a function written in C)."""
+    """``fn``'s signature, or None where it has none to read (a function written in C); read once."""
     try:
         return inspect.signature(fn)
     except (TypeError, ValueError):

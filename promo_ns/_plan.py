@@ -2,7 +2,8 @@
 
 Every binary operator (reflected and in place), every binary function of the
 namespace and setitem is one :func:`operator`: one list index into the plans
-compiled for ``(policy, backend, op)`` gives the result dtype, the dtype the
+of ``(policy, backend, op)`` (:mod:`promo_ns._binary_plans` compiles a cell on
+its first use) gives the result dtype, the dtype the
 kernel computes in, and the backend's native function where its own promotion
 already gives those.  Functions over several operands (``where``, ``clip``,
 ``concat``, ``matmul``) go through :func:`promoted`, functions of one array
@@ -20,9 +21,10 @@ policy's rules for floating arrays with Python scalars.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
+from promo_ns._binary_plans import plan_of, plans
 from promo_ns._context import _SCOPE, Scope, current
 from promo_ns._convert import (
     _adopted,
@@ -40,22 +42,15 @@ from promo_ns._convert import (
     reflected_name,
 )
 from promo_ns._dtypes import DTYPES, DType, bool_, float32, uint8
-from promo_ns._engine.decisions import compute_table, family_name, promoted_table
-from promo_ns._engine.functions import function_dtype, one_array_plan
-from promo_ns._engine.operands import Operand, PromotionError, Refusal
+from promo_ns._engine.decisions import compute_cell, family_name
+from promo_ns._engine.functions import one_array_plan
+from promo_ns._engine.operands import PromotionError, Refusal
 from promo_ns._engine.resolution import resolve, resolve_many
-from promo_ns._engine.scalars import checked_inexact, checked_int, checks_inexact, int_limits, int_value
-from promo_ns._float_scalars import (
-    _float_scalar_rule,
-    _kernel_rule,
-    _reciprocal_in,
-    _reciprocal_then_multiply,
-)
-from promo_ns._memo import per_policy
+from promo_ns._engine.scalars import checked_inexact, checked_int, int_value
 from promo_ns._operands import _KEYS, _NA, _NK, _SCALAR_CODE, Space, _engine_operand, code_of
 from promo_ns._report import _record, _record_refusal, ran, report_decided, traced
-from promo_ns.backends import Backend, Plan, Values
-from promo_ns.policies import Policy, Role
+from promo_ns.backends import Plan
+from promo_ns.policies import Role
 
 __all__ = [
     "INPLACE",
@@ -69,6 +64,7 @@ __all__ = [
     "meet",
     "one_array",
     "operator",
+    "plan_of",
     "plans",
     "prepared_done",
     "promoted",
@@ -79,136 +75,6 @@ _scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 
 #: binary modes: ``a op b``, ``b op a``, ``a op= b``, and the checks of ``a op= b`` alone.
 NORMAL, REFLECTED, INPLACE, PREPARE = 0, 1, 2, 3
-
-
-# --- the compiled plans of a (policy, backend, op) -------------------------------------------
-
-
-def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role]) -> bool:
-    try:
-        resolve(policy, op, Operand(*a), Operand(*b), inplace=True)
-    except (PromotionError, TypeError):
-        return False
-    return True
-
-
-_KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
-
-
-@per_policy
-def plans(policy: Policy, backend: Backend, op: str, *, function: bool = False) -> tuple[Plan | None, ...]:
-    """Every cell of ``op`` under ``policy`` on ``backend``; indexed ``code1 * NK + code2``, None if refused.
-
-    ``function``: the cells of the function spelling (``xp.divide(s, x)``),
-    where they are not the reflected operator's (the policy's ``"s op x"`` rules).
-
-    A cell runs the native kernel on the operands as they are (``direct``) only
-    where the backend's own promotion gives the same result and compute dtypes,
-    plain promotion already reaches the compute dtype (no kernel maps int to
-    float on its own), and the backend's ``not_native`` does not list it.
-    """
-    native_policy = backend.native_policy
-    family = family_name(policy, op)
-    table = compute_table(policy, family)
-    native_table = compute_table(native_policy, family_name(native_policy, op))
-    native_promoted = promoted_table(native_policy)
-    not_native = backend.not_native
-    rules = policy.families.get(family)
-    values = (
-        Values() if rules is None else Values(rules.zero_divisor, rules.negative_powers, rules.zero_remainder)
-    )
-    out: list[Plan | None] = []
-    for a in _KEYS:
-        for b in _KEYS:
-            k = (a[0], a[1], b[0], b[1])
-            cell = table[k]
-            if isinstance(cell, Refusal):
-                out.append(None)
-                continue
-            result, compute = cell
-            scalar = next((r for d, r in (a, b) if d is None), None)
-            converts = scalar is not None and (
-                (scalar is Role.INT and compute.kind in "iu")
-                or "bifc".index(scalar.kind) > "bifc".index(_KIND[compute.kind])
-            )
-            ints = (
-                None if scalar is not Role.INT else int_limits(policy, family, (a, b), int(a[0] is not None))
-            )
-            fix = (
-                converts
-                or ints is not None
-                or (
-                    scalar is not None
-                    and checks_inexact(policy, family, compute, scalar, int(a[0] is not None))
-                )
-            )
-            if a[0] is None and b[0] is None:  # no operator meets two Python scalars
-                out.append(None)
-                continue
-            rule = _float_scalar_rule(policy, op, a, b, compute, function=function)
-            direct = (
-                not converts
-                and native_promoted[k] is compute
-                and native_table[k] == cell
-                and _kernel_rule(rule) == _kernel_rule(_float_scalar_rule(native_policy, op, a, b, compute))
-                and not any((o, d, compute) in not_native for o in (op, None) for d in (a[0], b[0]))
-            )
-            plan = Plan(
-                code_of(result, all(r is not Role.ND for _, r in (a, b))),
-                compute,
-                direct,
-                result is not compute,
-                fix,
-                a[0] is not None and _inplace_ok(policy, op, a, b),
-                (
-                    backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result, values=values)
-                    if direct
-                    else None
-                ),
-                ints=ints,
-                values=values,
-            )
-            out.append(plan if rule is None else _float_scalar_plan(plan, rule, policy, backend, cell=(a, b)))
-    return tuple(out)
-
-
-def _float_scalar_plan(
-    plan: Plan,
-    rule: str,
-    policy: Policy,
-    backend: Backend,
-    *,
-    cell: tuple[tuple[DType | None, Role], tuple[DType | None, Role]],
-) -> Plan:
-    """``plan`` of cell ``(a, b)``, as the policy's ``rule`` computes it (see :func:`_float_scalar_rule`).
-
-    ``"float32_opmath"``: a float16/bfloat16 cell computes in float32 and is
-    rounded once.  ``"reciprocal_then_multiply"`` (``s / x``): the array's
-    reciprocal (in the policy's ``reciprocal`` dtype for a bool or integer
-    array), then the policy's ``x * s`` cell of that and the scalar.
-    """
-    compute = plan.compute
-    if rule == "float32_opmath":
-        return plan._replace(compute=float32, rounded=compute)
-    if rule == "reciprocal_then_multiply":
-        a, b = cell
-        x = b[0]
-        assert x is not None  # the array of ``s / x``
-        inverse = x if x.kind == "f" else function_dtype(policy, "reciprocal", x)
-        cells = plans(policy, backend, "multiply")
-        times = cells[code_of(inverse, b[1] is Role.ZERO_D) * _NK + _KEYS.index(a)]
-        assert times is not None  # a float array times a Python scalar: every policy computes it
-        multiply = times.kernel or partial(backend.binary, "multiply", plan=times)
-        reciprocal = backend.compat.reciprocal
-        if inverse is not x:
-            reciprocal = partial(_reciprocal_in, backend, reciprocal, inverse)
-        return plan._replace(
-            compute=times.compute,
-            direct=False,
-            kernel=partial(_reciprocal_then_multiply, reciprocal, multiply),
-            rounded=times.rounded,
-        )
-    return plan
 
 
 # --- the binary path: operators and binary functions -----------------------------------------
@@ -289,6 +155,8 @@ def operator(  # noqa: PLR0915
             if scope is None
             else _scoped(ns, op, scope, (ka, x), (kb, y), function=function)
         )
+        if plan is None and scope is None:  # not compiled yet, or refused
+            plan = plan_of(ns.policy, ns._backend, op, ka * _NK + kb, function=function)
         if plan is None or (inplace and not plan.inplace_ok):
             if scope is not None:
                 _record_refusal(scope, op, (ka, x), (kb, y), inplace=inplace)
@@ -421,7 +289,7 @@ def compared(ns: Space, op: str, x1: Any, x2: Any) -> tuple[Any, Any]:
     a, b = (operand_of(ns, x) for x in xs)
     policy = ns.policy_now()
     resolve(policy, op, a, b)  # raises the policy's refusal, or OverflowError for an int out of range
-    cell = compute_table(policy, family_name(policy, op))[(a.dtype, a.role, b.dtype, b.role)]
+    cell = compute_cell(policy, family_name(policy, op), (a.dtype, a.role, b.dtype, b.role))
     assert not isinstance(cell, Refusal)  # resolve() raised for a refused cell
     compute = cell[1]
     for i, o in enumerate((a, b)):
@@ -538,7 +406,7 @@ def finish(ns: Space, out: Any, result: DType, op: str = "") -> Any:
 # --- plan lookups in blocks, reports, kernels with promo_ns's errors -------------------------
 
 
-def _table(ns: Space, op: str, function: bool = False) -> tuple[Plan | None, ...]:
+def _table(ns: Space, op: str, function: bool = False) -> list[Plan | None]:
     """The plans of ``op`` (its ``function`` spelling's) under the namespace's policy, cached there."""
     found = ns._plans[f"{op}()" if function else op] = plans(ns.policy, ns._backend, op, function=function)
     return found
@@ -551,9 +419,9 @@ def _scoped(
     if scope.closed:  # a block that ended in another context: the scope around it
         open_scope = current()
         if open_scope is None:
-            return plans(ns.policy, ns._backend, op, function=function)[a[0] * _NK + b[0]]
+            return plan_of(ns.policy, ns._backend, op, a[0] * _NK + b[0], function=function)
         scope = open_scope
-    return plans(scope.policy or ns.policy, ns._backend, op, function=function)[a[0] * _NK + b[0]]
+    return plan_of(scope.policy or ns.policy, ns._backend, op, a[0] * _NK + b[0], function=function)
 
 
 def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:

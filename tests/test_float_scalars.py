@@ -262,10 +262,13 @@ def _float_cells(policy: Any, backend: str, op: str, dtype: str) -> dict[str, An
     """The plans of a ``dtype`` array with a Python float in ``op``, by operator form."""
     from promo_ns import _operands, _plan
 
-    cells = _plan.plans(policy, promo_ns.namespace(backend)._backend, op)
+    native = promo_ns.namespace(backend)._backend
     x, s = _operands.code_of(BY_NAME[dtype], False), _operands._SCALAR_CODE[float]
     symbol = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/"}[op]
-    return {f"x {symbol} s": cells[x * _operands._NK + s], f"s {symbol} x": cells[s * _operands._NK + x]}
+    return {
+        f"x {symbol} s": _plan.plan_of(policy, native, op, x * _operands._NK + s),
+        f"s {symbol} x": _plan.plan_of(policy, native, op, s * _operands._NK + x),
+    }
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])

@@ -464,21 +464,20 @@ def test_functions_give_their_dtypes_on_meta(dtype: str) -> None:
 
 def test_the_fast_path_is_untouched_for_dtypes_with_kernels() -> None:
     xp = namespace("torch")
-    plans = promo_ns._plan.plans(get_policy("array-api"), xp._backend, "add")
-    same = promo_ns._operands.code_of
+    policy, same, nk = get_policy("array-api"), promo_ns._operands.code_of, promo_ns._operands._NK
     for name in ("int64", "float32", "uint8", "int16"):
         code = same(BY_NAME[name], False)
-        plan = plans[code * promo_ns._operands._NK + code]
+        plan = promo_ns._plan.plan_of(policy, xp._backend, "add", code * nk + code)
         assert plan is not None and plan.direct and plan.kernel is torch.add
     for name in UNSIGNED:
         code = same(BY_NAME[name], False)
-        plan = plans[code * promo_ns._operands._NK + code]
+        plan = promo_ns._plan.plan_of(policy, xp._backend, "add", code * nk + code)
         assert plan is not None and not plan.direct
     # torch's CPU multiplies uint16/32/64 itself, CUDA does not: the cells go through binary(),
     # which runs torch's kernel on the CPU.
-    mul = promo_ns._plan.plans(get_policy("array-api"), xp._backend, "multiply")
     code = same(BY_NAME["uint64"], False)
-    assert not mul[code * promo_ns._operands._NK + code].direct  # type: ignore[union-attr]
+    mul = promo_ns._plan.plan_of(policy, xp._backend, "multiply", code * nk + code)
+    assert mul is not None and not mul.direct
     calls = []
 
     def counted(a: Any, b: Any) -> Any:

@@ -1,10 +1,10 @@
 """Policy data in, one cell's decision out: the promotion folds through the grids, in named stages.
 
-A policy is compiled once per op family into a dense dict keyed by the two
-operands' ``(dtype, role)`` pairs (``dtype`` is ``None`` for Python scalars),
-so answering a binary op is one dict lookup (:func:`compute_table`).  The
-lookup holds either a :class:`~promo_ns._dtypes.DType` or a
-:class:`~promo_ns._engine.operands.Refusal`.
+A policy's answers are kept per op family in dicts keyed by the two operands'
+``(dtype, role)`` pairs (``dtype`` is ``None`` for Python scalars), each cell
+computed the first time it is asked for (:func:`table_cell`), so a new policy
+compiles only what it uses.  A cell holds either a
+:class:`~promo_ns._dtypes.DType` or a :class:`~promo_ns._engine.operands.Refusal`.
 
 Each cell is decided by named stages (:func:`cell`) that give a reason for
 every step; :func:`run` runs them.  The tables keep the result only;
@@ -23,7 +23,19 @@ from promo_ns._memo import per_policy
 from promo_ns._ops import family_of
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
 
-__all__ = ["Decision", "Stage", "cell", "compute_table", "family_name", "promoted_table", "run"]
+__all__ = [
+    "Decision",
+    "Stage",
+    "TableKey",
+    "cell",
+    "compute_cell",
+    "compute_table",
+    "family_name",
+    "promoted_cell",
+    "result_cell",
+    "run",
+    "table_cell",
+]
 
 # --- the decision, in stages ---------------------------------------------------------------
 #
@@ -418,40 +430,67 @@ _KEYS: tuple[Key, ...] = tuple((d, r) for r in ARRAY_ROLES for d in DTYPES) + tu
 )
 
 
+TableKey: TypeAlias = tuple[DType | None, Role, DType | None, Role]
+_UNSET: object = object()
+
+
 @per_policy
-def _table(
-    policy: Policy, family_name: str
-) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
+def _cells(policy: Policy, kind: str, family_name: str) -> dict[TableKey, object]:
+    """The cells of one of ``policy``'s tables computed so far (see :func:`table_cell`)."""
+    return {}
+
+
+def _decide(policy: Policy, kind: str, family_name: str, k: TableKey) -> object:
+    keys = ((k[0], k[1]), (k[2], k[3]))
+    if kind == "promoted":
+        return run(_promotion(policy, keys)).result
     family = policy.families.get(family_name)
-    return {(a[0], a[1], b[0], b[1]): run(cell(policy, family, (a, b))).result for a in _KEYS for b in _KEYS}
+    result = run(cell(policy, family, keys)).result
+    if kind == "result" or isinstance(result, Refusal):
+        return result
+    if family is None or family.result != "bool":
+        return (result, result)
+    return (result, run(cell(policy, replace(family, result="promoted"), keys)).result)
 
 
-@per_policy
-def promoted_table(policy: Policy) -> dict[tuple[DType | None, Role, DType | None, Role], DType | Refusal]:
-    """Per operand-key pair: the dtype plain promotion gives, before any op family's rule."""
-    return {(a[0], a[1], b[0], b[1]): run(_promotion(policy, (a, b))).result for a in _KEYS for b in _KEYS}
+def table_cell(policy: Policy, kind: str, family_name: str, k: TableKey) -> object:
+    """One cell of a table, computed the first time it is asked for: a new policy compiles what it uses.
+
+    ``kind``: ``"result"`` (the family's result dtype, or a refusal),
+    ``"compute"`` (``(result dtype, dtype the kernel computes in)``, or a
+    refusal) or ``"promoted"`` (plain promotion, before any family's rule).
+    """
+    cells = _cells(policy, kind, family_name)
+    value = cells.get(k, _UNSET)
+    if value is _UNSET:
+        value = cells[k] = _decide(policy, kind, family_name, k)
+    return value
 
 
-@per_policy
-def compute_table(
-    policy: Policy, family_name: str
-) -> dict[tuple[DType | None, Role, DType | None, Role], tuple[DType, DType] | Refusal]:
-    """Per operand-key pair: ``(result dtype, dtype the kernel computes in)``, or a refusal.
+def result_cell(policy: Policy, family_name: str, k: TableKey) -> DType | Refusal:
+    """The result dtype of ``family_name``'s cell ``k`` under ``policy``, or its refusal (computed once)."""
+    return table_cell(policy, "result", family_name, k)  # type: ignore[return-value]
+
+
+def compute_cell(policy: Policy, family_name: str, k: TableKey) -> tuple[DType, DType] | Refusal:
+    """``(result dtype, dtype the kernel computes in)`` of cell ``k``, or its refusal (computed once).
 
     The two differ only for families returning ``bool`` (comparisons), which
     compare in the promoted dtype.
     """
-    table = _table(policy, family_name)
-    family = policy.families.get(family_name)
-    if family is None or family.result != "bool":
-        return {k: v if isinstance(v, Refusal) else (v, v) for k, v in table.items()}
-    as_promoted = replace(family, result="promoted")
-    return {
-        k: v
-        if isinstance(v, Refusal)
-        else (v, run(cell(policy, as_promoted, ((k[0], k[1]), (k[2], k[3])))).result)  # type: ignore[misc]
-        for k, v in table.items()
-    }
+    return table_cell(policy, "compute", family_name, k)  # type: ignore[return-value]
+
+
+def promoted_cell(policy: Policy, k: TableKey) -> DType | Refusal:
+    """The dtype plain promotion gives cell ``k``, before any op family's rule (computed once)."""
+    return table_cell(policy, "promoted", "", k)  # type: ignore[return-value]
+
+
+@per_policy
+def compute_table(policy: Policy, family_name: str) -> dict[TableKey, tuple[DType, DType] | Refusal]:
+    """Every cell of :func:`compute_cell` for ``family_name``: operand-key pair to its answer."""
+    keys = [(a[0], a[1], b[0], b[1]) for a in _KEYS for b in _KEYS]
+    return {k: compute_cell(policy, family_name, k) for k in keys}
 
 
 @per_policy

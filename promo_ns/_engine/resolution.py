@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from promo_ns._dtypes import DType
-from promo_ns._engine.decisions import _decide_many, _table, family_name
+from promo_ns._engine.decisions import _decide_many, family_name, result_cell
 from promo_ns._engine.messages import _error
 from promo_ns._engine.operands import _KIND_ORDER, Operand, PromotionError, Refusal
 from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_value
@@ -50,7 +50,7 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
     if inplace and policy.inplace_as_nd:
         ra = Role.ND if ra in policy.inplace_as_nd else ra
         rb = Role.ND if rb in policy.inplace_as_nd else rb
-    result = _table(policy, family)[(a.dtype, ra, b.dtype, rb)]
+    result = result_cell(policy, family, (a.dtype, ra, b.dtype, rb))
     if isinstance(result, Refusal):
         raise _error(policy, op, family, (a, b), result)
     for i, o in enumerate((a, b)):
@@ -79,7 +79,8 @@ def can_cast(policy: Policy, source: DType, target: DType) -> bool:
         return source is target or (source, target) in rule
     if rule != "promotion":
         return _casts(rule, source, target)
-    return _table(policy, family_name(policy, "result_type"))[(source, Role.ND, target, Role.ND)] is target
+    key = (source, Role.ND, target, Role.ND)
+    return result_cell(policy, family_name(policy, "result_type"), key) is target
 
 
 def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> DType:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple, NoReturn
 
 from promo_ns._dtypes import FLOAT_MAX, FLOAT_OVERFLOW, INT_RANGE, DType, a_or_an, bool_, holding, real_float
-from promo_ns._engine.decisions import _promotion, cell, compute_table, family_name, run
+from promo_ns._engine.decisions import _promotion, cell, compute_cell, family_name, run
 from promo_ns._engine.operands import Key, Operand, PromotionError, Refusal
 from promo_ns._memo import per_policy
 from promo_ns.policies._model import IntRule, Policy, Role
@@ -109,7 +109,7 @@ def _unconverted(policy: Policy, family_name: str, keys: tuple[Key, ...]) -> tup
     """
     if len(keys) != 2:
         return None
-    decided = compute_table(policy, family_name)[(keys[0][0], keys[0][1], keys[1][0], keys[1][1])]
+    decided = compute_cell(policy, family_name, (keys[0][0], keys[0][1], keys[1][0], keys[1][1]))
     if isinstance(decided, Refusal) or decided[1].kind == "b":
         return (0, -1)
     compute = decided[1]

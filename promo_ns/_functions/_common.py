@@ -51,14 +51,19 @@ _ONE_ARRAY = inspect.signature(lambda ns, x, /: None)
 def bind(fn: Callable[..., Any], ns: Space) -> Callable[..., Any]:
     """``fn`` with the namespace as its first argument, named, documented and signed like the standard's."""
     bound = functools.update_wrapper(functools.partial(fn, ns), fn)
-    template = SIGNATURES.get(fn.__name__)
-    if template is not None:
-        sig = inspect.signature(template)
-    else:
-        sig = inspect.signature(fn)
-        sig = sig.replace(parameters=list(sig.parameters.values())[1:])
+    sig = _bound_signature(fn)
     bound.__signature__ = sig  # type: ignore[attr-defined]
     return checking_axes(bound, fn.__name__, sig)
+
+
+@functools.cache
+def _bound_signature(fn: Callable[..., Any]) -> inspect.Signature:
+    """The standard's signature of ``fn`` bound to a namespace: its template's, else its own less ``ns``."""
+    template = SIGNATURES.get(fn.__name__)
+    if template is not None:
+        return inspect.signature(template)
+    sig = inspect.signature(fn)
+    return sig.replace(parameters=list(sig.parameters.values())[1:])
 
 
 #: Parameters naming axes: an int, a tuple of ints, or None (``axes``: a sequence of ints, or None).
