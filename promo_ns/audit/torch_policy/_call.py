@@ -22,9 +22,12 @@ __all__ = [
     "ArgumentError",
     "Call",
     "Calls",
+    "InPlace",
     "Translator",
     "axis",
     "both",
+    "decided_as",
+    "in_place",
     "is_dim",
     "one_array",
     "tensors",
@@ -61,8 +64,19 @@ class Calls(NamedTuple):
     combine: Callable[..., Any]
 
 
+class InPlace(NamedTuple):
+    """An in-place form (``x.sqrt_()``, ``x.clamp_(0)``): ``call``, its result stored in ``target``.
+
+    The function mode refuses it, before ``target`` changes, where the policy
+    does not cast the result's dtype back to ``target``'s (as it refuses ``x.add_(y)``).
+    """
+
+    call: Call
+    target: torch.Tensor
+
+
 #: A torch function's arguments -> the namespace's call (or calls), or None: torch's own call.
-Translator = Callable[..., Call | Calls | None]
+Translator = Callable[..., Call | Calls | InPlace | None]
 
 
 class ArgumentError(TypeError):
@@ -106,6 +120,28 @@ def one_array(name: str) -> Translator:
 
     def call(x: Any) -> Call | None:
         return Call(name, (x,), {}) if isinstance(x, torch.Tensor) else None
+
+    return call
+
+
+def decided_as(name: str, x: torch.Tensor, compute: Callable[[torch.dtype], Any], **kwargs: Any) -> Call:
+    """The namespace's ``name`` decides the dtype; ``compute``, torch's function in that dtype, the result.
+
+    For torch functions the namespace lacks (``logsumexp``, ``fft.hfftn``):
+    the namespace's function of the same dtype rule runs on two zeros of
+    ``x``'s dtype on its device (a dtype decision does not depend on an
+    array's values), giving the policy's dtype or its refusal; then
+    ``compute(dtype)`` gives torch's result.  ``kwargs`` go to ``name``.
+    """
+    return Call(name, (x.new_zeros(2),), kwargs, lambda decided: compute(decided.dtype))
+
+
+def in_place(translator: Translator) -> Translator:
+    """The in-place form (``x.sqrt_()``) of the ``translator`` of ``x.sqrt()``: its call, stored in ``x``."""
+
+    def call(x: Any, *args: Any, **kwargs: Any) -> InPlace | None:
+        found = translator(x, *args, **kwargs)
+        return InPlace(found, x) if isinstance(found, Call) and found.after is None else None
 
     return call
 
