@@ -17,6 +17,9 @@ from typing import Any, NamedTuple
 
 import torch
 
+from promo_ns._dtypes import canonical
+from promo_ns._functions._common import WIDER
+
 __all__ = [
     "SCALARS",
     "ArgumentError",
@@ -26,6 +29,7 @@ __all__ = [
     "Translator",
     "axis",
     "both",
+    "computed",
     "decided_as",
     "in_place",
     "is_dim",
@@ -134,6 +138,24 @@ def decided_as(name: str, x: torch.Tensor, compute: Callable[[torch.dtype], Any]
     ``compute(dtype)`` gives torch's result.  ``kwargs`` go to ``name``.
     """
     return Call(name, (x.new_zeros(2),), kwargs, lambda decided: compute(decided.dtype))
+
+
+def computed(
+    fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, result: torch.dtype
+) -> torch.Tensor:
+    """``fn(x)``, torch's function, as a ``result`` tensor.
+
+    Where torch has no kernel for ``x``'s dtype (float16 transforms on the
+    CPU), it computes in the wider dtype that holds its values, as the namespace does.
+    """
+    try:
+        out = fn(x)
+    except (RuntimeError, NotImplementedError):
+        wider = WIDER.get(canonical(x.dtype))
+        if wider is None:
+            raise
+        out = fn(x.to(getattr(torch, wider.name)))
+    return out.to(result)
 
 
 def in_place(translator: Translator) -> Translator:

@@ -22,6 +22,7 @@ from promo_ns.audit.torch_policy._call import (
     Translator,
     axis,
     both,
+    computed,
     decided_as,
     in_place,
     is_dim,
@@ -200,7 +201,7 @@ def _logsumexp(x: Any, dim: Any, keepdim: bool = False) -> Call | None:
     """``torch.logsumexp``: a float function of one array, of the dtype the policy gives ``exp`` of ``x``."""
     if not isinstance(x, torch.Tensor):
         return None
-    return decided_as("exp", x, lambda dtype: torch.logsumexp(x.to(dtype), dim, keepdim))
+    return decided_as("exp", x, lambda d: computed(lambda t: torch.logsumexp(t, dim, keepdim), x.to(d), d))
 
 
 def _aminmax(x: Any, *, dim: int | None = None, keepdim: bool = False) -> Calls | None:

@@ -22,6 +22,7 @@ from promo_ns.audit.torch_policy._call import (
     Translator,
     axis,
     both,
+    computed,
     decided_as,
     is_dim,
     one_array,
@@ -259,9 +260,10 @@ def _hermitian_n(name: str, default: tuple[int, ...] | None = None) -> Translato
             return None
 
         def compute(dtype: torch.dtype) -> Any:
+            source = dtype
             if x.is_complex() != dtype.is_complex:
-                dtype = dtype.to_complex() if x.is_complex() else dtype.to_real()
-            return transform(x.to(dtype), s=s, dim=dim, norm=norm)
+                source = dtype.to_complex() if x.is_complex() else dtype.to_real()
+            return computed(lambda t: transform(t, s=s, dim=dim, norm=norm), x.to(source), dtype)
 
         return decided_as(f"fft.{name}", x, compute)
 
