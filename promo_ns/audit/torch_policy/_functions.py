@@ -5,7 +5,7 @@ sums (``x.sqrt_()``, ``x.clamp_(0)``, ``x.cumsum_(0)``), stored where the policy
 casts their result back; and torch's functions the namespace lacks, decided as
 the namespace's of the same dtype rule: ``nansum``/``nanmean`` as ``sum``/``mean``,
 ``logsumexp`` as ``exp``, ``aminmax`` as ``min`` and ``max``, ``vdot`` as
-``linalg.vecdot``, ``inner`` as ``tensordot``.
+``matmul`` (``torch.dot``), ``inner`` as ``tensordot``.
 """
 
 from __future__ import annotations
@@ -215,9 +215,10 @@ def _aminmax(x: Any, *, dim: int | None = None, keepdim: bool = False) -> Calls 
 
 
 def _vdot(x: Any, y: Any) -> Call | None:
-    """``torch.vdot`` of two vectors: the namespace's ``linalg.vecdot`` (which conjugates ``x``)."""
-    ours = tensors(x, y) and x.ndim == y.ndim == 1  # else torch's own error
-    return Call("linalg.vecdot", (x, y), {"axis": -1}) if ours else None
+    """``torch.vdot`` of two vectors: ``torch.dot`` of ``x`` conjugated, the namespace's ``matmul``."""
+    if not tensors(x, y) or not x.ndim == y.ndim == 1:  # torch's own error
+        return None
+    return Call("matmul", (x.conj() if x.is_complex() else x, y), {})
 
 
 def _inner(x: Any, y: Any) -> Call | None:
