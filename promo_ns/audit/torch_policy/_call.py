@@ -2,7 +2,8 @@
 
 Each module of this package maps torch callables to *translators*: a
 translator takes the torch function's arguments, as torch takes them, and
-returns the :class:`Call` of the namespace's function of the same meaning, or
+returns the :class:`Call` of the namespace's function of the same meaning (an
+:class:`InPlace` of it for an in-place form, ``x.sqrt_()``), or
 None where torch's own function runs (another overload, ``out=``, an explicit
 ``dtype=`` the standard's function has no spelling for).  A translator whose
 signature does not take the arguments raises TypeError, and torch's own
