@@ -16,7 +16,7 @@ from promo_ns._engine.operands import _KIND_ORDER, Operand, PromotionError, Refu
 from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_value
 from promo_ns.policies._model import Policy, Role
 
-__all__ = ["can_cast", "promote_elements", "resolve", "resolve_many"]
+__all__ = ["can_cast", "inplace_dtype", "promote_elements", "resolve", "resolve_many"]
 
 
 def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = False) -> DType:
@@ -59,7 +59,7 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
         elif o.dtype is None and o.value.__class__ in (float, complex):
             _check_inexact(policy, op, family, (a, b), result, index=i)
     if inplace:
-        return _inplace(policy, op, a, b, result)
+        return inplace_dtype(policy, op, (a, b), result)
     return result
 
 
@@ -83,19 +83,51 @@ def can_cast(policy: Policy, source: DType, target: DType) -> bool:
     return result_cell(policy, family_name(policy, "result_type"), key) is target
 
 
-def _inplace(policy: Policy, op: str, a: Operand, b: Operand, result: DType) -> DType:
-    left = a.dtype
+def inplace_dtype(policy: Policy, op: str, operands: Sequence[Operand], result: DType) -> DType:
+    """The dtype of ``op`` done in place on ``operands[0]``, whose out-of-place result is ``result``.
+
+    The binary ops' ``a op= b`` and the one-array functions' in-place forms
+    (torch's ``x.sqrt_()``, ``x.clamp_(...)``) alike: the first operand's
+    dtype, where ``policy.inplace`` casts ``result`` back to it.
+
+    Parameters
+    ----------
+    policy
+        The policy deciding.
+    op
+        The op's name (``"add"``, ``"sqrt"``, ``"clip"``).
+    operands
+        The operands (one or two), the one updated in place first.
+    result
+        The dtype ``policy`` gives the op out of place.
+
+    Returns
+    -------
+    DType
+        ``operands[0]``'s dtype.
+
+    Raises
+    ------
+    PromotionError
+        The policy does not cast ``result`` back to the first operand's dtype.
+    TypeError
+        The first operand is not an array.
+    """
+    first = operands[0]
+    left = first.dtype
     if left is None:
-        raise TypeError(f"in-place {op!r} needs an array on the left, got {a.describe()}")
-    if not _casts(policy.inplace, result, left):
-        raise PromotionError(
-            f"policy {policy.name!r} refuses in-place {op!r}: x1 is {a.describe()}, x2 is "
-            f"{b.describe()}, and the result would be {result}, which the policy does not cast "
-            f"back to {left} (an in-place op never changes x1's dtype). x1 is unchanged. "
-            f"Fix: x1 = xp.{op}(x1, x2) for a new {result} array, or cast x2 to {left} first: "
-            f"xp.astype(x2, xp.{left})."
-        )
-    return left
+        raise TypeError(f"in-place {op!r} needs an array on the left, got {first.describe()}")
+    if _casts(policy.inplace, result, left):
+        return left
+    names = ["x"] if len(operands) == 1 else [f"x{i + 1}" for i in range(len(operands))]
+    x, others = names[0], names[1:]
+    said = ", ".join(f"{n} is {o.describe()}" for n, o in zip(names, operands, strict=True))
+    cast = "".join(f", or cast {n} to {left} first: xp.astype({n}, xp.{left})" for n in others)
+    raise PromotionError(
+        f"policy {policy.name!r} refuses in-place {op!r}: {said}, and the result would be {result}, "
+        f"which the policy does not cast back to {left} (an in-place op never changes {x}'s dtype). "
+        f"{x} is unchanged. Fix: {x} = xp.{op}({', '.join(names)}) for a new {result} array{cast}."
+    )
 
 
 def resolve_many(policy: Policy, op: str, operands: Sequence[Operand | None]) -> DType:

@@ -56,7 +56,17 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     - creation without ``dtype=``: ``torch.tensor``, ``as_tensor``,
       ``asarray`` of Python data, ``arange``, ``linspace``, ``full``,
       ``zeros``, ``ones``, ``empty``, ``eye``, ``fft.fftfreq``/``rfftfreq``
-      take the policy's default dtypes.
+      take the policy's default dtypes; ``rand``, ``randn`` and
+      ``scalar_tensor`` its default float, ``logspace`` ``linspace``'s dtype;
+    - functions the namespace lacks, decided as its function of the same
+      dtype rule: ``nansum``/``nanmean`` as ``sum``/``mean``, ``torch.norm``
+      as ``linalg.vector_norm``/``matrix_norm``, ``logsumexp`` as ``exp``,
+      ``fft.hfftn``/``ihfftn`` (and 2-d) as ``fft.hfft``/``ihfft``, ``vdot``
+      as ``dot``, ``inner`` as ``tensordot``, ``aminmax`` as ``min``/``max``;
+    - in-place forms of the one-array functions, ``clamp_``/``clip_`` and
+      ``cumsum_``/``cumprod_`` (``x.sqrt_()``): stored in ``x`` where the
+      policy casts the result back to ``x``'s dtype (as for ``x.add_(y)``),
+      else refused with ``x`` unchanged.
 
     The results are plain tensors on the operands' device.  Every other
     torch function, and those with arguments the standard has no spelling
@@ -77,7 +87,8 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     Raises
     ------
     PromotionError
-        Inside the block, for an op the policy refuses (``int32 + float32`` under ``paddle``).
+        Inside the block, for an op the policy refuses (``int32 + float32`` under ``paddle``),
+        or whose result it does not cast back in place (``x.sqrt_()`` of an int tensor under ``numpy``).
     TypeError
         Inside the block, for a torch argument the namespace's function cannot honour
         (``torch.linalg.pinv(x, hermitian=True)``), naming it.

@@ -2,7 +2,8 @@
 
 Each module of this package maps torch callables to *translators*: a
 translator takes the torch function's arguments, as torch takes them, and
-returns the :class:`Call` of the namespace's function of the same meaning, or
+returns the :class:`Call` of the namespace's function of the same meaning (an
+:class:`InPlace` of it for an in-place form, ``x.sqrt_()``), or
 None where torch's own function runs (another overload, ``out=``, an explicit
 ``dtype=`` the standard's function has no spelling for).  A translator whose
 signature does not take the arguments raises TypeError, and torch's own
@@ -17,14 +18,21 @@ from typing import Any, NamedTuple
 
 import torch
 
+from promo_ns._dtypes import canonical
+from promo_ns._functions._common import WIDER
+
 __all__ = [
     "SCALARS",
     "ArgumentError",
     "Call",
     "Calls",
+    "InPlace",
     "Translator",
     "axis",
     "both",
+    "computed",
+    "decided_as",
+    "in_place",
     "is_dim",
     "one_array",
     "tensors",
@@ -61,8 +69,19 @@ class Calls(NamedTuple):
     combine: Callable[..., Any]
 
 
+class InPlace(NamedTuple):
+    """An in-place form (``x.sqrt_()``, ``x.clamp_(0)``): ``call``, its result stored in ``target``.
+
+    The function mode refuses it, before ``target`` changes, where the policy
+    does not cast the result's dtype back to ``target``'s (as it refuses ``x.add_(y)``).
+    """
+
+    call: Call
+    target: torch.Tensor
+
+
 #: A torch function's arguments -> the namespace's call (or calls), or None: torch's own call.
-Translator = Callable[..., Call | Calls | None]
+Translator = Callable[..., Call | Calls | InPlace | None]
 
 
 class ArgumentError(TypeError):
@@ -106,6 +125,46 @@ def one_array(name: str) -> Translator:
 
     def call(x: Any) -> Call | None:
         return Call(name, (x,), {}) if isinstance(x, torch.Tensor) else None
+
+    return call
+
+
+def decided_as(name: str, x: torch.Tensor, compute: Callable[[torch.dtype], Any], **kwargs: Any) -> Call:
+    """The namespace's ``name`` decides the dtype; ``compute``, torch's function in that dtype, the result.
+
+    For torch functions the namespace lacks (``logsumexp``, ``fft.hfftn``):
+    the namespace's function of the same dtype rule runs on two zeros of
+    ``x``'s dtype on its device (a dtype decision does not depend on an
+    array's values), giving the policy's dtype or its refusal; then
+    ``compute(dtype)`` gives torch's result.  ``kwargs`` go to ``name``.
+    """
+    return Call(name, (x.new_zeros(2),), kwargs, lambda decided: compute(decided.dtype))
+
+
+def computed(
+    fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, result: torch.dtype
+) -> torch.Tensor:
+    """``fn(x)``, torch's function, as a ``result`` tensor.
+
+    Where torch has no kernel for ``x``'s dtype (float16 transforms on the
+    CPU), it computes in the wider dtype that holds its values, as the namespace does.
+    """
+    try:
+        out = fn(x)
+    except (RuntimeError, NotImplementedError):
+        wider = WIDER.get(canonical(x.dtype))
+        if wider is None:
+            raise
+        out = fn(x.to(getattr(torch, wider.name)))
+    return out.to(result)
+
+
+def in_place(translator: Translator) -> Translator:
+    """The in-place form (``x.sqrt_()``) of the ``translator`` of ``x.sqrt()``: its call, stored in ``x``."""
+
+    def call(x: Any, *args: Any, **kwargs: Any) -> InPlace | None:
+        found = translator(x, *args, **kwargs)
+        return InPlace(found, x) if isinstance(found, Call) and found.after is None else None
 
     return call
 

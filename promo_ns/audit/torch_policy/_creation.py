@@ -1,8 +1,10 @@
 """Torch's creation functions without ``dtype=`` as the namespace's: the policy's default dtypes.
 
 ``torch.tensor(1.5)`` is float64 under ``numpy``, ``torch.arange(3)`` int32
-under ``tf-safe``.  With ``dtype=`` (or ``out=``), or from a tensor or a NumPy
-array (whose dtype they keep), they are torch's own.  torch's factory
+under ``tf-safe``; ``torch.rand``/``randn`` and ``scalar_tensor`` take the
+policy's default float, ``logspace`` the dtype of its ``linspace``.  With
+``dtype=`` (or ``out=``), or from a tensor or a NumPy array (whose dtype
+they keep), they are torch's own.  torch's factory
 keywords are honoured: ``device=`` goes to the namespace's function,
 ``requires_grad=True`` and ``pin_memory=True`` apply to its result, and a
 layout or memory format other than the default is refused.
@@ -107,6 +109,27 @@ def _linspace(start: Any, end: Any, steps: Any, **options: Any) -> Call | None:
     return _factory("torch.linspace", "linspace", (start, end, steps), options)
 
 
+def _logspace(start: Any, end: Any, steps: Any, base: Any = 10.0, **options: Any) -> Call | None:
+    """``torch.logspace``: torch's, in the dtype the namespace's ``linspace(start, end, ...)`` has."""
+    if not (_is_number(start) and _is_number(end) and isinstance(steps, int) and _is_number(base)):
+        return None
+    found = _factory("torch.logspace", "linspace", (start, end, 0), options)
+    return _made(found, lambda like: torch.logspace(start, end, steps, base, **_like(like)))
+
+
+def _made(found: Call | None, make: Callable[[torch.Tensor], torch.Tensor]) -> Call | None:
+    """``found`` (an empty array of the policy's dtype, on the device) made into ``make(empty)``, finished."""
+    if found is None:
+        return None
+    finished = found.after
+    return found._replace(after=lambda like: make(like) if finished is None else finished(make(like)))
+
+
+def _like(like: torch.Tensor) -> dict[str, Any]:
+    """Torch's factory keywords of a tensor of ``like``'s dtype on its device."""
+    return {"dtype": like.dtype, "device": like.device}
+
+
 def _shape(size: tuple[Any, ...]) -> tuple[int, ...] | None:
     """Torch's ``*size`` (``zeros(2, 3)``, ``zeros((2, 3))``) as a shape; None where it is not ints."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):  # torch.Size is a tuple
@@ -125,6 +148,29 @@ def _filled(name: str) -> Translator:
         return None if shape is None else _factory(f"torch.{name}", name, (shape,), options)
 
     return call
+
+
+def _random(name: str) -> Translator:
+    """``torch.rand``/``randn(*size, generator=None)``: torch's, in the policy's default float dtype."""
+    fill = getattr(torch, name)
+
+    def call(*size: Any, generator: Any = None, **options: Any) -> Call | None:
+        if not size and "size" in options:
+            size = (options.pop("size"),)
+        shape = _shape(size)
+        if shape is None:
+            return None
+        found = _factory(f"torch.{name}", "empty", ((0,),), options)
+        return _made(found, lambda like: fill(shape, generator=generator, **_like(like)))
+
+    return call
+
+
+def _scalar_tensor(s: Any, **options: Any) -> Call | None:
+    """``torch.scalar_tensor(s)``, of torch's default float dtype: the namespace's ``full((), float(s))``."""
+    if not isinstance(s, (bool, int, float)) or (isinstance(s, int) and abs(s) > 2**1023):
+        return None  # a complex or too large scalar: torch's own error
+    return _factory("torch.scalar_tensor", "full", ((), float(s)), options)
 
 
 def _full(size: Any, fill_value: Any, **options: Any) -> Call | None:
@@ -156,6 +202,9 @@ CREATION: dict[Callable[..., Any], Translator] = {
     torch.asarray: _asarray,
     torch.arange: _arange,
     torch.linspace: _linspace,
+    torch.logspace: _logspace,
+    **{getattr(torch, name): _random(name) for name in ("rand", "randn")},
+    torch.scalar_tensor: _scalar_tensor,
     **{getattr(torch, name): _filled(name) for name in ("zeros", "ones", "empty")},
     torch.full: _full,
     torch.eye: _eye,

@@ -1,4 +1,12 @@
-"""Torch's functions of several tensors, one-array functions and reductions as the namespace's calls."""
+"""Torch's functions of several tensors, one-array functions and reductions as the namespace's calls.
+
+Also the in-place forms of the one-array functions, ``clamp`` and the cumulative
+sums (``x.sqrt_()``, ``x.clamp_(0)``, ``x.cumsum_(0)``), stored where the policy
+casts their result back; and torch's functions the namespace lacks, decided as
+the namespace's of the same dtype rule: ``nansum``/``nanmean`` as ``sum``/``mean``,
+``logsumexp`` as ``exp``, ``aminmax`` as ``min`` and ``max``, ``vdot`` as
+``matmul`` (``torch.dot``), ``inner`` as ``tensordot``.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +22,9 @@ from promo_ns.audit.torch_policy._call import (
     Translator,
     axis,
     both,
+    computed,
+    decided_as,
+    in_place,
     is_dim,
     one_array,
     tensors,
@@ -64,7 +75,7 @@ def _clip(x: Any, min: Any = None, max: Any = None) -> Call | None:
     return Call("clip", (x,), {"min": min, "max": max})
 
 
-def _reduction(name: str) -> Translator:
+def _reduction(name: str) -> Callable[..., Call | None]:
     """``torch.<name>(x, dim=None, keepdim=False, *, dtype=None)`` as the namespace's ``name``."""
 
     def call(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Call | None:
@@ -158,6 +169,67 @@ def _with_mean(name: str) -> Translator:
     return call
 
 
+def _nansum(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Call | None:
+    """``torch.nansum``: the namespace's ``sum`` (its dtype, accumulation and refusals) of ``x``, NaN as 0."""
+    return _SUM(_zeroed(x), dim, keepdim, dtype=dtype) if isinstance(x, torch.Tensor) else None
+
+
+def _nanmean(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Call | None:
+    """``torch.nanmean``: the namespace's ``mean`` of ``x`` with NaN as 0, scaled by how many were not NaN.
+
+    An integer or bool ``x`` (no NaN) is the namespace's ``mean``; without a
+    NaN, the scale is exactly 1.
+    """
+    if not isinstance(x, torch.Tensor) or not (x.is_floating_point() or x.is_complex()):
+        return _MEAN(x, dim, keepdim, dtype=dtype)
+    found = _MEAN(_zeroed(x), dim, keepdim, dtype=dtype)
+    if found is None:
+        return None
+    counted = x.isnan().logical_not().sum(dim=axis(dim), keepdim=keepdim)
+    scale = (x.numel() // max(counted.numel(), 1)) / counted.double()
+    return found._replace(after=lambda mean: (mean * scale).to(mean.dtype))
+
+
+def _zeroed(x: Any) -> Any:
+    """A floating or complex ``x`` with its NaN as 0 (a new tensor); any other ``x`` itself."""
+    if isinstance(x, torch.Tensor) and (x.is_floating_point() or x.is_complex()):
+        return x.masked_fill(x.isnan(), 0)
+    return x
+
+
+def _logsumexp(x: Any, dim: Any, keepdim: bool = False) -> Call | None:
+    """``torch.logsumexp``: a float function of one array, of the dtype the policy gives ``exp`` of ``x``."""
+    if not isinstance(x, torch.Tensor):
+        return None
+    return decided_as("exp", x, lambda d: computed(lambda t: torch.logsumexp(t, dim, keepdim), x.to(d), d))
+
+
+def _aminmax(x: Any, *, dim: int | None = None, keepdim: bool = False) -> Calls | None:
+    """``torch.aminmax`` as the namespace's ``min`` and ``max`` (which keep the dtype): torch's (min, max)."""
+    if not isinstance(x, torch.Tensor) or isinstance(dim, bool) or not isinstance(dim, (int, type(None))):
+        return None
+    along = {"axis": dim, "keepdims": keepdim}
+    return Calls(
+        (Call("min", (x,), along), Call("max", (x,), along)), lambda *parts: torch.return_types.aminmax(parts)
+    )
+
+
+def _vdot(x: Any, y: Any) -> Call | None:
+    """``torch.vdot`` of two vectors: ``torch.dot`` of ``x`` conjugated, the namespace's ``matmul``."""
+    if not tensors(x, y) or not x.ndim == y.ndim == 1:  # torch's own error
+        return None
+    return Call("matmul", (x.conj() if x.is_complex() else x, y), {})
+
+
+def _inner(x: Any, y: Any) -> Call | None:
+    """``torch.inner``: ``tensordot`` over the last axes of both, ``multiply`` where one is 0-d."""
+    if not tensors(x, y):
+        return None
+    if x.ndim == 0 or y.ndim == 0:
+        return Call("multiply", (x, y), {})
+    return Call("tensordot", (x, y), {"axes": ((x.ndim - 1,), (y.ndim - 1,))})
+
+
 def _along(name: str) -> Translator:
     """``torch.<fn>(x, dim=None, keepdim=False)`` (``all``, ``argmax``, ``amax``) as the namespace's."""
 
@@ -231,6 +303,16 @@ _REDUCTIONS = {
     "amax": ("max", _along),
     "amin": ("min", _along),
 }
+_SUM = _reduction("sum")
+_MEAN = _reduction("mean")
+#: torch's in-place forms (``x.sqrt_()``, ``torch.sqrt_(x)``, ``x.clamp_(0)``, ``x.cumsum_(0)``) -> the
+#: out-of-place translators whose results they store.
+_IN_PLACE: dict[str, Translator] = {
+    **{name: one_array(ours) for name, ours in ONE_ARRAY.items()},
+    **dict.fromkeys(("clamp", "clip"), _clip),
+    "cumsum": _cumulative("cumulative_sum"),
+    "cumprod": _cumulative("cumulative_prod"),
+}
 #: torch's products that are ``matmul`` of operands of these numbers of axes.
 _PRODUCTS = {"mm": (2, 2), "bmm": (3, 3), "mv": (2, 1), "dot": (1, 1)}
 #: Torch functions whose dtype depends on their operands -> their translators.
@@ -257,4 +339,16 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **dict.fromkeys(both("sort"), _sort),
     **dict.fromkeys(both("argsort"), _argsort),
     **dict.fromkeys(both("diff"), _diff),
+    **dict.fromkeys(both("nansum"), _nansum),
+    **dict.fromkeys(both("nanmean"), _nanmean),
+    **dict.fromkeys(both("logsumexp"), _logsumexp),
+    **dict.fromkeys(both("aminmax"), _aminmax),
+    **dict.fromkeys(both("vdot"), _vdot),
+    **dict.fromkeys(both("inner"), _inner),
+    **{
+        fn: in_place(translator)
+        for name, translator in _IN_PLACE.items()
+        for owner in (torch, torch.Tensor)
+        if (fn := getattr(owner, f"{name}_", None)) is not None
+    },
 }

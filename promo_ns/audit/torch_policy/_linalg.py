@@ -22,6 +22,8 @@ from promo_ns.audit.torch_policy._call import (
     Translator,
     axis,
     both,
+    computed,
+    decided_as,
     is_dim,
     one_array,
     tensors,
@@ -134,6 +136,26 @@ def _norm(
     return _over_matrices(A, dim, "fro" if ord is None else ord, keepdim)
 
 
+def _old_norm(
+    A: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False, *, out: Any = None, dtype: Any = None
+) -> Call | None:
+    """``torch.norm`` and ``x.norm``, as torch runs them: a vector norm, or a matrix norm (``"nuc"``).
+
+    ``"fro"`` over at most two axes (all, without ``dim``) is the vector
+    2-norm; another string ``p`` the matrix norm over ``dim`` (every axis,
+    without it: torch's own error unless there are two); a number the
+    vector ``p``-norm.  With ``out=`` or ``dtype=``, torch's own.
+    """
+    if not tensors(A) or out is not None or dtype is not None:
+        return None
+    dims = [dim] if isinstance(dim, int) else dim
+    if not isinstance(p, str):
+        return _vector_norm(A, 2.0 if p is None else p, dims, keepdim)
+    if p == "fro" and (dims is None or (isinstance(dims, (tuple, list)) and len(dims) <= 2)):
+        return _vector_norm(A, 2, dims, keepdim)
+    return _over_matrices(A, list(range(A.ndim)) if dims is None else dims, p, keepdim)
+
+
 def _solve(A: Any, B: Any, *, left: bool = True) -> Call | None:
     """``torch.linalg.solve``; ``left=False`` (``X A = B``) as ``solve(A.mT, B.mT).mT``."""
     if not tensors(A, B):
@@ -190,6 +212,7 @@ LINALG: dict[Callable[..., Any], Translator] = {
     torch.linalg.matrix_norm: _matrix_norm,
     torch.linalg.vector_norm: _vector_norm,
     torch.linalg.norm: _norm,
+    **dict.fromkeys(both("norm"), _old_norm),
     torch.linalg.solve: _solve,
     torch.linalg.cross: _cross,
     **dict.fromkeys(both("cross"), _old_cross),
@@ -223,6 +246,30 @@ def _fftn(name: str, default: tuple[int, ...] | None = None) -> Translator:
     return call
 
 
+def _hermitian_n(name: str, default: tuple[int, ...] | None = None) -> Translator:
+    """``torch.fft.<name>n``/``<name>2`` (``hfft``, ``ihfft``): torch's, in the namespace's ``name``'s dtypes.
+
+    The standard has ``hfft``/``ihfft`` of one axis only: the namespace's
+    decides the result dtype (or refuses), and torch's transform runs on ``x``
+    cast to the input dtype of that result (its complex or real counterpart).
+    """
+    transform = getattr(torch.fft, f"{name}{'n' if default is None else '2'}")
+
+    def call(x: Any, s: Any = None, dim: Any = default, norm: str | None = None) -> Call | None:
+        if not tensors(x) or not is_dim(dim) or not (s is None or isinstance(s, (tuple, list))):
+            return None
+
+        def compute(dtype: torch.dtype) -> Any:
+            source = dtype
+            if x.is_complex() != dtype.is_complex:
+                source = dtype.to_complex() if x.is_complex() else dtype.to_real()
+            return computed(lambda t: transform(t, s=s, dim=dim, norm=norm), x.to(source), dtype)
+
+        return decided_as(f"fft.{name}", x, compute)
+
+    return call
+
+
 def _shift(name: str) -> Translator:
     """``torch.fft.fftshift``/``ifftshift(x, dim=None)`` as the namespace's (which checks the input kind)."""
 
@@ -234,10 +281,13 @@ def _shift(name: str) -> Translator:
     return call
 
 
-#: ``torch.fft``'s transforms -> their translators (not ``hfftn``/``ihfftn``, which the standard has not).
+#: ``torch.fft``'s transforms -> their translators (``hfftn``/``ihfftn``, which the standard has not, as its
+#: ``hfft``/``ihfft`` decide).
 FFT: dict[Callable[..., Any], Translator] = {
     **{getattr(torch.fft, name): _fft(name) for name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
     **{getattr(torch.fft, f"{name}n"): _fftn(name) for name in ("fft", "ifft", "rfft", "irfft")},
     **{getattr(torch.fft, f"{name}2"): _fftn(name, (-2, -1)) for name in ("fft", "ifft", "rfft", "irfft")},
+    **{getattr(torch.fft, f"{name}n"): _hermitian_n(name) for name in ("hfft", "ihfft")},
+    **{getattr(torch.fft, f"{name}2"): _hermitian_n(name, (-2, -1)) for name in ("hfft", "ihfft")},
     **{getattr(torch.fft, name): _shift(name) for name in ("fftshift", "ifftshift")},
 }

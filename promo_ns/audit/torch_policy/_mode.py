@@ -11,16 +11,18 @@ import torch
 from torch.overrides import TorchFunctionMode, handle_torch_function, has_torch_function
 
 from promo_ns._convert import wrap
-from promo_ns._engine.operands import PromotionError
+from promo_ns._dtypes import canonical
+from promo_ns._engine.operands import Operand, PromotionError
+from promo_ns._engine.resolution import inplace_dtype
 from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
 from promo_ns._plan import INPLACE
 from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
-from promo_ns.audit.torch_policy._call import SCALARS, ArgumentError, Call, Calls, Translator
+from promo_ns.audit.torch_policy._call import SCALARS, ArgumentError, Call, Calls, InPlace, Translator
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
-from promo_ns.policies import Policy
+from promo_ns.policies import Policy, Role
 
 __all__ = ["OPERATORS_OPEN", "PolicyMode"]
 
@@ -109,7 +111,25 @@ class PolicyMode(TorchFunctionMode):
             raise
         except TypeError:  # out=, another overload: torch's own function
             return _TORCHS
-        return _TORCHS if call is None else self._call(call)
+        if call is None:
+            return _TORCHS
+        return self._stored(call) if isinstance(call, InPlace) else self._call(call)
+
+    def _stored(self, inplace: InPlace) -> torch.Tensor:
+        """An in-place form: its call's result stored in its tensor, where the policy casts it back.
+
+        Raises
+        ------
+        PromotionError
+            The policy refuses the call, or does not cast its result's dtype back to the
+            tensor's (as for ``x.add_(y)``); the tensor is unchanged.
+        """
+        out = self._call(inplace.call)
+        target = inplace.target
+        if out.dtype != target.dtype:
+            left = Operand(canonical(target.dtype), Role.ND)
+            inplace_dtype(self.xp.policy_now(), inplace.call.name, (left,), canonical(out.dtype))
+        return target.copy_(out)
 
     def _call(self, call: Call | Calls) -> Any:
         """The namespace's function of ``call``, tensors wrapped and torch dtypes its own: torch's result."""

@@ -1,0 +1,382 @@
+"""``promo_ns.torch_policy`` for torch functions the namespace lacks, and for in-place one-array functions.
+
+Generated from lists of torch spellings x dtypes x every built-in policy:
+the dtype under ``torch_policy(p)`` is the dtype the promo_ns namespace on
+the *NumPy* backend gives the function of the same dtype rule under ``p``
+(``nansum`` as ``sum``, ``logsumexp`` as ``exp``, ``torch.norm`` as
+``linalg.vector_norm``/``matrix_norm``, ``hfftn`` as ``fft.hfft``, ...), or
+both refuse.  An in-place form (``x.sqrt_()``) keeps ``x``'s dtype where the
+policy casts the out-of-place result back to it and is refused otherwise,
+``x`` bitwise unchanged.  Under ``pytorch`` the dtypes are plain torch's
+where torch has the op; outside a block torch is torch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import promo_ns  # noqa: E402
+from promo_ns import PromotionError  # noqa: E402
+from promo_ns._dtypes import canonical  # noqa: E402
+from promo_ns._engine.operands import Operand  # noqa: E402
+from promo_ns._engine.resolution import inplace_dtype  # noqa: E402
+from promo_ns.policies import Role, get_policy  # noqa: E402
+from tests.backends import POLICIES  # noqa: E402
+
+DTYPES = [
+    *("bool", "int8", "uint8", "uint16", "int32", "int64"),
+    *("float16", "bfloat16", "float32", "float64", "complex64", "complex128"),
+]
+
+
+def _values(dtype: str) -> list[list[int]]:
+    """A 2 x 3 table of small values, exact in every dtype."""
+    return [[1, 0, 1], [1, 1, 0]] if dtype == "bool" else [[1, 2, 0], [3, 1, 2]]
+
+
+def _tensor(dtype: str) -> Any:
+    return torch.tensor(_values(dtype)).to(getattr(torch, dtype))
+
+
+def _array(xp: Any, dtype: str) -> Any:
+    return xp.asarray(_values(dtype), dtype=getattr(xp, dtype))
+
+
+def _outcome(call: Callable[[], Any]) -> str:
+    """``call()``'s dtype (of each part of a tuple), or the class of its error."""
+    try:
+        out = call()
+    except PromotionError:
+        return "PromotionError"
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, RuntimeError, NotImplementedError) as e:
+        return type(e).__name__
+    parts = out if isinstance(out, tuple) else (out,)
+    return " | ".join(str(p.dtype).removeprefix("torch.") for p in parts)
+
+
+#: (spelling, torch's call on a tensor, the NumPy namespace's call of the same dtype rule on (xp, array)).
+_Case = tuple[str, Callable[[Any], Any], Callable[[Any, Any], Any]]
+
+ONE: list[_Case] = [
+    ("torch.nansum(x)", torch.nansum, lambda xp, a: xp.sum(a)),
+    ("x.nansum(1, keepdim=True)", lambda x: x.nansum(1, keepdim=True), lambda xp, a: xp.sum(a, axis=1)),
+    (
+        "torch.nansum(x, dtype=torch.float64)",
+        lambda x: torch.nansum(x, dtype=torch.float64),
+        lambda xp, a: xp.sum(a, dtype=xp.float64),
+    ),
+    ("torch.nanmean(x)", torch.nanmean, lambda xp, a: xp.mean(a)),
+    ("x.nanmean(dim=0, keepdim=True)", lambda x: x.nanmean(dim=0, keepdim=True), lambda xp, a: xp.mean(a)),
+    ("torch.logsumexp(x, 1)", lambda x: torch.logsumexp(x, 1), lambda xp, a: xp.exp(a)),
+    ("x.logsumexp((0, 1), True)", lambda x: x.logsumexp((0, 1), True), lambda xp, a: xp.exp(a)),
+    ("torch.norm(x)", torch.norm, lambda xp, a: xp.linalg.vector_norm(a)),
+    ("x.norm(1, dim=0)", lambda x: x.norm(1, dim=0), lambda xp, a: xp.linalg.vector_norm(a, ord=1, axis=0)),
+    (
+        "torch.norm(x, 'nuc')",
+        lambda x: torch.norm(x, "nuc"),
+        lambda xp, a: xp.linalg.matrix_norm(a, ord="nuc"),
+    ),
+    (
+        "x.norm(dim=(0, 1), keepdim=True)",
+        lambda x: x.norm(dim=(0, 1), keepdim=True),
+        lambda xp, a: xp.linalg.vector_norm(a, axis=(0, 1), keepdims=True),
+    ),
+    ("torch.aminmax(x)", torch.aminmax, lambda xp, a: (xp.min(a), xp.max(a))),
+    (
+        "x.aminmax(dim=1, keepdim=True)",
+        lambda x: x.aminmax(dim=1, keepdim=True),
+        lambda xp, a: (xp.min(a, axis=1), xp.max(a, axis=1)),
+    ),
+    ("torch.fft.hfftn(x)", torch.fft.hfftn, lambda xp, a: xp.fft.hfft(a)),
+    ("torch.fft.ihfftn(x, dim=0)", lambda x: torch.fft.ihfftn(x, dim=0), lambda xp, a: xp.fft.ihfft(a)),
+    ("torch.fft.hfft2(x)", torch.fft.hfft2, lambda xp, a: xp.fft.hfft(a)),
+    (
+        "torch.fft.ihfft2(x, norm='ortho')",
+        lambda x: torch.fft.ihfft2(x, norm="ortho"),
+        lambda xp, a: xp.fft.ihfft(a),
+    ),
+]
+
+#: (spelling, torch's call on two tensors, the NumPy namespace's call on (xp, a, b)).
+_Pair = tuple[str, Callable[[Any, Any], Any], Callable[[Any, Any, Any], Any]]
+
+PAIRS: list[_Pair] = [
+    (
+        "torch.vdot(x[0], y[1])",
+        lambda x, y: torch.vdot(x[0], y[1]),
+        lambda xp, a, b: xp.matmul(a[0], b[1]),
+    ),
+    ("x.inner(y)", lambda x, y: x.inner(y), lambda xp, a, b: xp.tensordot(a, b, axes=((1,), (1,)))),
+    (
+        "torch.inner(x[0, 0], y)",
+        lambda x, y: torch.inner(x[0, 0], y),
+        lambda xp, a, b: xp.multiply(a[0, 0], b),
+    ),
+]
+
+#: (spelling, torch's call, the NumPy namespace's call on xp): creation without dtype=.
+CREATION: list[tuple[str, Callable[[], Any], Callable[[Any], Any]]] = [
+    ("torch.rand(2, 3)", lambda: torch.rand(2, 3), lambda xp: xp.zeros((2, 3))),
+    ("torch.randn((2,))", lambda: torch.randn((2,)), lambda xp: xp.zeros((2,))),
+    (
+        "torch.rand(size=[1], generator=g)",
+        lambda: torch.rand(size=[1], generator=torch.Generator().manual_seed(0)),
+        lambda xp: xp.zeros((1,)),
+    ),
+    ("torch.scalar_tensor(1)", lambda: torch.scalar_tensor(1), lambda xp: xp.full((), 1.0)),
+    ("torch.scalar_tensor(True)", lambda: torch.scalar_tensor(True), lambda xp: xp.full((), 1.0)),
+    ("torch.scalar_tensor(1.5)", lambda: torch.scalar_tensor(1.5), lambda xp: xp.full((), 1.5)),
+    ("torch.logspace(0, 2, 3)", lambda: torch.logspace(0, 2, 3), lambda xp: xp.linspace(0, 2, 3)),
+    ("torch.logspace(0.5, 2, 4, 2)", lambda: torch.logspace(0.5, 2, 4, 2), lambda xp: xp.linspace(0.5, 2, 4)),
+    ("torch.logspace(0, 1j, 3)", lambda: torch.logspace(0, 1j, 3), lambda xp: xp.linspace(0, 1j, 3)),
+]
+
+#: torch's in-place one-array functions -> the namespace's function of their out-of-place form.
+_IN_PLACE_NAMES = {
+    **{
+        name: name
+        for name in (
+            *("abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "ceil", "cos", "cosh", "exp"),
+            *("expm1", "floor", "log", "log10", "log1p", "log2", "negative", "reciprocal"),
+            *("round", "sign", "sin", "sinh", "sqrt", "square", "tan", "tanh", "trunc", "logical_not"),
+        )
+    },
+    "bitwise_not": "bitwise_invert",
+}
+#: (spelling, torch's in-place call on a tensor, the NumPy namespace's out-of-place call on (xp, array)).
+IN_PLACE: list[_Case] = [
+    *(
+        (f"x.{name}_()", lambda x, n=name: getattr(x, f"{n}_")(), lambda xp, a, o=ours: getattr(xp, o)(a))
+        for name, ours in _IN_PLACE_NAMES.items()
+    ),
+    ("torch.sqrt_(x)", torch.sqrt_, lambda xp, a: xp.sqrt(a)),
+    ("torch.exp_(x)", torch.exp_, lambda xp, a: xp.exp(a)),
+    ("x.clamp_(min=1)", lambda x: x.clamp_(min=1), lambda xp, a: xp.clip(a, min=1)),
+    ("x.clip_(0.5, 2.5)", lambda x: x.clip_(0.5, 2.5), lambda xp, a: xp.clip(a, 0.5, 2.5)),
+    ("torch.clamp_(x, max=2)", lambda x: torch.clamp_(x, max=2), lambda xp, a: xp.clip(a, max=2)),
+    ("x.cumsum_(0)", lambda x: x.cumsum_(0), lambda xp, a: xp.cumulative_sum(a, axis=0)),
+    ("x.cumprod_(dim=1)", lambda x: x.cumprod_(dim=1), lambda xp, a: xp.cumulative_prod(a, axis=1)),
+]
+
+
+def _in_place_outcome(policy: str, xp: Any, dtype: str, theirs: Callable[[Any, Any], Any]) -> str:
+    """The policy's outcome of an in-place form: the out-of-place refusal, x's dtype, or refused."""
+    out = _outcome(lambda: theirs(xp, _array(xp, dtype)))
+    if out == dtype or " " in out or out[0].isupper():  # kept, a tuple, or refused out of place
+        return out
+    try:
+        inplace_dtype(get_policy(policy), "op", (Operand(canonical(dtype), Role.ND),), canonical(out))
+    except PromotionError:
+        return "PromotionError"
+    return dtype
+
+
+def _bits(x: Any) -> bytes:
+    return bytes(x.contiguous().view(torch.uint8).flatten().tolist())
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_functions_the_namespace_lacks_give_the_numpy_namespaces_dtype(policy: str) -> None:
+    xp = promo_ns.namespace("numpy", policy=policy)
+    differ = []
+    for spelling, ours, theirs in ONE:
+        for dtype in DTYPES:
+            x = _tensor(dtype)
+            with promo_ns.torch_policy(policy):
+                got = _outcome(lambda: ours(x))  # noqa: B023
+            want = _outcome(lambda: theirs(xp, _array(xp, dtype)))  # noqa: B023
+            if got != want:
+                differ.append((spelling, dtype, got, want))
+    assert not differ, f"(spelling, dtype, torch_policy, namespace): {differ[:6]}"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_products_the_namespace_lacks_give_the_numpy_namespaces_dtype(policy: str) -> None:
+    xp = promo_ns.namespace("numpy", policy=policy)
+    differ = []
+    for spelling, ours, theirs in PAIRS:
+        for left in DTYPES:
+            for right in DTYPES:
+                x, y = _tensor(left), _tensor(right)
+                with promo_ns.torch_policy(policy):
+                    got = _outcome(lambda: ours(x, y))  # noqa: B023
+                want = _outcome(lambda: theirs(xp, _array(xp, left), _array(xp, right)))  # noqa: B023
+                if got != want:
+                    differ.append((spelling, left, right, got, want))
+    assert not differ, f"(spelling, x, y, torch_policy, namespace): {differ[:6]}"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_creation_the_namespace_lacks_gives_the_policys_defaults(policy: str) -> None:
+    xp = promo_ns.namespace("numpy", policy=policy)
+    differ = []
+    for spelling, ours, theirs in CREATION:
+        with promo_ns.torch_policy(policy):
+            got = _outcome(ours)
+        want = _outcome(lambda: theirs(xp))  # noqa: B023
+        if got != want:
+            differ.append((spelling, got, want))
+    assert not differ, f"(spelling, torch_policy, namespace): {differ[:6]}"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_in_place_forms_store_where_the_policy_casts_back_and_refuse_untouched(policy: str) -> None:
+    xp = promo_ns.namespace("numpy", policy=policy)
+    xt = promo_ns.namespace("torch", policy=policy)
+    differ = []
+    for spelling, ours, theirs in IN_PLACE:
+        for dtype in DTYPES:
+            x = _tensor(dtype)
+            before = x.clone()
+            with promo_ns.torch_policy(policy):
+                got = _outcome(lambda: ours(x))  # noqa: B023
+            want = _in_place_outcome(policy, xp, dtype, theirs)
+            if got != want:
+                differ.append((spelling, dtype, got, want))
+            if got[0].isupper():  # refused: x bitwise unchanged
+                assert _bits(x) == _bits(before), (spelling, dtype, "changed by a refused in-place op")
+            elif got == want:  # stored: the out-of-place result in x's dtype
+                stored = promo_ns.unwrap(theirs(xt, xt.asarray(before))).to(x.dtype)
+                torch.testing.assert_close(x, stored, rtol=0, atol=0, equal_nan=True, msg=spelling)
+    assert not differ, f"(spelling, dtype, torch_policy, policy): {differ[:6]}"
+
+
+#: torch's words where it has no kernel for a dtype (``"abs_cpu" not implemented for 'Bool'``, float16
+#: transforms on the CPU, complex ``nansum``): there the ``pytorch`` policy computes its dtype all the same.
+_NO_KERNEL = (
+    "not implemented for",
+    "not support",
+    "not supported",
+    "Unsupported dtype",
+    "not intended to support",
+)
+
+
+def _pytorch_differences(
+    spelling: str, call: Callable[[], Any], lacking: list[str]
+) -> list[tuple[str, str, str]]:
+    """(spelling, torch_policy("pytorch")'s outcome, torch's) where they differ, but for torch's lacks."""
+    try:
+        out = call()
+        want = " | ".join(
+            str(p.dtype).removeprefix("torch.") for p in (out if isinstance(out, tuple) else (out,))
+        )
+        no_kernel = False
+    except Exception as e:
+        want, no_kernel = type(e).__name__, any(words in str(e) for words in _NO_KERNEL)
+    with promo_ns.torch_policy("pytorch"):
+        got = _outcome(call)
+    if got == want or (got[0].isupper() and want[0].isupper()):
+        return []
+    if no_kernel:  # torch lacks the kernel; the policy's dtype, computed exactly in another dtype
+        lacking.append(spelling)
+        return []
+    if want == "complex32" and got == "complex64":  # promo_ns has no complex32 (torch's ComplexHalf)
+        return []
+    return [(spelling, got, want)]
+
+
+def test_under_pytorch_the_dtypes_are_torchs_own() -> None:
+    differ: list[tuple[str, str, str]] = []
+    lacking: list[str] = []
+    for spelling, ours, _ in ONE + IN_PLACE:
+        for dtype in DTYPES:
+            x = _tensor(dtype)
+            differ += _pytorch_differences(f"{spelling} {dtype}", lambda: ours(x.clone()), lacking)  # noqa: B023
+    for spelling, pair, _ in PAIRS:
+        for left in DTYPES:
+            for right in DTYPES:
+                x, y = _tensor(left), _tensor(right)
+                differ += _pytorch_differences(f"{spelling} {left} {right}", lambda: pair(x, y), lacking)  # noqa: B023
+    for spelling, made, _ in CREATION:
+        differ += _pytorch_differences(spelling, made, lacking)
+    assert not differ, f"(spelling, torch_policy('pytorch'), torch): {differ[:6]}"
+    assert len(lacking) <= 47, (
+        lacking
+    )  # measured on torch 2.13: torch's missing kernels (uint16, bool, complex, float16 on the CPU)
+
+
+@pytest.mark.parametrize(
+    "name", ["sqrt", "exp", "log", "sin", "abs", "negative", "floor", "square", "reciprocal"]
+)
+def test_under_numpy_an_in_place_form_is_refused_where_numpys_out_is(name: str) -> None:
+    """``x.sqrt_()`` under ``numpy`` is refused where NumPy's ``np.sqrt(a, out=a)`` is (same_kind casting)."""
+    ufunc = getattr(np, name)
+    for dtype in ("bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64"):
+        a = np.asarray(_values(dtype), dtype=dtype)
+        try:
+            with np.errstate(all="ignore"):
+                ufunc(a, out=a)
+            numpy_refuses = False
+        except TypeError:  # UFuncTypeError: the result cannot be cast back
+            numpy_refuses = True
+        x = _tensor(dtype)
+        with promo_ns.torch_policy("numpy"):
+            refused = _outcome(getattr(x, f"{name}_")) == "PromotionError"
+        assert refused == numpy_refuses, (name, dtype, refused, numpy_refuses)
+
+
+def test_a_refused_in_place_form_names_the_op_and_dtypes_and_leaves_x() -> None:
+    i32 = torch.tensor([1, 4, 9], dtype=torch.int32)
+    with promo_ns.torch_policy("numpy"):
+        with pytest.raises(PromotionError, match=r"refuses in-place 'sqrt': x is int32 .* would be float64"):
+            i32.sqrt_()
+        with pytest.raises(PromotionError, match=r"refuses in-place 'clip': x is int32 .* would be float64"):
+            i32.clamp_(0.5, 2.5)
+        assert i32.tolist() == [1, 4, 9]
+        assert i32.clamp_(2, 5) is i32 and i32.tolist() == [2, 4, 5]
+        f32 = torch.tensor([1.0, 4.0])
+        assert f32.sqrt_() is f32 and f32.tolist() == [1.0, 2.0]
+    with promo_ns.torch_policy("array-api"), pytest.raises(PromotionError, match="refuses sqrt"):
+        i32.sqrt_()  # refused out of place too: the policy's own refusal
+
+
+def test_values_are_torchs() -> None:
+    nan = math.nan
+    x = torch.tensor([[1.0, nan, 3.0], [nan, nan, 2.5]], dtype=torch.float64)
+    i = torch.tensor([[1, 2, 0], [3, 1, 2]], dtype=torch.int32)
+    want = {
+        "nansum": torch.nansum(x, 1),
+        "nanmean": torch.nanmean(x, 1, keepdim=True),
+        "nanmean_all": torch.nanmean(x),
+        "logsumexp": torch.logsumexp(i.double(), 1),
+        "norm": torch.norm(i.double(), "nuc"),
+        "hfftn": torch.fft.hfftn(i.double()),
+        "vdot": torch.vdot(x[0].to(torch.complex128) * 1j, x[1].to(torch.complex128)),
+        "inner": torch.inner(i, i),
+        "rand": torch.rand(3, generator=torch.Generator().manual_seed(1), dtype=torch.float64),
+        "logspace": torch.logspace(0, 2, 3, dtype=torch.float64),
+    }
+    with promo_ns.torch_policy("numpy"):
+        got = {
+            "nansum": torch.nansum(x, 1),
+            "nanmean": x.nanmean(1, keepdim=True),
+            "nanmean_all": torch.nanmean(x),
+            "logsumexp": torch.logsumexp(i, 1),
+            "norm": i.norm("nuc"),
+            "hfftn": torch.fft.hfftn(i),
+            "vdot": torch.vdot(x[0].to(torch.complex128) * 1j, x[1].to(torch.complex128)),
+            "inner": torch.inner(i, i),
+            "rand": torch.rand(3, generator=torch.Generator().manual_seed(1)),
+            "logspace": torch.logspace(0, 2, 3),
+        }
+    for name, value in want.items():
+        torch.testing.assert_close(got[name], value, equal_nan=True, msg=name)
+
+
+def test_outside_the_block_torch_is_torchs() -> None:
+    i32 = torch.tensor([1, 4, 9], dtype=torch.int32)
+    with promo_ns.torch_policy("numpy"):
+        assert torch.rand(2).dtype == torch.float64 and torch.nansum(i32).dtype == torch.int64
+    assert torch.rand(2).dtype == torch.float32 and torch.scalar_tensor(1).dtype == torch.float32
+    assert torch.logsumexp(i32, 0).dtype == torch.float32 and torch.fft.hfftn(i32).dtype == torch.float32
+    with pytest.raises(RuntimeError):  # torch's own refusal, not the policy's
+        i32.sqrt_()
+    assert i32.cumsum_(0) is i32 and i32.tolist() == [1, 5, 14]
