@@ -1,0 +1,134 @@
+"""Functions of one array after their first call: the compiled path gives what the full path gives.
+
+A function of one array (``log``, ``mean``), a reduction (``sum``) or
+``astype`` that ran once outside any block keeps what it decided for that
+input dtype and runs it again directly.  Generated over every such function
+of the namespace, every dtype, every policy and backend: the second call (the
+compiled path) and the same call in a ``promo_ns.policy`` block (always the
+full path) give the first call's dtype, shape and values, or its error, word
+for word, and a failing call compiles nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import promo_ns
+from promo_ns._dtypes import DTYPES
+from promo_ns._functions import elementwise, statistical
+from tests.backends import POLICIES, VALUE_BACKENDS, dtypes_of, namespace, to_numpy
+
+#: Every function of the namespace built by ``decided`` or ``reduction`` with no argument but the array.
+ONE_ARRAY = sorted(
+    name
+    for name, fn in {**elementwise.FUNCTIONS, **statistical.FUNCTIONS}.items()
+    if fn.__name__ in ("one", "reduce", "std", "var") or name in ("std", "var")
+)
+NAMES = [d.name for d in DTYPES]
+VALUES = [0, 1, -2, 3, 100]
+
+
+def _outcome(fn: Any, *args: Any) -> tuple[str, Any]:
+    try:
+        out = fn(*args)
+    except Exception as e:
+        return f"error {type(e).__name__}: {e}", None
+    return f"{out.dtype} {tuple(out.shape)}", to_numpy(out)
+
+
+def _same(first: tuple[str, Any], other: tuple[str, Any], what: str) -> None:
+    assert other[0] == first[0], what
+    if first[1] is not None:
+        np.testing.assert_array_equal(other[1], first[1], err_msg=what)
+
+
+def _arrays(xp: Any, backend: str) -> list[Any]:
+    out = []
+    for name in dtypes_of(backend, NAMES):
+        dtype = getattr(xp, name)
+        values = [v != 0 for v in VALUES] if name == "bool" else [abs(v) for v in VALUES]
+        out.append(xp.asarray(values, dtype=dtype))
+        out.append(xp.asarray(values[1], dtype=dtype))  # 0-d: a code of its own
+    return out
+
+
+def _name(backend: Any) -> str:
+    return str(backend.values[0] if hasattr(backend, "values") else backend)
+
+
+#: JAX compiles each op of each dtype and shape eagerly: its own policy there (the others run elsewhere).
+_CASES = [
+    pytest.param(_name(backend), policy, marks=getattr(backend, "marks", ()), id=f"{_name(backend)}-{policy}")
+    for backend in VALUE_BACKENDS
+    for policy in POLICIES
+    if _name(backend) != "jax" or policy == "jax"
+]
+
+
+@pytest.mark.parametrize(("backend", "policy"), _CASES)
+def test_second_call_and_block_call_give_the_first_calls_outcome(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    for x in _arrays(xp, backend):
+        for name in ONE_ARRAY:
+            fn = getattr(xp, name)
+            first = _outcome(fn, x)
+            what = f"{name}({x.dtype}, ndim {x.ndim}) under {policy} on {backend}"
+            _same(first, _outcome(fn, x), what + ": second call")
+            with promo_ns.policy(policy):
+                _same(first, _outcome(fn, x), what + ": in a block")
+        for target in dtypes_of(backend, NAMES):
+            dtype = getattr(xp, target)
+            first = _outcome(xp.astype, x, dtype)
+            what = f"astype({x.dtype}, {target}) under {policy} on {backend}"
+            _same(first, _outcome(xp.astype, x, dtype), what + ": second call")
+            with promo_ns.policy(policy):
+                _same(first, _outcome(xp.astype, x, dtype), what + ": in a block")
+
+
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+def test_a_compiled_function_follows_a_policy_block_and_a_trace(backend: str) -> None:
+    xp = namespace(backend, "array-api")
+    x = xp.asarray([1, 2, 3], dtype=xp.int8)
+    assert xp.sum(x).dtype is xp.int64 and xp.sum(x).dtype is xp.int64  # compiled under array-api
+    with promo_ns.policy("pytorch"):
+        assert xp.sum(x).dtype is xp.int64
+    with promo_ns.policy("tf-safe"):
+        assert xp.sum(x).dtype is xp.int8  # TF's sum keeps the dtype: the block's policy decides
+    f = xp.asarray([1.0, 2.0], dtype=xp.float32)
+    xp.astype(f, xp.float64), xp.log(f)
+    with promo_ns.compare("array-api", "numpy") as report, promo_ns.trace() as trace:
+        xp.astype(f, xp.float64), xp.log(f), xp.sum(x)
+    assert {record.op for record in trace.records} >= {"sum"}  # the implicit int8 -> int64
+    assert report.differences == []
+
+
+def test_the_compiled_paths_count_few_frames() -> None:
+    import sys
+
+    xp = promo_ns.namespace("numpy", policy="array-api")
+    a, i8 = xp.asarray(np.ones(10, np.float32)), xp.asarray(np.ones(10, np.int8))
+    calls: dict[str, Callable[[], Any]] = {
+        "log": lambda: xp.log(a),
+        "mean": lambda: xp.mean(a),
+        "sum": lambda: xp.sum(i8),
+    }
+    calls["astype"] = lambda: xp.astype(a, xp.float64)
+    frames: list[str] = []
+
+    def count(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and "promo_ns" in frame.f_code.co_filename:
+            frames.append(frame.f_code.co_name)
+
+    for name, call in calls.items():
+        call()
+        frames.clear()
+        sys.settrace(count)
+        try:
+            call()
+        finally:
+            sys.settrace(None)
+        assert len(frames) <= 10, (name, frames)
