@@ -34,7 +34,7 @@ from typing import Any
 
 __all__ = ["BACKENDS", "BACKENDS_ORDER", "CASES", "PEERS", "Case", "Target", "setup_code"]
 
-PEERS = ("native", "minimal", "promo_ns", "compat", "strict", "cast, then op")
+PEERS = ("native", "minimal", "promo_ns", "compat", "strict", "cast, then op", "signed twin")
 BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy", "jax", "dask")
 #: where a case runs unless it says otherwise (JAX runs its compiled workload only).
 _ARRAY_BACKENDS = ("numpy", "torch", "torch-cuda", "cupy")
@@ -92,8 +92,9 @@ def setup_code(backend: str, n: int | tuple[int, int]) -> str:
     promo_ns's arrays are ``A``, ``B``, ``X2`` (``array-api`` policy) and ``QI8``, ``QB``,
     ``QH`` (``pytorch``).
 
-    uint32/uint64 inputs (where their cases run) are NumPy arrays ``nu32a``... and promo_ns
-    arrays ``U32A``... of the backend.
+    uint32/uint64 inputs (where their cases run) are NumPy arrays ``nu32a``..., promo_ns
+    arrays ``U32A``... of the backend, and the same bits as the backend's signed twin
+    (``S32A``: int32), whose kernel the emulation runs on torch.
     """
     imp, to_native, _ = BACKENDS[backend]
     name = backend.split("-", maxsplit=1)[0]
@@ -101,6 +102,9 @@ def setup_code(backend: str, n: int | tuple[int, int]) -> str:
         f"nu32a, nu32b = (rng.integers(0, 2**32, {n!r}, dtype=numpy.uint32) for _ in range(2))\n"
         f"nu64a, nu64b = (rng.integers(0, 2**64, {n!r}, dtype=numpy.uint64) for _ in range(2))\n"
         "U32A, U32B, U64A, U64B = (xp.asarray(native(v)) for v in (nu32a, nu32b, nu64a, nu64b))\n"
+        "S32A, S32B = (native(v.view(numpy.int32)) for v in (nu32a, nu32b))\n"
+        "S64A, S64B = (native(v.view(numpy.int64)) for v in (nu64a, nu64b))\n"
+        "UT32, UT64 = (promo_ns.unwrap(v).dtype for v in (U32A, U64A))\n"
         if backend in _UNSIGNED_BACKENDS
         else ""
     )
@@ -446,7 +450,12 @@ CASES: tuple[Case, ...] = (
             "large (n=10M)",
             f"{u} a + b (torch: emulated; native: NumPy's kernel)",
             _LARGE,
-            {"native": f"nu{u[4:]}a + nu{u[4:]}b", "promo_ns": f"U{u[4:]}A + U{u[4:]}B"},
+            {
+                "native": f"nu{u[4:]}a + nu{u[4:]}b",
+                "promo_ns": f"U{u[4:]}A + U{u[4:]}B",
+                "signed twin": f"(S{u[4:]}A + S{u[4:]}B).view(UT{u[4:]})",  # the bits, read unsigned
+            },
+            {"torch": (Target(("signed twin",), 1.1, "within 10% of torch's kernel of the signed twin"),)},
             memory=True,
             backends=_UNSIGNED_BACKENDS,
         )
