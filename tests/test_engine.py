@@ -24,6 +24,7 @@ from promo_ns._dtypes import (
     uint8,
     uint16,
 )
+from promo_ns._engine.decisions import cell, compute_table, run
 from promo_ns._engine.functions import accumulation_dtype
 from promo_ns._engine.operands import Operand, operand
 from promo_ns._engine.resolution import resolve, resolve_many
@@ -276,3 +277,24 @@ def test_tf_safe_families(op: str, a: Operand, b: Operand, expected: str) -> Non
 def test_unknown_op() -> None:
     with pytest.raises(ValueError, match="'sin' is not an op that combines operands"):
         resolve(get_policy("numpy"), "sin", Operand(int8, Role.ND), Operand(int8, Role.ND))
+
+
+@pytest.mark.parametrize("policy", BUILTIN)
+@pytest.mark.parametrize("family", ["arithmetic", "comparison", "common", "true_divide", "bitwise"])
+def test_a_numpy_scalar_decides_as_the_0d_array_it_is(policy: str, family: str) -> None:
+    # The tables take a NumPy scalar's cells from the 0-d array's; the full reasoning agrees.
+    pol = get_policy(policy)
+    rules = pol.families.get(family)
+    keys = (
+        [(d, Role.ZERO_D) for d in DTYPES]
+        + [(None, r) for r in SCALAR_ROLES]
+        + [(d, Role.ND) for d in DTYPES]
+    )
+    for dtype in DTYPES:
+        for other in keys:
+            for pair in (((dtype, Role.NP_SCALAR), other), (other, (dtype, Role.NP_SCALAR))):
+                reasoned = run(cell(pol, rules, pair)).result
+                as_0d = tuple((d, Role.ZERO_D if r is Role.NP_SCALAR else r) for d, r in pair)
+                assert reasoned == run(cell(pol, rules, as_0d)).result, (policy, family, pair)
+                flat = (pair[0][0], pair[0][1], pair[1][0], pair[1][1])
+                assert compute_table(pol, family)[flat] == compute_table(pol, family)[(*as_0d[0], *as_0d[1])]

@@ -432,6 +432,7 @@ _KEYS: tuple[Key, ...] = tuple((d, r) for r in ARRAY_ROLES for d in DTYPES) + tu
 
 TableKey: TypeAlias = tuple[DType | None, Role, DType | None, Role]
 _UNSET: object = object()
+_AS_ZERO_D = {Role.NP_SCALAR: Role.ZERO_D}
 
 
 @per_policy
@@ -460,6 +461,8 @@ def table_cell(policy: Policy, kind: str, family_name: str, k: TableKey) -> obje
     ``"compute"`` (``(result dtype, dtype the kernel computes in)``, or a
     refusal) or ``"promoted"`` (plain promotion, before any family's rule).
     """
+    if Role.NP_SCALAR in (k[1], k[3]):  # a NumPy scalar is the 0-d array it is, in every policy
+        k = (k[0], _AS_ZERO_D.get(k[1], k[1]), k[2], _AS_ZERO_D.get(k[3], k[3]))
     cells = _cells(policy, kind, family_name)
     value = cells.get(k, _UNSET)
     if value is _UNSET:
