@@ -381,45 +381,17 @@ def _unsupported(other: Any, op: str, ns: Any = None, *, scalars: bool = True) -
     return TypeError(f"{op!r} takes {takes}, not {name}; make an array with xp.asarray(...) first.")
 
 
-#: Words of torch's RuntimeErrors and JAX's TypeErrors about shapes (NumPy raises ValueError for those).
-_SHAPE_WORDS = ("shape", "size", "dim", "broadcast", "with a sequence")
-
-
-#: How NumPy (and CuPy) say a ufunc has no loop for the dtypes.
-_NO_LOOP_WORDS = (
-    *("No loop matching", "did not contain a loop", "not supported for the input types", "boolean subtract"),
-    *("unsupported in linalg", "Parameters of such types are not supported"),  # NumPy's linalg, Dask's
-    "of arguments for cupy_",  # CuPy's ufuncs: "Wrong type (int32) of arguments for cupy_copysign"
-    *("have no ordering", "not well defined for complex", "does not accept dtype"),  # JAX's
-)
-
-
 def _kernel_error(ns: Space, op: str, error: Exception, arrays: Sequence[Any]) -> Exception | None:
     """promo_ns's error for a kernel's ``error`` on native ``arrays``, or None to let it through.
 
-    Arrays on two devices get :func:`device_error`; a torch RuntimeError about
-    shapes (JAX's TypeError) becomes the ValueError NumPy raises, naming the shapes.
+    Arrays on two devices get :func:`device_error`; the backend reads the rest
+    (:meth:`~promo_ns.backends.Backend.kernel_error`): shapes that do not fit,
+    dtypes its kernel has no loop for.
     """
     for other in arrays[1:]:
         if not ns._backend.same_device(arrays[0], other):
             return device_error(arrays[0], other)
-    text = str(error)
-    if (
-        type(error) in (RuntimeError, TypeError, ValueError)
-        and any(word in text for word in _SHAPE_WORDS)
-        and f"{op}()" not in text
-    ):
-        shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
-        return ValueError(f"{op}() got arrays of shapes that do not fit together ({shapes}): {error}")
-    if isinstance(error, NotImplementedError) or (
-        type(error) in (TypeError, ValueError) and any(word in text for word in _NO_LOOP_WORDS)
-    ):
-        dtypes = ", ".join(str(ns._backend.dtype(a)) for a in arrays) or "these operands"
-        return TypeError(
-            f"{ns._backend.name} has no {op!r} kernel for {dtypes} ({error}); the policy's dtype cannot "
-            "be computed on this backend. Cast the operands explicitly first, e.g. to a floating dtype."
-        )
-    return None
+    return ns._backend.kernel_error(op, error, arrays)
 
 
 def _no_kernel(ns: Space, op: str, plan: Plan, out: Any) -> TypeError:

@@ -1,8 +1,8 @@
-"""What every backend adapter is: the Backend Protocol, the Plan it runs, shared dtype maps."""
+"""What every backend adapter is: the Backend Protocol, the Plan it runs, shared dtype maps and errors."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -13,7 +13,7 @@ from promo_ns.policies._family import NegativePowers, ZeroDivisor, ZeroRemainder
 if TYPE_CHECKING:
     from promo_ns._engine.scalars import IntLimits
 
-__all__ = ["Backend", "DTypeMaps", "Plan", "Values", "inplace_result"]
+__all__ = ["Backend", "DTypeMaps", "KernelErrors", "Plan", "Values", "inplace_result"]
 
 
 class Values(NamedTuple):
@@ -184,6 +184,14 @@ class Backend(Protocol):
         """``x[key]``, with the standard's indexing (negative slice steps too)."""
         ...
 
+    def kernel_error(self, op: str, error: Exception, arrays: Sequence[Any]) -> Exception | None:
+        """promo_ns's error for the library's ``error`` in ``op``'s kernel on ``arrays``; None: none.
+
+        Arrays whose shapes do not fit get NumPy's ValueError, naming the
+        shapes; a dtype the kernel has no loop for, a TypeError naming it.
+        """
+        ...
+
     def setitem(self, x: Any, key: Any, value: Any) -> Any:
         """``x[key] = value``; ``x`` is left untouched when it raises.
 
@@ -227,6 +235,40 @@ class DTypeMaps:
         if found is None:
             found = self._native[dtype] = native(dtype, self.module)
         return found
+
+
+class KernelErrors:
+    """A library's kernel errors read from their words: every adapter's :meth:`Backend.kernel_error`."""
+
+    name: str
+    #: Words of the library's errors for arrays whose shapes do not fit (torch's RuntimeError,
+    #: JAX's TypeError, NumPy's ValueError: "operands could not be broadcast together with shapes").
+    shape_words: tuple[str, ...] = ("shape", "size", "dim", "broadcast", "with a sequence")
+    #: Words of the library's TypeError/ValueError for dtypes its kernel has no loop for (a
+    #: NotImplementedError says so in any library).
+    no_loop_words: tuple[str, ...] = ()
+
+    dtype: Callable[[Any], DType]  #: the adapter's (:class:`DTypeMaps`')
+
+    def kernel_error(self, op: str, error: Exception, arrays: Sequence[Any]) -> Exception | None:
+        """promo_ns's error for the library's ``error`` in ``op``'s kernel (:meth:`Backend.kernel_error`)."""
+        text = str(error)
+        if (
+            type(error) in (RuntimeError, TypeError, ValueError)
+            and any(word in text for word in self.shape_words)
+            and f"{op}()" not in text
+        ):
+            shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
+            return ValueError(f"{op}() got arrays of shapes that do not fit together ({shapes}): {error}")
+        if isinstance(error, NotImplementedError) or (
+            type(error) in (TypeError, ValueError) and any(word in text for word in self.no_loop_words)
+        ):
+            dtypes = ", ".join(str(self.dtype(a)) for a in arrays) or "these operands"
+            return TypeError(
+                f"{self.name} has no {op!r} kernel for {dtypes} ({error}); the policy's dtype cannot "
+                "be computed on this backend. Cast the operands explicitly first, e.g. to a floating dtype."
+            )
+        return None
 
 
 def inplace_result(backend: Backend, op: str, x: Any, y: Any, plan: Plan) -> Any:

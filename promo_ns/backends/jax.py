@@ -50,7 +50,7 @@ from promo_ns._context import BLOCK_HOOKS
 from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
 from promo_ns._memo import IdentityKey
 from promo_ns._ops import NATIVE
-from promo_ns.backends._base import DTypeMaps, Plan, Values, inplace_result
+from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result
 from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
 from promo_ns.backends._values import integer_arange, negative_power_error, numpy_fill, zero_divisor_error
 from promo_ns.policies import Policy, Role, get_policy
@@ -136,8 +136,11 @@ def _is_tracer(x: Any) -> bool:
     return isinstance(x, jax.core.Tracer)
 
 
-class JaxBackend(DTypeMaps):
+class JaxBackend(DTypeMaps, KernelErrors):
     """``jax.numpy``: explicit casts to the compute dtype, immutable arrays updated functionally."""
+
+    #: How JAX says a function has no kernel for the dtypes.
+    no_loop_words = ("have no ordering", "not well defined for complex", "does not accept dtype")
 
     def __init__(self) -> None:
         super().__init__()

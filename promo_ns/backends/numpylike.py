@@ -22,7 +22,7 @@ from promo_ns._dtypes import (
 )
 from promo_ns._ops import NATIVE
 from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
-from promo_ns.backends._base import DTypeMaps, Patched, Plan, Values
+from promo_ns.backends._base import DTypeMaps, KernelErrors, Patched, Plan, Values
 from promo_ns.backends._cupy_compat import CupyCompat, asarray_keeping_sign, has_negative_zero
 from promo_ns.backends._values import into, zero_divisor_error
 from promo_ns.policies import Role, get_policy
@@ -201,8 +201,16 @@ class _NumpyCompat(Patched):
         return self._base.clip(x.astype(numpy.float32), lo, hi).astype(x.dtype)
 
 
-class NumpyLike(DTypeMaps):
+class NumpyLike(DTypeMaps, KernelErrors):
     """NumPy or CuPy: ufuncs cast inside the kernel through ``dtype=``, so no operand is copied."""
+
+    #: How NumPy (and CuPy, and Dask through NumPy) say a kernel has no loop for the dtypes.
+    no_loop_words = (
+        *("No loop matching", "did not contain a loop", "not supported for the input types"),
+        "boolean subtract",
+        *("unsupported in linalg", "Parameters of such types are not supported"),  # NumPy's linalg, Dask's
+        "of arguments for cupy_",  # CuPy's ufuncs: "Wrong type (int32) of arguments for cupy_copysign"
+    )
 
     def __init__(self, name: str, module: str | None = None, array_type: str = "ndarray") -> None:
         super().__init__()

@@ -30,7 +30,7 @@ from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_scalars as scalars
 from promo_ns.backends import _torch_unsigned as unsigned
-from promo_ns.backends._base import DTypeMaps, Plan, Values, inplace_result
+from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["TorchBackend"]
@@ -88,7 +88,7 @@ _CPU_UNSIGNED_KERNELS = frozenset(
 )
 
 
-class TorchBackend(DTypeMaps):
+class TorchBackend(DTypeMaps, KernelErrors):
     """PyTorch: TensorIterator casts on the fly where torch's own promotion gives the policy's dtype."""
 
     def __init__(self) -> None:
