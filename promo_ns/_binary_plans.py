@@ -42,7 +42,7 @@ _KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
 
 
 @per_policy
-def plans(policy: Policy, backend: Backend, op: str, *, function: bool = False) -> list[Plan | None]:
+def plans(policy: Policy, backend: Backend, op: str, *, function: bool) -> list[Plan | None]:
     """The plans of ``op``'s cells under ``policy`` on ``backend``, indexed ``code1 * NK + code2``.
 
     Compiled a cell at a time (:func:`plan_of`): a cell is None until it is
@@ -54,7 +54,7 @@ def plans(policy: Policy, backend: Backend, op: str, *, function: bool = False) 
 
 
 @per_policy
-def _refused(policy: Policy, backend: Backend, op: str, *, function: bool = False) -> set[int]:
+def _refused(policy: Policy, backend: Backend, op: str, *, function: bool) -> set[int]:
     """The cells of :func:`plans` compiled and found refused."""
     return set()
 

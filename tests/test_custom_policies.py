@@ -152,3 +152,16 @@ def test_a_table_policy_drives_a_namespace(backend: str) -> None:
     assert (a + b).dtype is int16 and (a * a).dtype is int8
     with pytest.raises(PromotionError, match="policy 'test-table-policy' refuses add"):
         a + f
+
+
+def test_a_new_policy_compiles_only_the_cells_its_ops_meet() -> None:
+    from promo_ns._binary_plans import plans
+    from promo_ns._engine.decisions import _cells, family_name
+
+    policy = promo_ns.get_policy("pytorch").derive("compiles-what-it-meets", summary="a copy of pytorch")
+    xp = promo_ns.namespace("numpy", policy=policy)
+    a, b = xp.asarray([1.0], dtype=xp.float32), xp.asarray([1], dtype=xp.int8)
+    assert (a + b).dtype is xp.float32 and (a + 1).dtype is xp.float32
+    cells = plans(xp.policy, xp._backend, "add", function=False)
+    assert sum(plan is not None for plan in cells) == 2 and len(cells) > 100
+    assert len(_cells(xp.policy, "compute", family_name(xp.policy, "add"))) <= 4  # the cells met, no table
