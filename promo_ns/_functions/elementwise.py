@@ -11,6 +11,8 @@ from promo_ns._functions._common import decided
 from promo_ns._operands import Space
 from promo_ns._ops import FUNCTION_FAMILY, NATIVE
 from promo_ns._plan import finish, kernel, one_array, promoted
+from promo_ns._plan_functions import SLOW
+from promo_ns._plan_functions import clip as planned_clip
 
 __all__ = ["BINARY", "DELEGATED", "FUNCTIONS"]
 
@@ -39,6 +41,10 @@ assert all(name in FUNCTION_FAMILY for name in _DECIDED)
 
 def clip(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
     """``x`` limited to ``[min, max]``; bounds combine with ``x`` under the active policy's ``clip`` rules."""
+    if min is not None or max is not None:
+        out = planned_clip(ns, x, min, max)
+        if out is not SLOW:
+            return out
     native_x = array_of(ns, x, "clip")
     if min is None and max is None:  # a copy of x (Dask's clip of bool has no kernel: it calls positive)
         return wrap(ns._backend.compat.asarray(native_x, copy=True), ns)

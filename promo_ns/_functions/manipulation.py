@@ -9,6 +9,7 @@ from promo_ns._convert import array_of, wrap, wrap_result
 from promo_ns._functions._common import SIGNATURES, sequence_of
 from promo_ns._operands import Space
 from promo_ns._plan import kernel, promoted
+from promo_ns._plan_functions import SLOW, joined
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 
@@ -37,6 +38,9 @@ def _joining(name: str) -> Callable[..., Any]:
             )
         if not arrays:
             raise ValueError(f"{name}() needs at least one array: xp.{name}([x1, x2, ...])")
+        out = joined(ns, name, arrays, axis)
+        if out is not SLOW:
+            return out
         dtype, natives = promoted(ns, name, list(arrays))
         out = kernel(ns, name, getattr(ns._backend.compat, name), natives, axis=axis)
         return wrap_result(ns, name, out, dtype)

@@ -10,6 +10,8 @@ from promo_ns._dtypes import a_or_an, bool_
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import compared, kernel, promoted
+from promo_ns._plan_functions import SLOW
+from promo_ns._plan_functions import where as planned_where
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 
@@ -25,6 +27,9 @@ DELEGATED = (
 
 def where(ns: Space, condition: Any, x1: Any, x2: Any, /) -> Any:
     """Elements of ``x1`` where ``condition`` is true, else of ``x2``, in the policy's result dtype."""
+    out = planned_where(ns, condition, x1, x2)
+    if out is not SLOW:
+        return out
     cond = array_of(ns, condition, "where")
     if condition.dtype is not bool_:
         raise TypeError(
