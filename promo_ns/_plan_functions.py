@@ -65,6 +65,8 @@ class Compiled(NamedTuple):
     zero_d: bool  #: a 0-d array takes part: the devices are compared (backends take a 0-d CPU one)
     kernel: Callable[..., Any]  #: the backend's function, on operands of ``dtype``
     scalar_kernel: Callable[..., Any] | None  #: the one taking the ``asis`` floats as they are
+    plain: bool  #: every operand is an array of ``dtype`` and no device is compared: the kernel takes them
+    array_type: type  #: the backend's array type, which its kernels return (NumPy: also scalars)
 
 
 def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool) -> Compiled | None:
@@ -100,17 +102,20 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool) -> Compiled
         _FLOAT_MAX[dtype] if floats and key == (None, Role.FLOAT) and checked is None else None
         for key, checked in zip(keys, inexact, strict=True)
     )
+    casts = tuple(key is not None and (key[0] is None or key[0] is not dtype) for key in keys)
     return Compiled(
         dtype,
         code_of(dtype, False),
         ns._backend.native_dtype(dtype),
-        tuple(key is not None and (key[0] is None or key[0] is not dtype) for key in keys),
+        casts,
         tuple(ints),
         tuple(inexact),
         asis,
         zero_d,
         kernel,
         scalar_kernel,
+        not zero_d and not any(casts),
+        ns._backend.array_type,
     )
 
 
@@ -202,10 +207,9 @@ class _SlowPathError(Exception):
 
 def _finish(ns: Space, op: str, plan: Compiled, out: Any) -> Any:
     """The kernel's native result ``out`` as an array of the namespace."""
-    backend = ns._backend
-    if out.__class__ is not backend.array_type:
-        out = backend.to_array(out)
-    if out.dtype is not plan.native and backend.dtype(out) is not plan.dtype:
+    if out.__class__ is not plan.array_type:
+        out = ns._backend.to_array(out)
+    if out.dtype is not plan.native and ns._backend.dtype(out) is not plan.dtype:
         return wrap_result(ns, op, out, plan.dtype)
     a = _new(ns.Array)
     a._x = out
@@ -241,6 +245,18 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any) -> Any:
         if plan is None:
             return SLOW
     c = condition._x
+    if plan.plain:
+        try:
+            out = plan.kernel(c, x1._x, x2._x)
+        except Exception:  # a kernel error: the general path raises its own
+            return SLOW
+        if out.__class__ is plan.array_type and out.dtype is plan.native:
+            a = _new(cls)
+            a._x = out
+            a._ns = ns
+            a._k = plan.code + (out.ndim == 0)
+            return a
+        return _finish(ns, "where", plan, out)
     try:
         a = _native(ns, "where", plan, 0, x1, like=c) if plan.cast[0] else x1._x
         b = _native(ns, "where", plan, 1, x2, like=c) if plan.cast[1] else x2._x
@@ -324,9 +340,12 @@ def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any
         if plan is None:
             return SLOW
     try:
-        natives = [cast(ns, x, plan.dtype) if c else x._x for c, x in zip(plan.cast, arrays, strict=True)]
-        if plan.zero_d and not _same_device(ns, natives):
-            return SLOW
+        if plan.plain:
+            natives = [x._x for x in arrays]
+        else:
+            natives = [cast(ns, x, plan.dtype) if c else x._x for c, x in zip(plan.cast, arrays, strict=True)]
+            if plan.zero_d and not _same_device(ns, natives):
+                return SLOW
         out = plan.kernel(natives, axis=axis)
     except Exception:  # a shape or kernel error: the general path raises its own
         return SLOW
