@@ -66,6 +66,9 @@ class Compiled(NamedTuple):
     kernel: Callable[..., Any]  #: the backend's function, on operands of ``dtype``
     scalar_kernel: Callable[..., Any] | None  #: the one taking the ``asis`` floats as they are
     plain: bool  #: every operand is an array of ``dtype`` and no device is compared: the kernel takes them
+    #: ``clip`` of an array of ``dtype`` with Python float bounds (or none): within this magnitude
+    #: each goes to ``scalar_kernel`` as it is.
+    top: float | None
     array_type: type  #: the backend's array type, which its kernels return (NumPy: also scalars)
 
 
@@ -115,6 +118,14 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool) -> Compiled
         kernel,
         scalar_kernel,
         not zero_d and not any(casts),
+        (
+            _FLOAT_MAX[dtype]
+            if floats
+            and not zero_d
+            and not casts[0]
+            and all(t is not None or k is None for t, k in zip(asis[1:], keys[1:], strict=True))
+            else None
+        ),
         ns._backend.array_type,
     )
 
@@ -156,7 +167,9 @@ def _kernel(ns: Space, op: str, dtype: DType) -> tuple[Callable[..., Any], Calla
       casts and broadcasts the bounds, then calls ``numpy.clip`` on what are
       already ``dtype`` arrays (its integer range fix-ups change none of them);
     - torch's ``where``: compat's casts nothing of operands of one dtype (a
-      dtype without a kernel raises, and the general path takes over).
+      dtype without a kernel raises, and the general path takes over);
+    - torch's ``concat`` along an axis (``axis=None`` raises there: compat
+      flattens the arrays first, on the general path).
 
     The second function, for ``clip`` of a float32 or float64 array, takes a
     finite Python float bound as it is (NumPy's and torch's kernels round it
@@ -170,8 +183,8 @@ def _kernel(ns: Space, op: str, dtype: DType) -> tuple[Callable[..., Any], Calla
         return clip, clip if dtype in _FLOAT_MAX else None
     if op == "clip" and backend.name == "torch" and dtype in _FLOAT_MAX:
         return compat.clip, backend.module.clamp
-    if op == "where" and backend.name == "torch":
-        return backend.module.where, None
+    if op in ("where", "concat") and backend.name == "torch":
+        return getattr(backend.module, op), None
     return getattr(compat, op), None
 
 
@@ -273,26 +286,25 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
     cls = ns.Array
     if _scope() is not None or x.__class__ is not cls or x._ns is not ns:
         return SLOW
-    codes = [x._k]
-    for bound in (lo, hi):
-        if bound is None:
-            codes.append(-1)
-        elif bound.__class__ is cls:
-            if bound._ns is not ns:
-                return SLOW
-            codes.append(bound._k)
-        else:
-            k = _SCALAR_CODE.get(bound.__class__)
-            if k is None:
-                return SLOW
-            codes.append(k)
-    key = (_CLIP, *codes)
+    k1 = -1 if lo is None else _code(ns, lo)
+    k2 = -1 if hi is None else _code(ns, hi)
+    if k1 is None or k2 is None:
+        return SLOW
+    key = (_CLIP, x._k, k1, k2)
     plan = ns._plans.get(key)
     if plan is None or plan is _NONE:
+        codes = key[1:]
         zero_d = any(0 <= k < _NA and k & 1 for k in codes)
         plan = _plan(ns, key, "clip", codes, zero_d)
         if plan is None:
             return SLOW
+    top = plan.top
+    if top is not None and (lo is None or -top <= lo <= top) and (hi is None or -top <= hi <= top):
+        try:  # float bounds, not NaN and within the dtype: as they are
+            out = plan.scalar_kernel(x._x, lo, hi)
+        except Exception:  # a kernel error: the general path raises its own
+            return SLOW
+        return _finish(ns, "clip", plan, out)
     try:
         kernel, natives = _clip_operands(ns, plan, (x, lo, hi))
         if plan.zero_d and not _same_device(ns, [n for n in natives if hasattr(n, "device")]):
@@ -301,6 +313,13 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
     except Exception:  # a value or kernel error: the general path raises its own
         return SLOW
     return _finish(ns, "clip", plan, out)
+
+
+def _code(ns: Space, x: Any) -> int | None:
+    """The operand code of ``x``, an array of the namespace or a Python scalar; else None."""
+    if x.__class__ is ns.Array:
+        return x._k if x._ns is ns else None
+    return _SCALAR_CODE.get(x.__class__)
 
 
 def _clip_operands(ns: Space, plan: Compiled, xs: Sequence[Any]) -> tuple[Callable[..., Any], list[Any]]:
