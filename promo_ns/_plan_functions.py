@@ -64,7 +64,8 @@ class Compiled(NamedTuple):
     asis: tuple[float | None, ...]
     zero_d: bool  #: a 0-d array takes part: the devices are compared (backends take a 0-d CPU one)
     kernel: Callable[..., Any]  #: the backend's function, on operands of ``dtype``
-    scalar_kernel: Callable[..., Any] | None  #: the one taking the ``asis`` floats as they are
+    #: the one taking the ``asis`` floats as they are (``concat``/``stack``: the axis positional)
+    scalar_kernel: Callable[..., Any] | None
     plain: bool  #: every operand is an array of ``dtype`` and no device is compared: the kernel takes them
     #: ``clip`` of an array of ``dtype`` with Python float bounds (or none): within this magnitude
     #: each goes to ``scalar_kernel`` as it is.
@@ -100,7 +101,7 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool) -> Compiled
             _inexact_dtype(policy, name, operands, dtype, i) if role in (Role.FLOAT, Role.COMPLEX) else None
         )
     kernel, scalar_kernel = _kernel(ns, op, dtype)
-    floats = scalar_kernel is not None
+    floats = op == "clip" and scalar_kernel is not None
     asis = tuple(
         _FLOAT_MAX[dtype] if floats and key == (None, Role.FLOAT) and checked is None else None
         for key, checked in zip(keys, inexact, strict=True)
@@ -171,10 +172,12 @@ def _kernel(ns: Space, op: str, dtype: DType) -> tuple[Callable[..., Any], Calla
     - torch's ``concat`` along an axis (``axis=None`` raises there: compat
       flattens the arrays first, on the general path).
 
-    The second function, for ``clip`` of a float32 or float64 array, takes a
-    finite Python float bound as it is (NumPy's and torch's kernels round it
-    to the array's dtype, as the general path's 0-d array of it does): NumPy's
-    ``clip``, torch's ``clamp`` (what compat's clip calls for such bounds).
+    The second function of ``concat`` and ``stack`` is NumPy's or torch's
+    own, which takes the axis as a positional argument.  That of ``clip`` of
+    a float32 or float64 array takes a finite Python float bound as it is
+    (NumPy's and torch's kernels round it to the array's dtype, as the general
+    path's 0-d array of it does): NumPy's ``clip``, torch's ``clamp`` (what
+    compat's clip calls for such bounds).
     """
     backend = ns._backend
     compat = backend.compat
@@ -183,8 +186,13 @@ def _kernel(ns: Space, op: str, dtype: DType) -> tuple[Callable[..., Any], Calla
         return clip, clip if dtype in _FLOAT_MAX else None
     if op == "clip" and backend.name == "torch" and dtype in _FLOAT_MAX:
         return compat.clip, backend.module.clamp
-    if op in ("where", "concat") and backend.name == "torch":
-        return getattr(backend.module, op), None
+    if op == "where" and backend.name == "torch":
+        return backend.module.where, None
+    if op in _JOIN and backend.name in ("numpy", "torch"):  # NumPy's and torch's own: the axis positional
+        join: Callable[..., Any] = getattr(
+            backend.module if op == "concat" and backend.name == "torch" else compat, op
+        )
+        return join, join
     return getattr(compat, op), None
 
 
@@ -347,27 +355,33 @@ def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any
     cls = ns.Array
     if _scope() is not None or len(arrays) > MAX_JOINED:
         return SLOW
-    codes = []
+    codes: list[Any] = [_JOIN[name]]
+    natives = []
     for x in arrays:
         if x.__class__ is not cls or x._ns is not ns:
             return SLOW
         codes.append(x._k)
-    key = (_JOIN[name], *codes)
+        natives.append(x._x)
+    key = tuple(codes)
     plan = ns._plans.get(key)
     if plan is None or plan is _NONE:
-        plan = _plan(ns, key, name, codes, any(k & 1 for k in codes))
+        plan = _plan(ns, key, name, codes[1:], any(k & 1 for k in codes[1:]))
         if plan is None:
             return SLOW
     try:
-        if plan.plain:
-            natives = [x._x for x in arrays]
-        else:
+        if not plan.plain:
             natives = [cast(ns, x, plan.dtype) if c else x._x for c, x in zip(plan.cast, arrays, strict=True)]
             if plan.zero_d and not _same_device(ns, natives):
                 return SLOW
-        out = plan.kernel(natives, axis=axis)
+        out = plan.scalar_kernel(natives, axis) if plan.scalar_kernel else plan.kernel(natives, axis=axis)
     except Exception:  # a shape or kernel error: the general path raises its own
         return SLOW
+    if out.__class__ is plan.array_type and out.dtype is plan.native:
+        a = _new(cls)
+        a._x = out
+        a._ns = ns
+        a._k = plan.code + (out.ndim == 0)
+        return a
     return _finish(ns, name, plan, out)
 
 
