@@ -70,7 +70,7 @@ class Compiled(NamedTuple):
     #: ``clip`` of an array of ``dtype`` with Python float bounds (or none): within this magnitude
     #: each goes to ``scalar_kernel`` as it is.
     top: float | None
-    array_type: type  #: the backend's array type, which its kernels return (NumPy: also scalars)
+    array_type: Any  #: the backend's array type, which its kernels return (NumPy: also scalars)
 
 
 def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool) -> Compiled | None:
