@@ -294,8 +294,8 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
     cls = ns.Array
     if _scope() is not None or x.__class__ is not cls or x._ns is not ns:
         return SLOW
-    k1 = -1 if lo is None else _code(ns, lo)
-    k2 = -1 if hi is None else _code(ns, hi)
+    k1 = -1 if lo is None else _SCALAR_CODE.get(lo.__class__) or _code(ns, lo)
+    k2 = -1 if hi is None else _SCALAR_CODE.get(hi.__class__) or _code(ns, hi)
     if k1 is None or k2 is None:
         return SLOW
     key = (_CLIP, x._k, k1, k2)
@@ -312,6 +312,12 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
             out = plan.scalar_kernel(x._x, lo, hi)
         except Exception:  # a kernel error: the general path raises its own
             return SLOW
+        if out.__class__ is plan.array_type and out.dtype is plan.native:
+            a = _new(cls)
+            a._x = out
+            a._ns = ns
+            a._k = plan.code + (out.ndim == 0)
+            return a
         return _finish(ns, "clip", plan, out)
     try:
         kernel, natives = _clip_operands(ns, plan, (x, lo, hi))
@@ -324,10 +330,10 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
 
 
 def _code(ns: Space, x: Any) -> int | None:
-    """The operand code of ``x``, an array of the namespace or a Python scalar; else None."""
-    if x.__class__ is ns.Array:
-        return x._k if x._ns is ns else None
-    return _SCALAR_CODE.get(x.__class__)
+    """The operand code of ``x`` if it is an array of the namespace; else None."""
+    if x.__class__ is ns.Array and x._ns is ns:
+        return x._k  # type: ignore[no-any-return]
+    return None
 
 
 def _clip_operands(ns: Space, plan: Compiled, xs: Sequence[Any]) -> tuple[Callable[..., Any], list[Any]]:
