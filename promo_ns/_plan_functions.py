@@ -361,17 +361,24 @@ def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any
     cls = ns.Array
     if _scope() is not None or len(arrays) > MAX_JOINED:
         return SLOW
-    codes: list[Any] = [_JOIN[name]]
-    natives = []
-    for x in arrays:
-        if x.__class__ is not cls or x._ns is not ns:
+    if len(arrays) == 2:  # the common case, without a loop
+        x, y = arrays
+        if x.__class__ is not cls or y.__class__ is not cls or x._ns is not ns or y._ns is not ns:
             return SLOW
-        codes.append(x._k)
-        natives.append(x._x)
-    key = tuple(codes)
+        key: tuple[Any, ...] = (_JOIN[name], x._k, y._k)
+        natives = [x._x, y._x]
+    else:
+        codes: list[Any] = [_JOIN[name]]
+        natives = []
+        for x in arrays:
+            if x.__class__ is not cls or x._ns is not ns:
+                return SLOW
+            codes.append(x._k)
+            natives.append(x._x)
+        key = tuple(codes)
     plan = ns._plans.get(key)
     if plan is None or plan is _NONE:
-        plan = _plan(ns, key, name, codes[1:], any(k & 1 for k in codes[1:]))
+        plan = _plan(ns, key, name, key[1:], any(k & 1 for k in key[1:]))
         if plan is None:
             return SLOW
     try:
