@@ -183,3 +183,40 @@ def test_where_frames() -> None:
         sys.setprofile(None)
     assert out.dtype == xp.float32
     assert len(frames) <= 10, frames
+
+
+def _placed(f: Callable[[], Any]) -> Outcome:
+    """What ``f()`` gives: its dtype, shape and device (torch's meta device holds no values), or its error."""
+    try:
+        out = f()
+    except Exception as e:
+        return ("raises", type(e), str(e))
+    return ("returns", str(out.dtype), tuple(out.shape), str(out.device))
+
+
+_ON_DEVICES: dict[str, Callable[[Any, dict[str, Any]], Any]] = {
+    "where(c, a, m)": lambda xp, v: xp.where(v["c"], v["a"], v["m"]),
+    "where(cm, a, a)": lambda xp, v: xp.where(v["cm"], v["a"], v["a"]),
+    "where(c, m0, a)": lambda xp, v: xp.where(v["c"], v["m0"], v["a"]),
+    "where(c, a0, m)": lambda xp, v: xp.where(v["c"], v["a0"], v["m"]),
+    "where(cm, m, 1.0)": lambda xp, v: xp.where(v["cm"], v["m"], 1.0),
+    "clip(a, m)": lambda xp, v: xp.clip(v["a"], v["m"]),
+    "clip(m, a0)": lambda xp, v: xp.clip(v["m"], v["a0"]),
+    "clip(a, m0)": lambda xp, v: xp.clip(v["a"], v["m0"]),
+    "clip(m, 0.5, 1.0)": lambda xp, v: xp.clip(v["m"], 0.5, 1.0),
+    "concat([a, m])": lambda xp, v: xp.concat([v["a"], v["m"]]),
+    "stack([a0, m0])": lambda xp, v: xp.stack([v["a0"], v["m0"]]),
+    "concat([m, m])": lambda xp, v: xp.concat([v["m"], v["m"]]),
+}
+
+
+@pytest.mark.parametrize("call", list(_ON_DEVICES))
+def test_arrays_on_two_devices_meet_as_in_a_block(call: str) -> None:
+    """Arrays of one torch namespace on the CPU and on the meta device (n-d, 0-d) meet as in a block."""
+    xp = promo_ns.namespace("torch")
+    a, m = xp.asarray([1.0, 2.0]), xp.asarray([1.0, 2.0], device="meta")
+    v = {"a": a, "m": m, "c": a > 1, "cm": m > 1, "a0": xp.asarray(1.0), "m0": xp.asarray(1.0, device="meta")}
+    first, cached = _placed(lambda: _ON_DEVICES[call](xp, v)), _placed(lambda: _ON_DEVICES[call](xp, v))
+    with promo_ns.policy(xp.policy.name):
+        block = _placed(lambda: _ON_DEVICES[call](xp, v))
+    assert first == cached == block, (first, cached, block)
