@@ -19,6 +19,7 @@ the same casts and kernel calls, so results, dtypes and errors are the same.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -33,7 +34,7 @@ from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_limits
 from promo_ns._operands import _KEYS, _NA, _SCALAR_CODE, Space, code_of
 from promo_ns.policies import Policy, Role
 
-__all__ = ["SLOW", "Compiled", "clip", "joined", "where"]
+__all__ = ["SLOW", "Compiled", "clip", "joined", "planned_clip", "planned_join", "planned_where", "where"]
 
 _scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 _new = object.__new__
@@ -396,6 +397,86 @@ def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any
         a._k = plan.code + (out.ndim == 0)
         return a
     return _finish(ns, name, plan, out)
+
+
+def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
+    """``where`` of the namespace: its compiled plan, else ``general`` (the general path).
+
+    Arrays of the result dtype go to the kernel in this one frame; anything
+    else goes through :func:`where` first.
+    """
+
+    @functools.wraps(general)
+    def planned(ns: Space, condition: Any, x1: Any, x2: Any, /) -> Any:
+        cls = ns.Array
+        if condition.__class__ is cls and x1.__class__ is cls and x2.__class__ is cls and _scope() is None:
+            plan = ns._plans.get((_WHERE, condition._k, x1._k, x2._k))
+            if plan.__class__ is Compiled and plan.plain and condition._ns is x1._ns is x2._ns is ns:
+                try:
+                    out = plan.kernel(condition._x, x1._x, x2._x)
+                except Exception:  # a kernel error: the general path raises its own
+                    return general(ns, condition, x1, x2)
+                if out.__class__ is plan.array_type and out.dtype is plan.native:
+                    a = _new(cls)
+                    a._x = out
+                    a._ns = ns
+                    a._k = plan.code + (out.ndim == 0)
+                    return a
+                return _finish(ns, "where", plan, out)
+        out = where(ns, condition, x1, x2)
+        return general(ns, condition, x1, x2) if out is SLOW else out
+
+    return planned
+
+
+def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
+    """``clip`` of the namespace: its compiled plan (:func:`clip`), else ``general`` (the general path)."""
+
+    @functools.wraps(general)
+    def planned(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
+        cls = ns.Array
+        if x.__class__ is cls and _scope() is None:  # float bounds within the dtype: in this one frame
+            k1 = -1 if min is None else _SCALAR_CODE.get(min.__class__)
+            k2 = -1 if max is None else _SCALAR_CODE.get(max.__class__)
+            plan = ns._plans.get((_CLIP, x._k, k1, k2))
+            if (
+                plan.__class__ is Compiled
+                and (top := plan.top) is not None
+                and x._ns is ns
+                and (min is None or -top <= min <= top)
+                and (max is None or -top <= max <= top)
+            ):
+                try:
+                    out = plan.scalar_kernel(x._x, min, max)  # type: ignore[misc]  # set where top is
+                except Exception:  # a kernel error: the general path raises its own
+                    return general(ns, x, min, max)
+                if out.__class__ is plan.array_type and out.dtype is plan.native:
+                    a = _new(cls)
+                    a._x = out
+                    a._ns = ns
+                    a._k = plan.code + (out.ndim == 0)
+                    return a
+                return _finish(ns, "clip", plan, out)
+        out = SLOW if min is None and max is None else clip(ns, x, min, max)
+        return general(ns, x, min, max) if out is SLOW else out
+
+    return planned
+
+
+def planned_join(name: str, general: Callable[..., Any]) -> Callable[..., Any]:
+    """``concat`` or ``stack`` (``name``) of the namespace: its plan (:func:`joined`), else ``general``."""
+
+    @functools.wraps(general)
+    def planned(ns: Space, arrays: Any, /, *, axis: Any = 0) -> Any:
+        if (arrays.__class__ is list or arrays.__class__ is tuple) and (
+            axis.__class__ is int or axis is None
+        ):
+            out = joined(ns, name, arrays, axis)
+            if out is not SLOW:
+                return out
+        return general(ns, arrays, axis=axis)
+
+    return planned
 
 
 assert bool_ is _KEYS[0][0]  # where's condition: operand codes 0 and 1

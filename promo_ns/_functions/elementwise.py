@@ -11,8 +11,7 @@ from promo_ns._functions._common import decided
 from promo_ns._operands import Space
 from promo_ns._ops import FUNCTION_FAMILY, NATIVE
 from promo_ns._plan import finish, kernel, one_array, promoted
-from promo_ns._plan_functions import SLOW
-from promo_ns._plan_functions import clip as planned_clip
+from promo_ns._plan_functions import planned_clip
 
 __all__ = ["BINARY", "DELEGATED", "FUNCTIONS"]
 
@@ -41,10 +40,6 @@ assert all(name in FUNCTION_FAMILY for name in _DECIDED)
 
 def clip(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
     """``x`` limited to ``[min, max]``; bounds combine with ``x`` under the active policy's ``clip`` rules."""
-    if min is not None or max is not None:
-        out = planned_clip(ns, x, min, max)
-        if out is not SLOW:
-            return out
     native_x = array_of(ns, x, "clip")
     if min is None and max is None:  # a copy of x (Dask's clip of bool has no kernel: it calls positive)
         return wrap(ns._backend.compat.asarray(native_x, copy=True), ns)
@@ -70,7 +65,7 @@ def sign(ns: Space, x: Any, /) -> Any:
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "clip": clip,
+    "clip": planned_clip(clip),
     **{name: decided(name) for name in _DECIDED},
     "sign": sign,
 }

@@ -9,7 +9,7 @@ from promo_ns._convert import array_of, wrap, wrap_result
 from promo_ns._functions._common import OWN_AXIS_CHECK, SIGNATURES, checked_axis, sequence_of
 from promo_ns._operands import Space
 from promo_ns._plan import kernel, promoted
-from promo_ns._plan_functions import SLOW, joined
+from promo_ns._plan_functions import planned_join
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 
@@ -40,16 +40,13 @@ def _joining(name: str) -> Callable[..., Any]:
             )
         if not arrays:
             raise ValueError(f"{name}() needs at least one array: xp.{name}([x1, x2, ...])")
-        out = joined(ns, name, arrays, axis)
-        if out is not SLOW:
-            return out
         dtype, natives = promoted(ns, name, list(arrays))
         out = kernel(ns, name, getattr(ns._backend.compat, name), natives, axis=axis)
         return wrap_result(ns, name, out, dtype)
 
     join.__name__ = join.__qualname__ = name
     join.__doc__ = f"``{name}`` of the Array API standard; the arrays are promoted under the active policy."
-    return join
+    return planned_join(name, join)
 
 
 def broadcast_arrays(ns: Space, *arrays: Any) -> tuple[Any, ...] | list[Any]:

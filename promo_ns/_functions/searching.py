@@ -10,8 +10,7 @@ from promo_ns._dtypes import a_or_an, bool_
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import compared, kernel, promoted
-from promo_ns._plan_functions import SLOW
-from promo_ns._plan_functions import where as planned_where
+from promo_ns._plan_functions import planned_where
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 
@@ -27,9 +26,6 @@ DELEGATED = (
 
 def where(ns: Space, condition: Any, x1: Any, x2: Any, /) -> Any:
     """Elements of ``x1`` where ``condition`` is true, else of ``x2``, in the policy's result dtype."""
-    out = planned_where(ns, condition, x1, x2)
-    if out is not SLOW:
-        return out
     cond = array_of(ns, condition, "where")
     if condition.dtype is not bool_:
         raise TypeError(
@@ -150,6 +146,6 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "isin": isin,
     "searchsorted": searchsorted,
     **{name: _unique_fields(name) for name in _UNIQUE},
-    "where": where,
+    "where": planned_where(where),
     **{name: decided(name) for name in ("argmax", "argmin")},
 }
