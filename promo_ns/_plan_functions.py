@@ -14,7 +14,15 @@ NumPy scalars, arrays of another namespace, a refused cell, a Python int the
 policy would check (beyond what the plan takes as it is), a Python float or
 complex the policy checks and refuses, a value that cannot be converted, and
 a kernel's error.  A plan takes only what that path takes as it is, and makes
-the same casts and kernel calls, so results, dtypes and errors are the same.
+the same casts and kernel calls (or calls the library's own function where
+that is what the general path's calls come to, see :func:`_kernel`), so
+results, dtypes and errors are the same.
+
+:func:`planned_where`, :func:`planned_clip` and :func:`planned_join` make the
+namespace's functions from their general paths (in :mod:`promo_ns._functions`):
+the commonest plans (arrays of the result dtype; ``clip`` with float bounds)
+run in that one frame, others through :func:`where`, :func:`clip` and
+:func:`joined`, and :data:`SLOW` in the general path.
 """
 
 from __future__ import annotations
@@ -339,22 +347,22 @@ def _code(ns: Space, x: Any) -> int | None:
 
 def _clip_operands(ns: Space, plan: Compiled, xs: Sequence[Any]) -> tuple[Callable[..., Any], list[Any]]:
     """``clip``'s kernel and native operands: ``scalar_kernel`` where each bound is a float as it is."""
+    kernel = plan.scalar_kernel
+    if kernel is not None:
+        for x, top in zip(xs[1:], plan.asis[1:], strict=True):
+            if x is not None and (top is None or not -top <= x <= top):  # not NaN, not beyond the dtype
+                kernel = None
+                break
     like = xs[0]._x
     natives: list[Any] = []
-    asis = plan.scalar_kernel is not None
-    for i, (x, casts, top) in enumerate(zip(xs, plan.cast, plan.asis, strict=True)):
-        if top is not None and -top <= x <= top:  # not NaN, not beyond the dtype
+    for i, (x, casts) in enumerate(zip(xs, plan.cast, strict=True)):
+        if x is None or not casts:
+            natives.append(None if x is None else x._x)
+        elif kernel is not None and i:  # a float bound as it is
             natives.append(x)
-            continue
-        if i and x is not None:
-            asis = False
-        natives.append(_native(ns, "clip", plan, i, x, like=like) if casts else None if x is None else x._x)
-    if asis:
-        return plan.scalar_kernel, natives  # type: ignore[return-value]
-    return plan.kernel, [
-        _native(ns, "clip", plan, i, x, like=like) if n is x and x.__class__ is float else n
-        for i, (x, n) in enumerate(zip(xs, natives, strict=True))
-    ]
+        else:
+            natives.append(_native(ns, "clip", plan, i, x, like=like))
+    return kernel or plan.kernel, natives
 
 
 def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any:
