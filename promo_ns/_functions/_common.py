@@ -33,9 +33,11 @@ from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
 
 __all__ = [
+    "OWN_AXIS_CHECK",
     "SIGNATURES",
     "WIDER",
     "bind",
+    "checked_axis",
     "checking_axes",
     "decided",
     "in_policy_dtype",
@@ -47,6 +49,8 @@ _scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 
 #: The standard's signatures of functions built by factories (which take ``**kwargs``).
 SIGNATURES: dict[str, Callable[..., None]] = {}
+#: Functions that check their keyword ``axis`` themselves (:func:`checked_axis`): no wrapper checks it.
+OWN_AXIS_CHECK: set[str] = set()
 #: The standard's signature of a one-array function without keywords (``sin``, ``linalg.inv``).
 _ONE_ARRAY = inspect.signature(lambda ns, x, /: None)
 
@@ -56,6 +60,8 @@ def bind(fn: Callable[..., Any], ns: Space) -> Callable[..., Any]:
     bound = functools.update_wrapper(functools.partial(fn, ns), fn)
     sig = _bound_signature(fn)
     bound.__signature__ = sig  # type: ignore[attr-defined]
+    if fn.__name__ in OWN_AXIS_CHECK:
+        return bound
     return checking_axes(bound, fn.__name__, sig)
 
 
@@ -140,6 +146,11 @@ _STANDARD_PLACES: dict[str, dict[str, int | None]] = {
 
 def _is_axis(value: Any) -> bool:
     return value.__class__ is not bool and hasattr(value, "__index__")
+
+
+def checked_axis(name: str, axis: Any) -> Any:
+    """Keyword ``axis`` of ``name`` (not an int) checked as :func:`checking_axes`'s wrapper checks it."""
+    return _checked_axes(name, "axis", axis, name in _ONE_AXIS)
 
 
 def _checked_axes(name: str, parameter: str, value: Any, one: bool) -> Any:

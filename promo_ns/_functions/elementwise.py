@@ -11,6 +11,7 @@ from promo_ns._functions._common import decided
 from promo_ns._operands import Space
 from promo_ns._ops import FUNCTION_FAMILY, NATIVE
 from promo_ns._plan import finish, kernel, one_array, promoted
+from promo_ns._plan_functions import planned_clip
 
 __all__ = ["BINARY", "DELEGATED", "FUNCTIONS"]
 
@@ -64,7 +65,7 @@ def sign(ns: Space, x: Any, /) -> Any:
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "clip": clip,
+    "clip": planned_clip(clip),
     **{name: decided(name) for name in _DECIDED},
     "sign": sign,
 }

@@ -6,9 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from promo_ns._convert import array_of, wrap, wrap_result
-from promo_ns._functions._common import SIGNATURES, sequence_of
+from promo_ns._functions._common import OWN_AXIS_CHECK, SIGNATURES, checked_axis, sequence_of
 from promo_ns._operands import Space
 from promo_ns._plan import kernel, promoted
+from promo_ns._plan_functions import planned_join
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 
@@ -30,6 +31,8 @@ DELEGATED = (
 
 def _joining(name: str) -> Callable[..., Any]:
     def join(ns: Space, arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+        if axis is not None and axis.__class__ is not int:
+            axis = checked_axis(name, axis)
         if not isinstance(arrays, (list, tuple)):
             raise TypeError(
                 f"{name}() takes a tuple or list of arrays, not {type(arrays).__name__}: "
@@ -43,7 +46,7 @@ def _joining(name: str) -> Callable[..., Any]:
 
     join.__name__ = join.__qualname__ = name
     join.__doc__ = f"``{name}`` of the Array API standard; the arrays are promoted under the active policy."
-    return join
+    return planned_join(name, join)
 
 
 def broadcast_arrays(ns: Space, *arrays: Any) -> tuple[Any, ...] | list[Any]:
@@ -86,6 +89,7 @@ def broadcast_shapes(ns: Space, *shapes: tuple[int | None, ...]) -> tuple[int | 
 
 _SIGNATURES: dict[str, Callable[..., None]] = {"broadcast_arrays": lambda *arrays: None}
 SIGNATURES.update(_SIGNATURES)
+OWN_AXIS_CHECK.update(("concat", "stack"))  # join() checks its axis first: no wrapper on the hot path
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "concat": _joining("concat"),

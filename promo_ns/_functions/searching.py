@@ -10,6 +10,7 @@ from promo_ns._dtypes import a_or_an, bool_
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import compared, kernel, promoted
+from promo_ns._plan_functions import planned_where
 
 __all__ = ["DELEGATED", "FUNCTIONS"]
 
@@ -145,6 +146,6 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "isin": isin,
     "searchsorted": searchsorted,
     **{name: _unique_fields(name) for name in _UNIQUE},
-    "where": where,
+    "where": planned_where(where),
     **{name: decided(name) for name in ("argmax", "argmin")},
 }
