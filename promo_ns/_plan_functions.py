@@ -21,8 +21,8 @@ results, dtypes and errors are the same.
 :func:`planned_where`, :func:`planned_clip` and :func:`planned_join` make the
 namespace's functions from their general paths (in :mod:`promo_ns._functions`):
 the commonest plans (arrays of the result dtype; ``clip`` with float bounds)
-run in that one frame, others through :func:`where`, :func:`clip` and
-:func:`joined`, and :data:`SLOW` in the general path.
+run in that frame and the one wrapping the result, others through :func:`where`,
+:func:`clip` and :func:`joined`, and :data:`SLOW` in the general path.
 """
 
 from __future__ import annotations
@@ -280,12 +280,6 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any) -> Any:
             out = plan.kernel(c, x1._x, x2._x)
         except Exception:  # a kernel error: the general path raises its own
             return SLOW
-        if out.__class__ is plan.array_type and out.dtype is plan.native:
-            a = _new(cls)
-            a._x = out
-            a._ns = ns
-            a._k = plan.code + (out.ndim == 0)
-            return a
         return _finish(ns, "where", plan, out)
     try:
         a = _native(ns, "where", plan, 0, x1, like=c) if plan.cast[0] else x1._x
@@ -321,12 +315,6 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
             out = plan.scalar_kernel(x._x, lo, hi)
         except Exception:  # a kernel error: the general path raises its own
             return SLOW
-        if out.__class__ is plan.array_type and out.dtype is plan.native:
-            a = _new(cls)
-            a._x = out
-            a._ns = ns
-            a._k = plan.code + (out.ndim == 0)
-            return a
         return _finish(ns, "clip", plan, out)
     try:
         kernel, natives = _clip_operands(ns, plan, (x, lo, hi))
@@ -398,19 +386,13 @@ def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any
         out = plan.scalar_kernel(natives, axis) if plan.scalar_kernel else plan.kernel(natives, axis=axis)
     except Exception:  # a shape or kernel error: the general path raises its own
         return SLOW
-    if out.__class__ is plan.array_type and out.dtype is plan.native:
-        a = _new(cls)
-        a._x = out
-        a._ns = ns
-        a._k = plan.code + (out.ndim == 0)
-        return a
     return _finish(ns, name, plan, out)
 
 
 def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
     """``where`` of the namespace: its compiled plan, else ``general`` (the general path).
 
-    Arrays of the result dtype go to the kernel in this one frame; anything
+    Arrays of the result dtype go to the kernel in this frame; anything
     else goes through :func:`where` first.
     """
 
@@ -424,12 +406,6 @@ def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.kernel(condition._x, x1._x, x2._x)
                 except Exception:  # a kernel error: the general path raises its own
                     return general(ns, condition, x1, x2)
-                if out.__class__ is plan.array_type and out.dtype is plan.native:
-                    a = _new(cls)
-                    a._x = out
-                    a._ns = ns
-                    a._k = plan.code + (out.ndim == 0)
-                    return a
                 return _finish(ns, "where", plan, out)
         out = where(ns, condition, x1, x2)
         return general(ns, condition, x1, x2) if out is SLOW else out
@@ -443,7 +419,7 @@ def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(general)
     def planned(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
         cls = ns.Array
-        if x.__class__ is cls and _scope() is None:  # float bounds within the dtype: in this one frame
+        if x.__class__ is cls and _scope() is None:  # float bounds within the dtype: in this frame
             k1 = -1 if min is None else _SCALAR_CODE.get(min.__class__)
             k2 = -1 if max is None else _SCALAR_CODE.get(max.__class__)
             plan = ns._plans.get((_CLIP, x._k, k1, k2))
@@ -458,12 +434,6 @@ def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.scalar_kernel(x._x, min, max)  # type: ignore[misc]  # set where top is
                 except Exception:  # a kernel error: the general path raises its own
                     return general(ns, x, min, max)
-                if out.__class__ is plan.array_type and out.dtype is plan.native:
-                    a = _new(cls)
-                    a._x = out
-                    a._ns = ns
-                    a._k = plan.code + (out.ndim == 0)
-                    return a
                 return _finish(ns, "clip", plan, out)
         out = SLOW if min is None and max is None else clip(ns, x, min, max)
         return general(ns, x, min, max) if out is SLOW else out
