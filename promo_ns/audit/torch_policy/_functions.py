@@ -204,6 +204,18 @@ def _logsumexp(x: Any, dim: Any, keepdim: bool = False) -> Call | None:
     return decided_as("exp", x, lambda d: computed(lambda t: torch.logsumexp(t, dim, keepdim), x.to(d), d))
 
 
+def _like_exp(name: str) -> Translator:
+    """``torch.<name>(x)`` (``sigmoid``, ``erf``): a float function, of the dtype the policy gives ``exp``."""
+    fn = getattr(torch, name)
+
+    def translate(x: Any) -> Call | None:
+        if not isinstance(x, torch.Tensor):
+            return None
+        return decided_as("exp", x, lambda d: computed(fn, x.to(d), d))
+
+    return translate
+
+
 def _aminmax(x: Any, *, dim: int | None = None, keepdim: bool = False) -> Calls | None:
     """``torch.aminmax`` as the namespace's ``min`` and ``max`` (which keep the dtype): torch's (min, max)."""
     if not isinstance(x, torch.Tensor) or isinstance(dim, bool) or not isinstance(dim, (int, type(None))):
@@ -289,7 +301,12 @@ ONE_ARRAY = {
         )
     },
     "bitwise_not": "bitwise_invert",
+    # torch's other names of the same functions (torch.sgn is the standard's sign, complex too)
+    **{"neg": "negative", "absolute": "abs", "fix": "trunc", "sgn": "sign"},
+    **{f"arc{name}": f"a{name}" for name in ("cos", "cosh", "sin", "sinh", "tan", "tanh")},
 }
+#: torch's float functions of one array the namespace has not: the dtype the policy gives ``exp``.
+FLOAT_LIKE_EXP = ("rsqrt", "sigmoid", "erf", "erfc", "erfinv", "exp2", "lgamma", "digamma", "i0", "sinc")
 #: Those torch has as functions and attributes (``torch.real(x)``, ``x.real``).
 _ATTRIBUTES = ("real", "imag")
 #: torch's function -> the namespace's: reductions with ``dim``, ``keepdim`` (and ``dtype``), the
@@ -325,6 +342,7 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     torch.Tensor.__rmatmul__: _reflected_matmul,
     **dict.fromkeys(both("clamp", "clip"), _clip),
     **{fn: one_array(ours) for name, ours in ONE_ARRAY.items() for fn in both(name)},
+    **{fn: _like_exp(name) for name in FLOAT_LIKE_EXP for fn in both(name)},
     **{
         fn: one_array(name)
         for name in _ATTRIBUTES
