@@ -50,10 +50,17 @@ BLOCK_HOOKS: list[Callable[[Policy], AbstractContextManager[object]]] = []
 
 
 def current() -> Scope | None:
-    """The innermost open scope, or None outside every block."""
-    scope = _SCOPE.get()
+    """The innermost open scope, or None outside every block.
+
+    A scope closed in another context (a block a generator or task ended
+    elsewhere) is dropped from this one, so its ops take the paths of code
+    outside that block again.
+    """
+    held = scope = _SCOPE.get()
     while scope is not None and scope.closed:
         scope = scope.outer
+    if scope is not held:
+        _SCOPE.set(scope)
     return scope
 
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
@@ -26,3 +27,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """
     if hasattr(session.config, "workerinput"):  # trylast: after xdist has sent this worker's results
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.fixture(autouse=True)
+def _no_block_outlives_its_test() -> Iterator[None]:
+    """A test leaves no promo_ns policy, trace or compare block open: the next test would run in it."""
+    from promo_ns._context import current
+
+    yield
+    left = current()  # a block closed in another context is dropped here
+    if left is not None:
+        pytest.fail(f"this test left a promo_ns block open: {left!r}")

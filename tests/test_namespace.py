@@ -588,3 +588,20 @@ def test_structured_results_keep_their_names(backend: str) -> None:
     assert xp.finfo(xp.complex128).dtype is xp.float64
     params = inspect.signature(a.__dlpack__).parameters
     assert list(params) == ["stream", "max_version", "dl_device", "copy"]
+
+
+def test_a_block_closed_in_another_context_is_dropped_from_this_one() -> None:
+    import contextvars
+
+    from promo_ns._context import _SCOPE
+
+    xp = promo_ns.namespace("numpy", policy="array-api")
+    a, b = xp.asarray([1, 2], dtype=xp.int8), xp.asarray([1.5], dtype=xp.float32)
+    block = promo_ns.policy("pytorch")
+    block.__enter__()
+    assert (a + b).dtype is xp.float32
+    contextvars.copy_context().run(block.__exit__, None, None, None)  # as a task ending it elsewhere
+    with pytest.raises(PromotionError):
+        a + b  # the namespace's policy again
+    assert _SCOPE.get() is None  # and the code outside blocks takes its own paths again
+    assert xp.where(a > 1, a, a).dtype is xp.int8
