@@ -29,6 +29,8 @@ ONE_ARRAY = sorted(
     if fn.__name__ in ("one", "reduce", "std", "var") or name in ("std", "var")
 )
 NAMES = [d.name for d in DTYPES]
+#: astype's targets on JAX (each cast compiles): one of each kind.
+_JAX_TARGETS = ["bool", "int8", "uint16", "float32", "complex64"]
 VALUES = [0, 1, -2, 3, 100]
 
 
@@ -52,7 +54,8 @@ def _arrays(xp: Any, backend: str) -> list[Any]:
         dtype = getattr(xp, name)
         values = [v != 0 for v in VALUES] if name == "bool" else [abs(v) for v in VALUES]
         out.append(xp.asarray(values, dtype=dtype))
-        out.append(xp.asarray(values[1], dtype=dtype))  # 0-d: a code of its own
+        if backend != "jax":  # JAX compiles each op per shape: 0-d arrays on the other backends
+            out.append(xp.asarray(values[1], dtype=dtype))  # 0-d: a code of its own
     return out
 
 
@@ -80,7 +83,7 @@ def test_second_call_and_block_call_give_the_first_calls_outcome(backend: str, p
             _same(first, _outcome(fn, x), what + ": second call")
             with promo_ns.policy(policy):
                 _same(first, _outcome(fn, x), what + ": in a block")
-        for target in dtypes_of(backend, NAMES):
+        for target in _JAX_TARGETS if backend == "jax" else dtypes_of(backend, NAMES):
             dtype = getattr(xp, target)
             first = _outcome(xp.astype, x, dtype)
             what = f"astype({x.dtype}, {target}) under {policy} on {backend}"
