@@ -446,8 +446,10 @@ def _decide(policy: Policy, kind: str, family_name: str, k: TableKey) -> object:
     if kind == "promoted":
         return run(_promotion(policy, keys)).result
     family = policy.families.get(family_name)
-    result = run(cell(policy, family, keys)).result
-    if kind == "result" or isinstance(result, Refusal):
+    if kind == "result":
+        return run(cell(policy, family, keys)).result
+    result = table_cell(policy, "result", family_name, k)  # decided once for both tables
+    if isinstance(result, Refusal):
         return result
     if family is None or family.result != "bool":
         return (result, result)
