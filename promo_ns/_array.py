@@ -16,16 +16,28 @@ from typing import Any
 
 import array_api_compat
 
-from promo_ns._context import held_trace, tracer
+from promo_ns._context import held_trace, innermost, tracer
 from promo_ns._convert import defers_to, unknown_device, wrap
 from promo_ns._dtypes import DType, a_or_an, uint64
 from promo_ns._operands import NO_ARRAY, Space, dtype_of_code
-from promo_ns._plan import INPLACE, NORMAL, PREPARE, REFLECTED, kernel, meet, operator, prepared_done
+from promo_ns._plan import (
+    INPLACE,
+    NORMAL,
+    PREPARE,
+    REFLECTED,
+    kernel_failure,
+    meet,
+    operator,
+    prepared_done,
+)
 
 __all__ = ["Array", "dlpack_exporter", "unwrap"]
 
 
 # --- the wrapper ---------------------------------------------------------------------------
+
+#: ``x[key] = value``'s checks of ``value`` (the binary path of ``setitem`` in ``PREPARE`` mode).
+_checked_setitem = operator("setitem", PREPARE)
 
 
 class Array:
@@ -212,11 +224,16 @@ class Array:
         return _wrap(copy.deepcopy(self._x, memo), self._ns)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
-        plan, _, y = operator("setitem", PREPARE)(self, value)
-        updated = kernel(self._ns, "setitem", self._ns._backend.setitem, self._x, _native_key(key), y)
+        plan, _, y = _checked_setitem(self, value)
+        native_key = key._x if key.__class__ is Array else _native_key(key)
+        try:
+            updated = self._ns._backend.setitem(self._x, native_key, y)
+        except Exception as e:
+            raise kernel_failure(self._ns, "setitem", e, (self._x, native_key, y))  # noqa: B904 - its cause is set
         if updated is not None:  # an immutable backend's new array (JAX): the wrapper rebinds
             self._x = updated
-        prepared_done("setitem", self, value, plan, y)
+        if innermost() is not None:
+            prepared_done("setitem", self, value, plan, y)
 
     # -- unary operators --
     def __neg__(self) -> Array:

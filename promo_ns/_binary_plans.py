@@ -123,16 +123,24 @@ def _compile(
         and _kernel_rule(rule) == _kernel_rule(_float_scalar_rule(native_policy, op, a, b, compute))
         and not any((o, d, compute) in backend.not_native for o in (op, None) for d in (a[0], b[0]))
     )
+    inplace_ok = a[0] is not None and _inplace_ok(policy, op, a, b)
+    kernel = None
+    if direct:
+        kernel = backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result, values=values)
+    arrays = a[1] is Role.ND and b[1] is Role.ND and rule is None
+    stored_as_computed = inplace_ok and direct and a[0] is compute and result is compute
     plan = Plan(
         code_of(result, all(r is not Role.ND for _, r in (a, b))),
         compute,
         direct,
         result is not compute,
         fix,
-        a[0] is not None and _inplace_ok(policy, op, a, b),
-        backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result, values=values) if direct else None,
+        inplace_ok,
+        kernel,
         ints=ints,
         values=values,
+        arrays_kernel=kernel if arrays else None,
+        inplace_kernel=backend.inplace_kernel(op, compute, values) if arrays and stored_as_computed else None,
     )
     return plan if rule is None else _float_scalar_plan(plan, rule, policy, backend, cell=(a, b))
 

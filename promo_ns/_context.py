@@ -24,7 +24,17 @@ from promo_ns.policies import Policy, get_policy
 if TYPE_CHECKING:
     from promo_ns._trace import Trace
 
-__all__ = ["BLOCK_HOOKS", "Scope", "active", "current", "held_trace", "policy", "trace", "tracer"]
+__all__ = [
+    "BLOCK_HOOKS",
+    "Scope",
+    "active",
+    "current",
+    "held_trace",
+    "innermost",
+    "policy",
+    "trace",
+    "tracer",
+]
 
 
 class Scope:
@@ -44,6 +54,8 @@ class Scope:
 
 
 _SCOPE: ContextVar[Scope | None] = ContextVar("promo_ns_scope", default=None)
+#: The innermost scope as set, closed or not; None outside blocks (the hot paths' one test, a C call).
+innermost = _SCOPE.get
 #: Context managers each ``policy`` block runs inside, made from its policy: a library that caches
 #: traced code keys its cache on the policy this way (JAX's adapter adds one for ``jax.jit``).
 BLOCK_HOOKS: list[Callable[[Policy], AbstractContextManager[object]]] = []

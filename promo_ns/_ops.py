@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Final
+import operator
+from collections.abc import Callable
+from typing import Any, Final
 
 __all__ = [
     "COMPARISONS",
     "DELEGATED_DTYPES",
     "FAMILY",
     "FUNCTION_FAMILY",
+    "INPLACE_OPERATORS",
     "INPUT_KIND_OPS",
     "NATIVE",
     "OPERATORS",
@@ -139,6 +142,10 @@ OPERATORS: Final[dict[str, str]] = {
     "equal": "eq", "not_equal": "ne", "less": "lt", "less_equal": "le",
     "greater": "gt", "greater_equal": "ge",
 }  # fmt: skip
+#: ``x op= y`` of each op with a Python in-place operator, on native arrays (``operator.iadd``).
+INPLACE_OPERATORS: Final[dict[str, Callable[[Any, Any], Any]]] = {
+    op: getattr(operator, f"i{name}") for op, name in OPERATORS.items() if hasattr(operator, f"i{name}")
+}
 #: The comparisons: no reflected or in-place operator of their own.
 COMPARISONS: Final[frozenset[str]] = frozenset(
     ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")

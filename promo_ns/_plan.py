@@ -25,7 +25,7 @@ from functools import cache
 from typing import Any
 
 from promo_ns._binary_plans import plan_of, plans
-from promo_ns._context import _SCOPE, Scope, current
+from promo_ns._context import Scope, current, innermost
 from promo_ns._convert import (
     _adopted,
     _kernel_error,
@@ -61,6 +61,7 @@ __all__ = [
     "compared",
     "finish",
     "kernel",
+    "kernel_failure",
     "meet",
     "one_array",
     "operator",
@@ -69,8 +70,6 @@ __all__ = [
     "prepared_done",
     "promoted",
 ]
-
-_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 
 
 #: binary modes: ``a op b``, ``b op a``, ``a op= b``, and the checks of ``a op= b`` alone.
@@ -107,6 +106,9 @@ def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -
 
 _new = object.__new__
 
+#: The plan field of the native function a mode's fast path runs on two n-d arrays.
+_FAST_FIELD = {NORMAL: Plan._fields.index("arrays_kernel"), INPLACE: Plan._fields.index("inplace_kernel")}
+
 
 @cache
 def operator(  # noqa: PLR0915
@@ -129,12 +131,29 @@ def operator(  # noqa: PLR0915
     reflected = mode == REFLECTED
     inplace = mode >= INPLACE
     other_side = reflected_name(op) if defer else ""
+    fast = _FAST_FIELD.get(mode)
 
     def binary(self: Any, other: Any, /) -> Any:  # noqa: PLR0915
         ns = self._ns
+        cls = self.__class__
+        if fast and other.__class__ is cls and other._ns is ns and innermost() is None:
+            plan = (ns._plans.get(table) or _table(ns, op, function))[self._k * _NK + other._k]
+            run = None if plan is None else plan[fast]
+            if run is not None:  # n-d arrays and a native function for them: it needs no check
+                try:
+                    out = run(self._x, other._x)
+                except Exception:  # nothing was written: the full path says what failed
+                    pass
+                else:
+                    if inplace:
+                        return self
+                    result = _new(cls)
+                    result._x = out
+                    result._ns = ns
+                    result._k = plan[0]
+                    return result
         x = self._x
         ka = self._k
-        cls = self.__class__
         if other.__class__ is cls:
             if other._ns is not ns:
                 meet(self, other, op, mode)
@@ -149,7 +168,7 @@ def operator(  # noqa: PLR0915
             y = other
         if reflected:
             ka, kb, x, y = kb, ka, y, x
-        scope = _scope()
+        scope = innermost()
         plan = (
             (ns._plans.get(table) or _table(ns, op, function))[ka * _NK + kb]
             if scope is None
@@ -161,7 +180,7 @@ def operator(  # noqa: PLR0915
             if scope is not None:
                 _record_refusal(scope, op, (ka, x), (kb, y), inplace=inplace)
             raise _refuse(self, other, op, mode)
-        r, _, _, _, fix, _, kernel, _, _, _ = plan
+        r, _, _, _, fix, _, kernel, _, _, _, _, _ = plan
         if fix:
             try:
                 x, y, plan = _fix_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
@@ -328,7 +347,7 @@ def promoted(
     for other in arrays[1:]:
         if not ns._backend.same_device(arrays[0], other):
             raise device_error(arrays[0], other)
-    scope = _scope() and current()
+    scope = innermost() and current()
     if scope is not None and scope.tracer is not None:  # recorded by wrap_result once the kernel has run
         scope.tracer.pending(
             op,
@@ -363,7 +382,7 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
             else mixed_backends(ns._backend, x._ns._backend)
         )
     k = x._k
-    scope = _scope() and current()
+    scope = innermost() and current()
     if scope is None or scope.policy is None:
         plan = ns._plans.get((op, k))
         if plan is None:
@@ -426,7 +445,7 @@ def _scoped(
 
 def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
     """Report ``a op= other``, checked in ``PREPARE`` mode (``y``: ``other`` as it ran), once it has run."""
-    if _scope() is None:
+    if innermost() is None:
         return
     scope = current()
     if scope is None or scope.tracer is None:
@@ -448,11 +467,21 @@ def kernel(ns: Space, op: str, fn: Callable[..., Any], *args: Any, **kwargs: Any
     try:
         return fn(*args, **kwargs)
     except Exception as e:
-        arrays = [a for arg in args for a in (arg if isinstance(arg, (list, tuple)) else (arg,))]
-        error = _kernel_error(ns, op, e, [a for a in arrays if isinstance(a, ns._backend.array_type)])
-        if error is None:
-            raise
-        raise error from e
+        raise kernel_failure(ns, op, e, args)  # noqa: B904 - its cause is set
+
+
+def kernel_failure(ns: Space, op: str, error: Exception, args: Sequence[Any]) -> Exception:
+    """What to raise for the ``error`` of ``op``'s kernel on ``args``: promo_ns's error, or ``error``.
+
+    See :func:`kernel`.
+    """
+    arrays = [a for arg in args for a in (arg if isinstance(arg, (list, tuple)) else (arg,))]
+    translated = _kernel_error(ns, op, error, [a for a in arrays if isinstance(a, ns._backend.array_type)])
+    if translated is None:
+        return error
+    translated.__cause__ = error
+    translated.__suppress_context__ = True
+    return translated
 
 
 def _refuse(a: Any, other: Any, op: str, mode: int) -> PromotionError:

@@ -32,7 +32,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from promo_ns._context import _SCOPE
+from promo_ns._context import innermost
 from promo_ns._convert import cast, wrap_result
 from promo_ns._dtypes import FLOAT_MAX, DType, bfloat16, bool_, float32, float64
 from promo_ns._engine.decisions import family_name
@@ -44,7 +44,6 @@ from promo_ns.policies import Policy, Role
 
 __all__ = ["SLOW", "Compiled", "clip", "joined", "planned_clip", "planned_join", "planned_where", "where"]
 
-_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 _new = object.__new__
 
 #: What a planned function returns where the general path must run instead.
@@ -258,7 +257,7 @@ def _same_device(ns: Space, arrays: Sequence[Any]) -> bool:
 def where(ns: Space, condition: Any, x1: Any, x2: Any) -> Any:
     """``where(condition, x1, x2)`` by its compiled plan, or :data:`SLOW`."""
     cls = ns.Array
-    if _scope() is not None or condition.__class__ is not cls or condition._ns is not ns:
+    if innermost() is not None or condition.__class__ is not cls or condition._ns is not ns:
         return SLOW
     kc = condition._k
     if kc >> 1 != 0:  # not a bool condition: the general path's TypeError
@@ -295,7 +294,7 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any) -> Any:
 def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
     """``clip(x, lo, hi)`` (one bound may be None) by its compiled plan, or :data:`SLOW`."""
     cls = ns.Array
-    if _scope() is not None or x.__class__ is not cls or x._ns is not ns:
+    if innermost() is not None or x.__class__ is not cls or x._ns is not ns:
         return SLOW
     k1 = -1 if lo is None else _SCALAR_CODE.get(lo.__class__) or _code(ns, lo)
     k2 = -1 if hi is None else _SCALAR_CODE.get(hi.__class__) or _code(ns, hi)
@@ -356,7 +355,7 @@ def _clip_operands(ns: Space, plan: Compiled, xs: Sequence[Any]) -> tuple[Callab
 def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any:
     """``concat`` or ``stack`` (``name``) of ``arrays`` by its compiled plan, or :data:`SLOW`."""
     cls = ns.Array
-    if _scope() is not None or len(arrays) > MAX_JOINED:
+    if innermost() is not None or len(arrays) > MAX_JOINED:
         return SLOW
     if len(arrays) == 2:  # the common case, without a loop
         x, y = arrays
@@ -399,7 +398,7 @@ def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(general)
     def planned(ns: Space, condition: Any, x1: Any, x2: Any, /) -> Any:
         cls = ns.Array
-        if condition.__class__ is cls and x1.__class__ is cls and x2.__class__ is cls and _scope() is None:
+        if condition.__class__ is cls and x1.__class__ is cls and x2.__class__ is cls and innermost() is None:
             plan = ns._plans.get((_WHERE, condition._k, x1._k, x2._k))
             if plan.__class__ is Compiled and plan.plain and condition._ns is x1._ns is x2._ns is ns:
                 try:
@@ -419,7 +418,7 @@ def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(general)
     def planned(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
         cls = ns.Array
-        if x.__class__ is cls and _scope() is None:  # float bounds within the dtype: in this frame
+        if x.__class__ is cls and innermost() is None:  # float bounds within the dtype: in this frame
             k1 = -1 if min is None else _SCALAR_CODE.get(min.__class__)
             k2 = -1 if max is None else _SCALAR_CODE.get(max.__class__)
             plan = ns._plans.get((_CLIP, x._k, k1, k2))

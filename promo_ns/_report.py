@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from promo_ns._context import _SCOPE, Scope, current
+from promo_ns._context import Scope, current, innermost
 from promo_ns._dtypes import DTYPES, DType
 from promo_ns._operands import _KEYS, Space
 from promo_ns.backends import Plan
@@ -21,12 +21,10 @@ if TYPE_CHECKING:
 
 __all__ = ["ran", "report_decided", "traced"]
 
-_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
-
 
 def ran(op: str) -> None:
     """Report to the trace, if any, that ``op`` (noted with :func:`traced`) has run."""
-    scope = _scope() and current()
+    scope = innermost() and current()
     if scope is not None and scope.tracer is not None:
         scope.tracer.commit(op)
 
@@ -36,7 +34,7 @@ def report_decided(op: str, x: Any, result: DType | None) -> None:
 
     A trace records casts only: it hears of these through :func:`traced` where one is made.
     """
-    scope = _scope() and current()
+    scope = innermost() and current()
     if scope is None or scope.tracer is None or not scope.tracer.every_op:
         return
     operands = [(*_KEYS[x._k], x._x)]
@@ -51,7 +49,7 @@ def traced(ns: Space, op: str, x: Any, result: DType, compute: DType) -> None:
 
     The cast is recorded once :func:`ran` (or :func:`finish`) reports that the op has run.
     """
-    scope = _scope() and current()
+    scope = innermost() and current()
     if scope is not None and scope.tracer is not None:
         scope.tracer.pending(op, [(*_KEYS[x._k], x._x)], result, compute)
 

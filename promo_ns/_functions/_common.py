@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from promo_ns._context import _SCOPE
+from promo_ns._context import innermost
 from promo_ns._convert import is_numpy_like, native_argument, wrap_any
 from promo_ns._dtypes import (
     DTYPES,
@@ -45,7 +45,6 @@ __all__ = [
     "sequence_of",
 ]
 
-_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 
 #: The standard's signatures of functions built by factories (which take ``**kwargs``).
 SIGNATURES: dict[str, Callable[..., None]] = {}
@@ -234,7 +233,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
     def one(ns: Space, x: Any, /, *args: Any, **kwargs: Any) -> Any:
         if args or kwargs:
             _check_arguments(name, args, kwargs)
-        elif x.__class__ is ns.Array and x._ns is ns and _scope() is None:
+        elif x.__class__ is ns.Array and x._ns is ns and innermost() is None:
             compiled = ns._plans.get((one, x._k))
             if compiled is not None:  # this call ran before, with nothing to report: run it again
                 fn, compute, result = compiled
@@ -268,7 +267,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
         if like is not None or isinstance(out, tuple):
             ran(like or name)
             return wrap_any(ns, _in_precision_of(ns, out, native_x))
-        if not (args or kwargs or widened) and x._ns is ns and _scope() is None:
+        if not (args or kwargs or widened) and x._ns is ns and innermost() is None:
             compute = None if native_x is x._x else ns._backend.dtype(native_x)
             ns._plans[(one, x._k)] = (fn, compute, result)
         return finish(ns, out, result, name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from promo_ns._context import _SCOPE
+from promo_ns._context import innermost
 from promo_ns._convert import array_of, native, operand_of, promoted_operand, unknown_device, wrap
 from promo_ns._dtypes import DType, canonical, real_float
 from promo_ns._engine.functions import check_astype
@@ -14,8 +14,6 @@ from promo_ns._engine.resolution import resolve_many
 from promo_ns._operands import Space
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
-
-_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 
 
 class finfo_object(NamedTuple):  # noqa: N801 - the standard's name
@@ -41,7 +39,7 @@ class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name
 def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any = None) -> Any:
     """``x`` cast to ``dtype``: an explicit cast, which the policy refuses only by kind (``astype_kinds``)."""
     repeated = device is None and dtype.__class__ is DType and x.__class__ is ns.Array and x._ns is ns
-    if repeated and _scope() is None:
+    if repeated and innermost() is None:
         compiled = ns._plans.get((astype, x._k, dtype))
         if compiled is not None:  # this cast ran before, with nothing to report: run it again
             cast, target = compiled
@@ -58,7 +56,7 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
         if error is None:
             raise
         raise error from e
-    if repeated and _scope() is None:
+    if repeated and innermost() is None:
         ns._plans[(astype, x._k, dtype)] = (cast, target)
     return wrap(out, ns)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from promo_ns._context import _SCOPE
+from promo_ns._context import innermost
 from promo_ns._convert import array_of, wrap_result
 from promo_ns._dtypes import DType, bfloat16, canonical, float16, float32
 from promo_ns._engine.functions import accumulation_dtype, check_input_kind
@@ -17,8 +17,6 @@ from promo_ns._report import traced
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
 
 DELEGATED = ("all", "any", "diff")
-
-_scope = _SCOPE.get  #: the innermost policy/trace block's scope, or None
 
 
 #: Result dtypes whose reductions accumulate in float32, rounded once to them (each output of a
@@ -37,7 +35,7 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
     short = name.rpartition(".")[2]
 
     def reduce(ns: Space, x: Any, /, *, dtype: DType | None = None, **kwargs: Any) -> Any:
-        if not kwargs and dtype is None and x.__class__ is ns.Array and x._ns is ns and _scope() is None:
+        if not kwargs and dtype is None and x.__class__ is ns.Array and x._ns is ns and innermost() is None:
             accumulates_in = ns._plans.get((reduce, x._k))
             if accumulates_in is not None:  # this call ran before, with nothing to report: run it again
                 return finish(ns, ns._backend.accumulate(name, x._x, accumulates_in), accumulates_in)
@@ -56,7 +54,7 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
             out = backend.accumulate(name, backend.astype(native_x, dtype), float32, **kwargs)
         else:
             out = backend.accumulate(name, native_x, dtype, **kwargs)
-            repeatable = not kwargs and given is None and _scope() is None
+            repeatable = not kwargs and given is None and innermost() is None
             if repeatable and backend.dtype(backend.to_array(out)) is dtype:  # no rounding to repeat
                 ns._plans[(reduce, x._k)] = dtype
         return wrap_result(ns, short, out, dtype)

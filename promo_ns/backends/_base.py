@@ -51,6 +51,11 @@ class Plan(NamedTuple):
     ints: IntLimits | None = None
     #: The policy's answer for the values kernels disagree on (integer division by 0, ...).
     values: Values = NUMPY_VALUES
+    #: ``kernel`` where both operands are n-d arrays (no device check needed), else None.
+    arrays_kernel: Callable[[Any, Any], Any] | None = None
+    #: ``x op= y`` for n-d arrays, ``x`` of the result dtype, as the backend's own in-place
+    #: operator stores it (see :meth:`Backend.inplace_kernel`); else None.
+    inplace_kernel: Callable[[Any, Any], Any] | None = None
 
 
 class Backend(Protocol):
@@ -145,6 +150,16 @@ class Backend(Protocol):
         to the compute dtype's kind; a Python float takes part as a value of
         the compute dtype (a float16 computation rounds it to float16).  The
         values kernels disagree on are ``plan.values``.
+        """
+        ...
+
+    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[[Any, Any], Any] | None:
+        """The native in-place operator of ``op`` (``operator.iadd``) that stores what :meth:`inplace` would.
+
+        Only asked for a ``direct`` cell of two arrays whose first operand's
+        dtype is ``compute`` and the result's.  None where the operator could
+        fail after writing part of ``x``, computes other values than the
+        policy's, or where arrays are immutable.
         """
         ...
 

@@ -203,6 +203,10 @@ class DaskBackend(NumpyLike):
         _check_known_values(fn, op, plan, y, self.native_dtype(plan.compute))
         return elemwise(fn, x, y, dtype=dtype)
 
+    def inplace_kernel(self, op: str, compute: DType, values: Values) -> None:
+        """None: a Dask array is not written in place (see :meth:`inplace`)."""
+        return None
+
     def inplace(self, op: str, x: Any, y: Any, plan: Plan, out: Any = None) -> Any:
         """``x op= y`` in ``x``'s dtype: a new Dask array computing it, for the wrapper to hold.
 

@@ -232,6 +232,10 @@ class JaxBackend(DTypeMaps, KernelErrors):
             return self.astype(out, bool_)
         return out if plan.rounded is None else self.astype(out, plan.rounded)
 
+    def inplace_kernel(self, op: str, compute: DType, values: Values) -> None:
+        """None: JAX arrays are immutable (see :meth:`inplace`)."""
+        return None
+
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``x op y`` computed in ``plan.compute``, cast to ``x``'s dtype: the new array to rebind ``x`` to.
 

@@ -20,7 +20,7 @@ from promo_ns._dtypes import (
     float64,
     uint8,
 )
-from promo_ns._ops import NATIVE
+from promo_ns._ops import INPLACE_OPERATORS, NATIVE
 from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
 from promo_ns.backends._base import DTypeMaps, KernelErrors, Patched, Plan, Values
 from promo_ns.backends._cupy_compat import CupyCompat, asarray_keeping_sign, has_negative_zero
@@ -342,6 +342,19 @@ class NumpyLike(DTypeMaps, KernelErrors):
         if self._numpy:
             return self.to_array(_compute_in(ufunc, c, x, y))
         return self.to_array(ufunc(x, y, dtype=c, casting="unsafe"))
+
+    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[[Any, Any], Any] | None:
+        """Python's in-place operator (``x += y``: the ufunc, ``out=x``) where :meth:`inplace` runs the ufunc.
+
+        Not for integer ``**`` (it raises on a negative exponent after writing
+        the elements before it), for a ufunc giving the policy's values
+        (:meth:`_valued`), nor where the operands are cast first.
+        """
+        if (op, compute) in _EXACT_IN or compute in self._cast_first or op not in self._ufunc:
+            return None
+        if (op == "pow" and compute.kind in "iu") or self._valued(op, compute, values) is not self._ufunc[op]:
+            return None
+        return INPLACE_OPERATORS.get(op)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan, out: Any = None) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x`` (or into ``out``).

@@ -24,7 +24,7 @@ from promo_ns._dtypes import (
     uint32,
     uint64,
 )
-from promo_ns._ops import NATIVE
+from promo_ns._ops import INPLACE_OPERATORS, NATIVE
 from promo_ns.backends import _torch_index as index
 from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
@@ -251,6 +251,19 @@ class TorchBackend(DTypeMaps, KernelErrors):
             direct and compute in _REDUCED and self.native_policy.float_scalars.get(form) == "float32_opmath"
         )
         return scalars.as_on_cpu(op, fn, self.native_dtype(compute), opmath=opmath)
+
+    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[[Any, Any], Any] | None:
+        """Python's in-place operator (``x += y``: torch's ``add_``) where :meth:`inplace` runs it into ``x``.
+
+        Not where :meth:`inplace` computes into a temporary (see there), nor for
+        a function giving the policy's values (:meth:`_valued`).
+        """
+        fn = self._fn.get(op)
+        if fn is None or (op, compute) in self._temporary or compute in _WIDE_UNSIGNED:
+            return None
+        if self._valued(op, compute, fn, values) is not fn:
+            return None
+        return INPLACE_OPERATORS.get(op)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x``; ``x`` is untouched if it raises.

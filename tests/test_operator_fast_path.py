@@ -1,0 +1,114 @@
+"""Operators on two n-d arrays after their first call: the fast path gives what the full path gives.
+
+Once a cell of ``a op b`` (or ``a op= b``) of two n-d arrays of one namespace
+is compiled, a repeat outside any block runs the plan's native function
+directly (``Plan.arrays_kernel``, ``Plan.inplace_kernel``).  Generated over
+every operator, every dtype pair, every policy and the backends with such
+functions: the second call gives the first call's (which compiled the cell on
+the full path) dtype and values bit for bit, or its error word for word; an
+in-place op gives what it gives in a ``promo_ns.policy`` block (always the full
+path); an in-place op that raises leaves ``x`` as it was.
+"""
+
+from __future__ import annotations
+
+import operator
+import sys
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pytest
+
+import promo_ns
+from promo_ns._binary_plans import plans
+from promo_ns._dtypes import DTYPES
+from promo_ns._operands import _NK
+from promo_ns._ops import INPLACE_OPERATORS, OPERATORS
+from tests.backends import GRID_VALUE_BACKENDS, POLICIES, dtypes_of, namespace, to_numpy
+
+NAMES = [d.name for d in DTYPES]
+#: Values with a zero (division), a negative (shifts, powers) and a large one (overflow).
+VALUES = [0, 1, -2, 3, 100]
+
+
+def _array(xp: Any, name: str) -> Any:
+    dtype = getattr(xp, name)
+    if name == "bool":
+        return xp.asarray([v != 0 for v in VALUES], dtype=dtype)
+    return xp.asarray([abs(v) if name.startswith("uint") else v for v in VALUES], dtype=dtype)
+
+
+def _outcome(f: Any) -> tuple[str, bytes | None]:
+    try:
+        out = f()
+    except Exception as e:
+        return f"error {type(e).__name__}: {e}", None
+    return str(out.dtype), np.ascontiguousarray(to_numpy(out)).tobytes()
+
+
+def _stored(xp: Any, op: str, a: Any, b: Any) -> tuple[str, bytes | None]:
+    """``x op= b`` on a copy of ``a``: what ``x`` holds, or the error with ``x`` left as it was."""
+    x = xp.asarray(a, copy=True)
+    before = np.ascontiguousarray(to_numpy(x)).tobytes()
+    try:
+        INPLACE_OPERATORS[op](x, b)
+    except Exception as e:
+        assert np.ascontiguousarray(to_numpy(x)).tobytes() == before, f"a raising {op}= changed x"
+        return f"error {type(e).__name__}: {e}", None
+    return str(x.dtype), np.ascontiguousarray(to_numpy(x)).tobytes()
+
+
+def _name(backend: Any) -> str:
+    return str(backend.values[0] if hasattr(backend, "values") else backend)
+
+
+_CASES = [
+    pytest.param(_name(backend), policy, marks=getattr(backend, "marks", ()), id=f"{_name(backend)}-{policy}")
+    for backend in GRID_VALUE_BACKENDS
+    for policy in POLICIES
+]
+
+
+@pytest.mark.parametrize(("backend", "policy"), _CASES)
+def test_the_fast_path_gives_the_full_paths_outcome(backend: str, policy: str) -> None:
+    xp = namespace(backend, policy)
+    arrays = [_array(xp, name) for name in dtypes_of(backend, NAMES)]
+    fast_cells = 0
+    for op, name in OPERATORS.items():
+        fn = getattr(operator, name, None) or getattr(operator, f"{name}_")  # operator.and_
+        for a in arrays:
+            for b in arrays:
+                first = _outcome(partial(fn, a, b))  # the full path: it compiles the cell
+                assert _outcome(partial(fn, a, b)) == first, (op, a.dtype, b.dtype)
+                if op not in INPLACE_OPERATORS:
+                    continue
+                with promo_ns.policy(policy):  # the full path
+                    full = _stored(xp, op, a, b)
+                assert _stored(xp, op, a, b) == full, (op, a.dtype, b.dtype, "in place")
+                plan = plans(xp.policy, xp._backend, op, function=False)[a._k * _NK + b._k]
+                fast_cells += plan is not None and plan.inplace_kernel is not None
+    assert fast_cells, "no in-place cell took the fast path"
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_an_operator_of_two_arrays_runs_one_frame_beside_the_kernel(backend: str) -> None:
+    """The operator's own frame, then the backend's kernel (NumPy's mixed dtypes: one casting first)."""
+    xp = promo_ns.namespace(backend, policy="pytorch")
+    a = xp.asarray([1.0, 2.0], dtype=xp.float32)
+    b = xp.asarray([3, 4], dtype=xp.int8)
+    a.__add__(b), a.__iadd__(b)  # compiles the cells
+    frames: list[str] = []
+
+    def profile(frame: Any, event: str, _: Any) -> None:
+        path = frame.f_code.co_filename
+        if event == "call" and "promo_ns" in path and "backends" not in path:
+            frames.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        a.__add__(b)
+        a += b
+    finally:
+        sys.setprofile(None)
+    assert frames == ["binary", "binary"], frames
