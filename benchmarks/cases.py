@@ -9,13 +9,18 @@ Every case is run on one backend with the same inputs for every peer:
     wrapper (one call, the native op, one new object; no decisions);
 ``promo_ns``
     the same code on promo_ns arrays;
+``outside the block``
+    for a row timing promo_ns inside a ``trace`` or ``compare`` block: the
+    same promo_ns code outside it;
 ``compat``
     ``array_api_compat.<backend>``'s function on the backend's arrays;
 ``strict``
     ``array_api_strict`` (NumPy only; it refuses mixed kinds, so its mixed
     case casts first);
 ``cast, then op``
-    an explicit cast to the result dtype, then the same-dtype op (mixed cases).
+    an explicit cast to the result dtype, then the same-dtype op (mixed cases);
+``signed twin``
+    for torch's emulated uint32/uint64: torch's own kernel of the signed dtype of the same size.
 
 On Dask the workload builds its graph and computes it (on Dask's default,
 threaded scheduler): promo_ns's decisions are made while the graph is built,
@@ -34,7 +39,10 @@ from typing import Any
 
 __all__ = ["BACKENDS", "BACKENDS_ORDER", "CASES", "PEERS", "Case", "Target", "setup_code"]
 
-PEERS = ("native", "minimal", "promo_ns", "compat", "strict", "cast, then op", "signed twin")
+PEERS = (
+    *("native", "minimal", "promo_ns", "outside the block"),
+    *("compat", "strict", "cast, then op", "signed twin"),
+)
 BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy", "jax", "dask")
 #: where a case runs unless it says otherwise (JAX runs its compiled workload only).
 _ARRAY_BACKENDS = ("numpy", "torch", "torch-cuda", "cupy")
@@ -162,10 +170,10 @@ PT = promo_ns.get_policy("pytorch")
 NAME = {name!r}
 import contextvars, itertools, operator
 FRESH = itertools.count()
-with promo_ns.trace():
-    TRACING = contextvars.copy_context()  # runs code inside a trace block
-with promo_ns.compare("array-api", "pytorch", "numpy"):
-    COMPARING = contextvars.copy_context()  # runs code inside a compare block of three policies
+TRACING = contextvars.copy_context()  # runs code inside a trace block, entered there and left open
+TRACING.run(promo_ns.trace().__enter__)
+COMPARING = contextvars.copy_context()  # runs code inside an open compare block of three policies
+COMPARING.run(promo_ns.compare("array-api", "pytorch", "numpy").__enter__)
 {strict}{jitted}{dask}"""
 
 
@@ -384,7 +392,13 @@ CASES: tuple[Case, ...] = (
         "small (n=100)",
         "a + b, tracing on (off: the a + b row)",
         _SMALL,
-        {"native": "TRACING.run(operator.add, a, b)", "promo_ns": "TRACING.run(operator.add, A, B)"},
+        {
+            "native": "TRACING.run(operator.add, a, b)",
+            "promo_ns": "TRACING.run(operator.add, A, B)",
+            "outside the block": "operator.add(A, B)",
+        },
+        {b: (Target(("outside the block",), 2.0, "<= 2x untraced"),) for b in _CPU},
+        backends=_CPU,
     ),
     Case(
         "small (n=100)",
@@ -483,7 +497,12 @@ CASES: tuple[Case, ...] = (
         "workload",
         "standardize + logsumexp inside compare() of 3 policies (off: the workload row)",
         _SMALL,
-        {"native": "COMPARING.run(work, nat, x2)", "promo_ns": "COMPARING.run(work, xp, X2)"},
+        {
+            "native": "COMPARING.run(work, nat, x2)",
+            "promo_ns": "COMPARING.run(work, xp, X2)",
+            "outside the block": "work(xp, X2)",
+        },
+        {b: (Target(("outside the block",), 1.3, "<= 1.3x one policy"),) for b in ("numpy", "torch")},
         backends=("numpy", "torch"),
         native={"torch": "COMPARING.run(work_torch, x2)"},
     ),

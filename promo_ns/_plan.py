@@ -434,13 +434,19 @@ def _table(ns: Space, op: str, function: bool = False) -> list[Plan | None]:
 def _scoped(
     ns: Space, op: str, scope: Scope, a: tuple[int, Any], b: tuple[int, Any], *, function: bool = False
 ) -> Plan | None:
-    """The plan of cell ``(a, b)`` (code, native operand) inside a policy or trace block."""
-    if scope.closed:  # a block that ended in another context: the scope around it
-        open_scope = current()
-        if open_scope is None:
-            return plan_of(ns.policy, ns._backend, op, a[0] * _NK + b[0], function=function)
-        scope = open_scope
-    return plan_of(scope.policy or ns.policy, ns._backend, op, a[0] * _NK + b[0], function=function)
+    """The plan of cell ``(a, b)`` (code, native operand) inside a policy or trace block.
+
+    Under the namespace's own policy (a trace block, a block of that policy)
+    it is the namespace's cached table's, as outside blocks.
+    """
+    around: Scope | None = current() if scope.closed else scope  # a block ended in another context
+    policy = ns.policy if around is None or around.policy is None else around.policy
+    code = a[0] * _NK + b[0]
+    if policy is ns.policy:
+        plan = (ns._plans.get(f"{op}()" if function else op) or _table(ns, op, function))[code]
+        if plan is not None:
+            return plan
+    return plan_of(policy, ns._backend, op, code, function=function)
 
 
 def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:

@@ -42,7 +42,19 @@ from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_limits
 from promo_ns._operands import _KEYS, _NA, _SCALAR_CODE, Space, code_of
 from promo_ns.policies import Policy, Role
 
-__all__ = ["SLOW", "Compiled", "clip", "joined", "planned_clip", "planned_join", "planned_where", "where"]
+__all__ = [
+    "SLOW",
+    "Compiled",
+    "Repeat",
+    "clip",
+    "finished",
+    "joined",
+    "planned_clip",
+    "planned_join",
+    "planned_where",
+    "repeat",
+    "where",
+]
 
 _new = object.__new__
 
@@ -234,7 +246,28 @@ class _SlowPathError(Exception):
     """The operands leave the plan: the general path decides."""
 
 
-def _finish(ns: Space, op: str, plan: Compiled, out: Any) -> Any:
+class Repeat(NamedTuple):
+    """A call of one array (``log``, ``sum``, ``astype``) kept from its first run outside blocks.
+
+    Keyed in the namespace's plans by the function and the array's operand
+    code, it runs again with no decision: the native function, then the result
+    as :func:`finished` wraps it.
+    """
+
+    run: Callable[[Any], Any]  #: the native function of the native array
+    dtype: DType  #: the result dtype, which the first run returned
+    code: int  #: the result's operand code, less its 0-d bit
+    native: Any  #: the backend's dtype of ``dtype``
+    array_type: Any  #: the backend's array type (NumPy's reductions return scalars)
+
+
+def repeat(ns: Space, run: Callable[[Any], Any], dtype: DType) -> Repeat:
+    """The :class:`Repeat` of native function ``run`` whose result has ``dtype``."""
+    backend = ns._backend
+    return Repeat(run, dtype, code_of(dtype, False), backend.native_dtype(dtype), backend.array_type)
+
+
+def finished(ns: Space, op: str, plan: Compiled | Repeat, out: Any) -> Any:
     """The kernel's native result ``out`` as an array of the namespace."""
     if out.__class__ is not plan.array_type:
         out = ns._backend.to_array(out)
@@ -279,7 +312,7 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any) -> Any:
             out = plan.kernel(c, x1._x, x2._x)
         except Exception:  # a kernel error: the general path raises its own
             return SLOW
-        return _finish(ns, "where", plan, out)
+        return finished(ns, "where", plan, out)
     try:
         a = _native(ns, "where", plan, 0, x1, like=c) if plan.cast[0] else x1._x
         b = _native(ns, "where", plan, 1, x2, like=c) if plan.cast[1] else x2._x
@@ -288,7 +321,7 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any) -> Any:
         out = plan.kernel(c, a, b)
     except Exception:  # a value or kernel error: the general path raises its own
         return SLOW
-    return _finish(ns, "where", plan, out)
+    return finished(ns, "where", plan, out)
 
 
 def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
@@ -314,7 +347,7 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
             out = plan.scalar_kernel(x._x, lo, hi)
         except Exception:  # a kernel error: the general path raises its own
             return SLOW
-        return _finish(ns, "clip", plan, out)
+        return finished(ns, "clip", plan, out)
     try:
         kernel, natives = _clip_operands(ns, plan, (x, lo, hi))
         if plan.zero_d and not _same_device(ns, [n for n in natives if hasattr(n, "device")]):
@@ -322,7 +355,7 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
         out = kernel(*natives)
     except Exception:  # a value or kernel error: the general path raises its own
         return SLOW
-    return _finish(ns, "clip", plan, out)
+    return finished(ns, "clip", plan, out)
 
 
 def _code(ns: Space, x: Any) -> int | None:
@@ -385,7 +418,7 @@ def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any
         out = plan.scalar_kernel(natives, axis) if plan.scalar_kernel else plan.kernel(natives, axis=axis)
     except Exception:  # a shape or kernel error: the general path raises its own
         return SLOW
-    return _finish(ns, name, plan, out)
+    return finished(ns, name, plan, out)
 
 
 def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
@@ -405,7 +438,7 @@ def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.kernel(condition._x, x1._x, x2._x)
                 except Exception:  # a kernel error: the general path raises its own
                     return general(ns, condition, x1, x2)
-                return _finish(ns, "where", plan, out)
+                return finished(ns, "where", plan, out)
         out = where(ns, condition, x1, x2)
         return general(ns, condition, x1, x2) if out is SLOW else out
 
@@ -433,7 +466,7 @@ def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.scalar_kernel(x._x, min, max)  # type: ignore[misc]  # set where top is
                 except Exception:  # a kernel error: the general path raises its own
                     return general(ns, x, min, max)
-                return _finish(ns, "clip", plan, out)
+                return finished(ns, "clip", plan, out)
         out = SLOW if min is None and max is None else clip(ns, x, min, max)
         return general(ns, x, min, max) if out is SLOW else out
 

@@ -59,9 +59,14 @@ def _record(
 ) -> None:
     """Report binary ``op`` on cell ``(a, b)`` (code, native operand), which has run, to the block's trace."""
     tracer = _tracer(scope)
-    if tracer is not None:
+    if tracer is None:
+        return
+    compute = plan.compute
+    first, second = _KEYS[a[0]][0], _KEYS[b[0]][0]
+    converts = (first is not None and first is not compute) or (second is not None and second is not compute)
+    if converts or tracer.every_op:  # a trace of casts hears only of ops that convert an array
         operands = [(*_KEYS[code], x) for code, x in (a, b)]
-        tracer.record(op, operands, DTYPES[plan.result >> 1], plan.compute, inplace=inplace)
+        tracer.record(op, operands, DTYPES[plan.result >> 1], compute, inplace=inplace)
 
 
 def _record_refusal(

@@ -29,8 +29,10 @@ from promo_ns._engine.functions import delegated_dtype
 from promo_ns._engine.operands import PromotionError
 from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array
+from promo_ns._plan_functions import finished, repeat
 from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
+from promo_ns.backends._base import cast_before
 
 __all__ = [
     "OWN_AXIS_CHECK",
@@ -236,14 +238,12 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
         elif x.__class__ is ns.Array and x._ns is ns and innermost() is None:
             compiled = ns._plans.get((one, x._k))
             if compiled is not None:  # this call ran before, with nothing to report: run it again
-                fn, compute, result = compiled
-                backend = ns._backend
                 try:
-                    out = fn(x._x if compute is None else backend.astype(x._x, compute))
+                    out = compiled.run(x._x)
                 except Exception:  # the full path below runs it again and says what went wrong
                     pass
                 else:
-                    return finish(ns, out, result)
+                    return finished(ns, name, compiled, out)
         result, native_x = one_array(ns, like or name, x)
         fn = owner_function(ns, name)
         if args or kwargs:  # promo_ns arrays among them (``rtol``) go to the backend as its own
@@ -267,9 +267,12 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
         if like is not None or isinstance(out, tuple):
             ran(like or name)
             return wrap_any(ns, _in_precision_of(ns, out, native_x))
-        if not (args or kwargs or widened) and x._ns is ns and innermost() is None:
-            compute = None if native_x is x._x else ns._backend.dtype(native_x)
-            ns._plans[(one, x._k)] = (fn, compute, result)
+        backend = ns._backend
+        repeatable = not (args or kwargs or widened) and x._ns is ns and innermost() is None
+        if repeatable and backend.dtype(backend.to_array(out)) is result:
+            cast = native_x is not x._x
+            run = partial(cast_before, backend.astype, backend.dtype(native_x), fn) if cast else fn
+            ns._plans[(one, x._k)] = repeat(ns, run, result)
         return finish(ns, out, result, name)
 
     one.__name__ = one.__qualname__ = short

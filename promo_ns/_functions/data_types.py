@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NamedTuple
 
 from promo_ns._context import innermost
@@ -12,6 +13,7 @@ from promo_ns._engine.functions import check_astype
 from promo_ns._engine.resolution import can_cast as engine_can_cast
 from promo_ns._engine.resolution import resolve_many
 from promo_ns._operands import Space
+from promo_ns._plan_functions import finished, repeat
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 
@@ -40,10 +42,9 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
     """``x`` cast to ``dtype``: an explicit cast, which the policy refuses only by kind (``astype_kinds``)."""
     repeated = device is None and dtype.__class__ is DType and x.__class__ is ns.Array and x._ns is ns
     if repeated and innermost() is None:
-        compiled = ns._plans.get((astype, x._k, dtype))
+        compiled = ns._plans.get((astype, x._k, dtype, copy))
         if compiled is not None:  # this cast ran before, with nothing to report: run it again
-            cast, target = compiled
-            return wrap(cast(x._x, target, copy=copy), ns)
+            return finished(ns, "astype", compiled, compiled.run(x._x))
     native_x = array_of(ns, x, "astype")
     wanted = canonical(dtype, "astype()'s dtype")
     check_astype(ns.policy_now(), x.dtype, wanted)
@@ -57,8 +58,13 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
             raise
         raise error from e
     if repeated and innermost() is None:
-        ns._plans[(astype, x._k, dtype)] = (cast, target)
+        ns._plans[(astype, x._k, dtype, copy)] = repeat(ns, partial(_cast_to, cast, target, copy), wanted)
     return wrap(out, ns)
+
+
+def _cast_to(cast: Callable[..., Any], target: Any, copy: bool, x: Any) -> Any:
+    """``cast(x, target, copy=copy)``: a compiled ``astype`` (``cast`` takes its dtype positionally)."""
+    return cast(x, target, copy=copy)
 
 
 def result_type(ns: Space, *arrays_and_dtypes: Any) -> DType:

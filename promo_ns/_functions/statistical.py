@@ -12,6 +12,7 @@ from promo_ns._engine.functions import accumulation_dtype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array
+from promo_ns._plan_functions import finished, repeat
 from promo_ns._report import traced
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
@@ -36,9 +37,9 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
 
     def reduce(ns: Space, x: Any, /, *, dtype: DType | None = None, **kwargs: Any) -> Any:
         if not kwargs and dtype is None and x.__class__ is ns.Array and x._ns is ns and innermost() is None:
-            accumulates_in = ns._plans.get((reduce, x._k))
-            if accumulates_in is not None:  # this call ran before, with nothing to report: run it again
-                return finish(ns, ns._backend.accumulate(name, x._x, accumulates_in), accumulates_in)
+            compiled = ns._plans.get((reduce, x._k))
+            if compiled is not None:  # this call ran before, with nothing to report: run it again
+                return finished(ns, short, compiled, compiled.run(x._x))
         native_x = array_of(ns, x, name)
         policy = ns.policy_now()
         given = dtype
@@ -56,7 +57,7 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
             out = backend.accumulate(name, native_x, dtype, **kwargs)
             repeatable = not kwargs and given is None and innermost() is None
             if repeatable and backend.dtype(backend.to_array(out)) is dtype:  # no rounding to repeat
-                ns._plans[(reduce, x._k)] = dtype
+                ns._plans[(reduce, x._k)] = repeat(ns, backend.accumulator(name, x.dtype, dtype), dtype)
         return wrap_result(ns, short, out, dtype)
 
     reduce.__name__ = reduce.__qualname__ = short

@@ -13,7 +13,7 @@ from promo_ns.policies._family import NegativePowers, ZeroDivisor, ZeroRemainder
 if TYPE_CHECKING:
     from promo_ns._engine.scalars import IntLimits
 
-__all__ = ["Backend", "DTypeMaps", "KernelErrors", "Plan", "Values", "inplace_result"]
+__all__ = ["Backend", "DTypeMaps", "KernelErrors", "Plan", "Values", "cast_before", "inplace_result", "named"]
 
 
 class Values(NamedTuple):
@@ -179,6 +179,10 @@ class Backend(Protocol):
         """The reduction or cumulative function ``name`` of ``x``, accumulating in ``dtype``."""
         ...
 
+    def accumulator(self, name: str, x: DType, dtype: DType) -> Callable[..., Any]:
+        """:meth:`accumulate` of ``name`` for arrays of ``x`` into ``dtype``: a function of the array."""
+        ...
+
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d native array of ``value`` as ``dtype`` on ``like``'s device."""
         ...
@@ -284,6 +288,20 @@ class KernelErrors:
                 "be computed on this backend. Cast the operands explicitly first, e.g. to a floating dtype."
             )
         return None
+
+
+def cast_before(
+    astype: Callable[[Any, DType], Any], dtype: DType, fn: Callable[..., Any], x: Any, **kwargs: Any
+) -> Any:
+    """``fn`` of native ``x`` cast to ``dtype`` first (``astype``: the backend's)."""
+    return fn(astype(x, dtype), **kwargs)
+
+
+def named(module: ModuleType, name: str) -> Callable[..., Any]:
+    """The function of ``module`` called ``name``, or of its submodule for a dotted one (``linalg.trace``)."""
+    owner, _, fname = name.rpartition(".")
+    found: Callable[..., Any] = getattr(getattr(module, owner) if owner else module, fname)
+    return found
 
 
 def inplace_result(backend: Backend, op: str, x: Any, y: Any, plan: Plan) -> Any:

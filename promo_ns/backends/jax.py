@@ -50,7 +50,7 @@ from promo_ns._context import BLOCK_HOOKS
 from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
 from promo_ns._memo import IdentityKey
 from promo_ns._ops import NATIVE
-from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result
+from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result, named
 from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
 from promo_ns.backends._values import integer_arange, negative_power_error, numpy_fill, zero_divisor_error
 from promo_ns.policies import Policy, Role, get_policy
@@ -251,9 +251,11 @@ class JaxBackend(DTypeMaps, KernelErrors):
 
     def accumulate(self, name: str, x: Any, dtype: DType, **kwargs: Any) -> Any:
         """``jax.numpy.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``)."""
-        owner, _, fname = name.rpartition(".")
-        fn = getattr(getattr(jnp, owner) if owner else jnp, fname)
-        return fn(x, dtype=self.native_dtype(dtype), **kwargs)
+        return self.accumulator(name, self.dtype(x), dtype)(x, **kwargs)
+
+    def accumulator(self, name: str, x: DType, dtype: DType) -> Callable[..., Any]:
+        """``jax.numpy.<name>`` accumulating in ``dtype``: a function of the array."""
+        return partial(named(jnp, name), dtype=self.native_dtype(dtype))
 
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``; ``x`` itself when it already is."""

@@ -22,7 +22,7 @@ from promo_ns._dtypes import (
 )
 from promo_ns._ops import INPLACE_OPERATORS, NATIVE
 from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
-from promo_ns.backends._base import DTypeMaps, KernelErrors, Patched, Plan, Values
+from promo_ns.backends._base import DTypeMaps, KernelErrors, Patched, Plan, Values, cast_before, named
 from promo_ns.backends._cupy_compat import CupyCompat, asarray_keeping_sign, has_negative_zero
 from promo_ns.backends._values import into, zero_divisor_error
 from promo_ns.policies import Role, get_policy
@@ -399,11 +399,14 @@ class NumpyLike(DTypeMaps, KernelErrors):
         On CuPy a complex ``x`` is cast to a real ``dtype`` first, as NumPy's
         reduction casts each element: CuPy's reduction kernels cannot compile that cast.
         """
-        owner, _, fname = name.rpartition(".")
-        fn = getattr(getattr(self.compat, owner) if owner else self.compat, fname)
-        if self._cupy and x.dtype.kind == "c" and dtype.kind != "c":
-            x = self.astype(x, dtype)  # CuPy's reduction kernels cannot compile a complex -> real cast
-        return fn(x, dtype=self.native_dtype(dtype), **kwargs)
+        return self.accumulator(name, self.dtype(x), dtype)(x, **kwargs)
+
+    def accumulator(self, name: str, x: DType, dtype: DType) -> Callable[..., Any]:
+        """:meth:`accumulate` of ``name`` for arrays of ``x`` into ``dtype``: a function of the array."""
+        fn = partial(named(self.compat, name), dtype=self.native_dtype(dtype))
+        if self._cupy and x.kind == "c" and dtype.kind != "c":
+            return partial(cast_before, self.astype, dtype, fn)  # CuPy's kernels cannot cast complex to real
+        return fn
 
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``, without a copy when it already is."""

@@ -30,7 +30,7 @@ from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_scalars as scalars
 from promo_ns.backends import _torch_unsigned as unsigned
-from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result
+from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result, named
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["TorchBackend"]
@@ -369,9 +369,8 @@ class TorchBackend(DTypeMaps, KernelErrors):
         first); sums and products are ring operations, so int64 arithmetic
         (mod 2**64) then a cast gives the exact unsigned result.
         """
-        owner, _, fname = name.rpartition(".")
-        fn = getattr(getattr(compat, owner) if owner else compat, fname)
-        if dtype is bool_ and fname.startswith("cumulative_"):
+        fn = named(compat, name)
+        if dtype is bool_ and name.startswith("cumulative_"):
             # torch has no bool cumsum/cumprod kernels: NumPy's logical or/and as 0/1 counts in int64
             return fn(x.to(torch.bool), dtype=torch.int64, **kwargs) != 0
         if dtype in _WIDE_UNSIGNED and x.device.type != "meta":
@@ -382,6 +381,12 @@ class TorchBackend(DTypeMaps, KernelErrors):
                     pass
             return fn(x, dtype=torch.int64, **kwargs).to(self.native_dtype(dtype))
         return fn(x, dtype=self.native_dtype(dtype), **kwargs)
+
+    def accumulator(self, name: str, x: DType, dtype: DType) -> Callable[..., Any]:
+        """:meth:`accumulate` of ``name`` for arrays of ``x`` into ``dtype``: a function of the array."""
+        if dtype in _WIDE_UNSIGNED or (dtype is bool_ and name.startswith("cumulative_")):
+            return partial(self.accumulate, name, dtype=dtype)
+        return partial(named(compat, name), dtype=self.native_dtype(dtype))
 
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``, without a copy when it already is."""

@@ -32,6 +32,7 @@ __all__ = [
     "both",
     "computed",
     "decided_as",
+    "decided_pair",
     "in_place",
     "is_dim",
     "one_array",
@@ -141,6 +142,17 @@ def decided_as(name: str, x: torch.Tensor, compute: Callable[[torch.dtype], Any]
     return Call(name, (x.new_zeros(2),), kwargs, lambda decided: compute(decided.dtype))
 
 
+def decided_pair(name: str, x: Any, y: Any, compute: Callable[[torch.dtype], Any]) -> Call:
+    """:func:`decided_as` for a function of two operands (``xlogy``, ``einsum`` of two tensors).
+
+    The namespace's ``name`` runs on ones of each tensor's dtype on its
+    device, a Python scalar taking part as it is (its value may matter to the
+    policy, as an int beyond the tensor's dtype).
+    """
+    stand_ins = tuple(v.new_ones(2) if isinstance(v, torch.Tensor) else v for v in (x, y))
+    return Call(name, stand_ins, {}, lambda decided: compute(decided.dtype))
+
+
 def computed(
     fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, result: torch.dtype
 ) -> torch.Tensor:
@@ -164,7 +176,7 @@ def in_place(translator: Translator) -> Translator:
 
     def call(x: Any, *args: Any, **kwargs: Any) -> InPlace | None:
         found = translator(x, *args, **kwargs)
-        return InPlace(found, x) if isinstance(found, Call) and found.after is None else None
+        return InPlace(found, x) if isinstance(found, Call) else None
 
     return call
 

@@ -1,8 +1,9 @@
 """Torch's creation functions without ``dtype=`` as the namespace's: the policy's default dtypes.
 
 ``torch.tensor(1.5)`` is float64 under ``numpy``, ``torch.arange(3)`` int32
-under ``tf-safe``; ``torch.rand``/``randn`` and ``scalar_tensor`` take the
-policy's default float, ``logspace`` the dtype of its ``linspace``.  With
+under ``tf-safe``; ``torch.rand``/``randn``, ``normal(mean, std, size)`` and
+``scalar_tensor`` take the policy's default float, ``randint`` and
+``randperm`` its default integer, ``logspace`` the dtype of its ``linspace``.  With
 ``dtype=`` (or ``out=``), or from a tensor or a NumPy array (whose dtype
 they keep), they are torch's own.  torch's factory
 keywords are honoured: ``device=`` goes to the namespace's function,
@@ -166,6 +167,44 @@ def _random(name: str) -> Translator:
     return call
 
 
+def _integers(*args: Any, generator: Any = None, **options: Any) -> Call | None:
+    """``torch.randint([low=0,] high, size)``: torch's, in the policy's default integer dtype."""
+    if "size" in options:
+        args = (*args, options.pop("size"))
+    if len(args) not in (2, 3):
+        return None
+    low, high, size = args if len(args) == 3 else (0, *args)
+    shape = _shape((size,))
+    if shape is None or not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)):
+        return None
+    found = _factory("torch.randint", "full", ((0,), 0), options)
+    return _made(found, lambda like: torch.randint(low, high, shape, generator=generator, **_like(like)))
+
+
+def _permutation(n: Any, *, generator: Any = None, **options: Any) -> Call | None:
+    """``torch.randperm(n)``: torch's, in the policy's default integer dtype."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        return None
+    found = _factory("torch.randperm", "full", ((0,), 0), options)
+    return _made(found, lambda like: torch.randperm(n, generator=generator, **_like(like)))
+
+
+def _normal(
+    mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None, **options: Any
+) -> Call | None:
+    """``torch.normal(mean, std, size)`` of Python floats: torch's, in the policy's default float dtype.
+
+    With tensors for ``mean`` or ``std`` it has their dtype: torch's own.
+    """
+    shape = None if size is None else _shape((size,))
+    if shape is None or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (mean, std)):
+        return None
+    found = _factory("torch.normal", "empty", ((0,),), options)
+    return _made(
+        found, lambda like: torch.normal(float(mean), float(std), shape, generator=generator, **_like(like))
+    )
+
+
 def _scalar_tensor(s: Any, **options: Any) -> Call | None:
     """``torch.scalar_tensor(s)``, of torch's default float dtype: the namespace's ``full((), float(s))``."""
     if not isinstance(s, (bool, int, float)) or (isinstance(s, int) and abs(s) > 2**1023):
@@ -204,6 +243,9 @@ CREATION: dict[Callable[..., Any], Translator] = {
     torch.linspace: _linspace,
     torch.logspace: _logspace,
     **{getattr(torch, name): _random(name) for name in ("rand", "randn")},
+    torch.randint: _integers,
+    torch.randperm: _permutation,
+    torch.normal: _normal,
     torch.scalar_tensor: _scalar_tensor,
     **{getattr(torch, name): _filled(name) for name in ("zeros", "ones", "empty")},
     torch.full: _full,

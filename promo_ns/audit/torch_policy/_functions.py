@@ -24,6 +24,7 @@ from promo_ns.audit.torch_policy._call import (
     both,
     computed,
     decided_as,
+    decided_pair,
     in_place,
     is_dim,
     one_array,
@@ -205,15 +206,62 @@ def _logsumexp(x: Any, dim: Any, keepdim: bool = False) -> Call | None:
 
 
 def _like_exp(name: str) -> Translator:
-    """``torch.<name>(x)`` (``sigmoid``, ``erf``): a float function, of the dtype the policy gives ``exp``."""
+    """``torch.<name>(x)`` (``sigmoid``, ``logit(x, eps)``): a float function, of ``exp``'s dtype.
+
+    Its other arguments are Python scalars (or None), as torch takes them.
+    """
     fn = getattr(torch, name)
 
-    def translate(x: Any) -> Call | None:
-        if not isinstance(x, torch.Tensor):
-            return None
-        return decided_as("exp", x, lambda d: computed(fn, x.to(d), d))
+    def translate(x: Any, *args: Any, **kwargs: Any) -> Call | None:
+        if not isinstance(x, torch.Tensor) or not all(
+            v is None or isinstance(v, SCALARS) for v in (*args, *kwargs.values())
+        ):
+            return None  # out=, a tensor argument: torch's own
+        return decided_as("exp", x, lambda d: computed(lambda t: fn(t, *args, **kwargs), x.to(d), d))
 
     return translate
+
+
+def _xlogy(x: Any, y: Any) -> Call | None:
+    """``torch.xlogy``: ``x * log(y)`` of two operands, of the dtype the policy gives ``divide`` of them."""
+    if not any(isinstance(v, torch.Tensor) for v in (x, y)) or not all(
+        isinstance(v, (torch.Tensor, *SCALARS)) for v in (x, y)
+    ):
+        return None
+
+    def compute(d: torch.dtype) -> Any:
+        a, b = (v.to(d) if isinstance(v, torch.Tensor) else v for v in (x, y))
+        return torch.xlogy(a, b).to(d)
+
+    return decided_pair("divide", x, y, compute)
+
+
+def _pairwise(fn: Callable[..., Any]) -> Translator:
+    """``torch.cdist(x1, x2, ...)``: torch's on both cast to the dtype the policy gives their ``matmul``.
+
+    torch itself refuses two dtypes (as ``matmul`` does); the policy promotes them.
+    """
+
+    def call(x1: Any, x2: Any, *args: Any, **kwargs: Any) -> Call | None:
+        if not tensors(x1, x2) or any(isinstance(v, torch.Tensor) for v in (*args, *kwargs.values())):
+            return None
+        return decided_pair("matmul", x1, x2, lambda d: fn(x1.to(d), x2.to(d), *args, **kwargs))
+
+    return call
+
+
+def _einsum(equation: Any, *operands: Any) -> Call | None:
+    """``torch.einsum`` of two tensors: torch's on both cast to the dtype the policy gives their ``matmul``.
+
+    torch itself refuses two dtypes; of one tensor it keeps the dtype, and of
+    three or more it runs as torch's own (a chain of products is not one decision).
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not isinstance(equation, str) or len(operands) != 2 or not tensors(*operands):
+        return None
+    x, y = operands
+    return decided_pair("matmul", x, y, lambda d: torch.einsum(equation, x.to(d), y.to(d)))
 
 
 def _aminmax(x: Any, *, dim: int | None = None, keepdim: bool = False) -> Calls | None:
@@ -306,7 +354,9 @@ ONE_ARRAY = {
     **{f"arc{name}": f"a{name}" for name in ("cos", "cosh", "sin", "sinh", "tan", "tanh")},
 }
 #: torch's float functions of one array the namespace has not: the dtype the policy gives ``exp``.
-FLOAT_LIKE_EXP = ("rsqrt", "sigmoid", "erf", "erfc", "erfinv", "exp2", "lgamma", "digamma", "i0", "sinc")
+FLOAT_LIKE_EXP = (
+    *("rsqrt", "sigmoid", "erf", "erfc", "erfinv", "exp2", "lgamma", "digamma", "i0", "sinc", "logit"),
+)
 #: Those torch has as functions and attributes (``torch.real(x)``, ``x.real``).
 _ATTRIBUTES = ("real", "imag")
 #: torch's function -> the namespace's: reductions with ``dim``, ``keepdim`` (and ``dtype``), the
@@ -329,6 +379,8 @@ _IN_PLACE: dict[str, Translator] = {
     **dict.fromkeys(("clamp", "clip"), _clip),
     "cumsum": _cumulative("cumulative_sum"),
     "cumprod": _cumulative("cumulative_prod"),
+    **{name: _like_exp(name) for name in FLOAT_LIKE_EXP},
+    "xlogy": _xlogy,
 }
 #: torch's products that are ``matmul`` of operands of these numbers of axes.
 _PRODUCTS = {"mm": (2, 2), "bmm": (3, 3), "mv": (2, 1), "dot": (1, 1)}
@@ -363,6 +415,9 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **dict.fromkeys(both("aminmax"), _aminmax),
     **dict.fromkeys(both("vdot"), _vdot),
     **dict.fromkeys(both("inner"), _inner),
+    **dict.fromkeys((*both("xlogy"), torch.special.xlogy), _xlogy),
+    torch.cdist: _pairwise(torch.cdist),
+    torch.einsum: _einsum,
     **{
         fn: in_place(translator)
         for name, translator in _IN_PLACE.items()
