@@ -27,7 +27,7 @@ from promo_ns._operands import _KEYS, _NK, code_of
 from promo_ns.backends import Backend, Plan, Values
 from promo_ns.policies import Policy, Role
 
-__all__ = ["plan_of", "plans"]
+__all__ = ["plan_of", "plans", "refusals"]
 
 
 def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role]) -> bool:
@@ -51,6 +51,16 @@ def plans(policy: Policy, backend: Backend, op: str, *, function: bool) -> list[
     the reflected operator's (the policy's ``"s op x"`` rules).
     """
     return [None] * (_NK * _NK)
+
+
+@per_policy
+def refusals(policy: Policy, op: str) -> dict[tuple[int, bool], str]:
+    """The messages of ``op``'s refused cells of two arrays, by ``(code1 * NK + code2, in place)``.
+
+    Filled by the plan layer the first time it raises each (a cell with a
+    Python scalar names its value, so its message is not kept).
+    """
+    return {}
 
 
 @per_policy

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-from promo_ns._binary_plans import plan_of, plans
+from promo_ns._binary_plans import plan_of, plans, refusals
 from promo_ns._context import Scope, current, innermost
 from promo_ns._convert import (
     _adopted,
@@ -118,7 +118,11 @@ def operator(  # noqa: PLR0915
 
     Every binary operator and function is one of these.  One list index in the
     plans compiled for ``(policy, backend, op)`` gives the cell; a ``direct``
-    cell calls the backend's native function on the operands as they are.  In
+    cell calls the backend's native function on the operands as they are.  Two
+    n-d arrays of the namespace outside blocks whose cell has a native
+    function for them (``Plan.arrays_kernel``, ``Plan.inplace_kernel`` for
+    ``a op= b``) run it with no other step; anything else, or an error there,
+    takes the full path, which says what went wrong.  In
     ``PREPARE`` mode it checks ``a op= b`` and returns ``(plan, x, y)``; the
     caller reports the op to a trace with :func:`prepared_done` once it has run.
     Inside a ``trace`` block an op is recorded once it has succeeded.  With
@@ -136,7 +140,7 @@ def operator(  # noqa: PLR0915
     def binary(self: Any, other: Any, /) -> Any:  # noqa: PLR0915
         ns = self._ns
         cls = self.__class__
-        if fast and other.__class__ is cls and other._ns is ns and innermost() is None:
+        if fast is not None and other.__class__ is cls and other._ns is ns and innermost() is None:
             plan = (ns._plans.get(table) or _table(ns, op, function))[self._k * _NK + other._k]
             run = None if plan is None else plan[fast]
             if run is not None:  # n-d arrays and a native function for them: it needs no check
@@ -491,11 +495,25 @@ def kernel_failure(ns: Space, op: str, error: Exception, args: Sequence[Any]) ->
 
 
 def _refuse(a: Any, other: Any, op: str, mode: int) -> PromotionError:
-    """The engine's error for a refused cell, with the operands in the op's order."""
+    """The engine's error for a refused cell, with the operands in the op's order.
+
+    The message of a cell of two arrays is kept with the policy's compiled
+    plans (:func:`~promo_ns._binary_plans.refusals`) the first time; a Python
+    scalar's names its value, and is made each time.
+    """
     policy = a._ns.policy_now()
     left, right = (other, a) if mode == REFLECTED else (a, other)
+    inplace = mode >= INPLACE
+    arrays = left.__class__ is right.__class__ is a.__class__
+    known = refusals(policy, op) if arrays else {}
+    key = (left._k * _NK + right._k, inplace) if arrays else (-1, inplace)
+    message = known.get(key)
+    if message is not None:
+        return PromotionError(message)
     try:
-        resolve(policy, op, _engine_operand(left), _engine_operand(right), inplace=mode >= INPLACE)
+        resolve(policy, op, _engine_operand(left), _engine_operand(right), inplace=inplace)
     except PromotionError as e:
+        if arrays:
+            known[key] = str(e)
         return e
     raise AssertionError(f"compiled plan and engine disagree on {op}")  # pragma: no cover

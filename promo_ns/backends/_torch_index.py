@@ -28,6 +28,7 @@ Tensor = torch.Tensor
 _INT64_MAX = 2**63 - 1
 #: key parts torch and NumPy read alike, looked at no further (bool is an int subclass, but not an index).
 _PLAIN = frozenset((int, slice, type(None), type(Ellipsis)))
+_SCALARS = frozenset((bool, int, float, complex))
 #: index tensor dtypes torch takes as they are; other integer ones are read as int64.
 _INDEX_DTYPES = frozenset((torch.int64, torch.int32))
 
@@ -65,6 +66,14 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         whose shape does not broadcast to the selection's; ``x`` a broadcast
         view whose elements share memory.
     """
+    scalar = value.__class__ in _SCALARS and not (value.__class__ is int and value > _INT64_MAX)
+    if scalar and _whole_mask(x, key):
+        try:  # a mask of x's shape on its device, a scalar: nothing else to check
+            _write(x, key, value)
+        except RuntimeError:  # refused before writing: the checks below say why
+            pass
+        else:
+            return
     if isinstance(value, Tensor) and value.device != x.device:
         raise ValueError(
             f"setitem: the value is on {value.device} and the array on {x.device}; move the value "
@@ -102,6 +111,18 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             _write(x, _flip_key(x, key), value)
     except RuntimeError as e:
         raise _write_error(x, positive, value, e, flipped=reversed_dims) from e
+
+
+def _whole_mask(x: Tensor, key: Any) -> bool:
+    """Whether ``key`` is a bool tensor of ``x``'s shape on its device (``x`` contiguous, not on meta)."""
+    return (
+        key.__class__ is Tensor
+        and key.dtype == torch.bool
+        and key.shape == x.shape
+        and key.device == x.device
+        and x.device.type != "meta"
+        and x.is_contiguous()
+    )
 
 
 # --- keys ---------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from promo_ns._dtypes import (
     uint32,
     uint64,
 )
-from promo_ns._ops import INPLACE_OPERATORS, NATIVE
+from promo_ns._ops import NATIVE
 from promo_ns.backends import _torch_index as index
 from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
@@ -253,17 +253,19 @@ class TorchBackend(DTypeMaps, KernelErrors):
         return scalars.as_on_cpu(op, fn, self.native_dtype(compute), opmath=opmath)
 
     def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[[Any, Any], Any] | None:
-        """Python's in-place operator (``x += y``: torch's ``add_``) where :meth:`inplace` runs it into ``x``.
+        """Torch's function with ``out=x`` for a ``y`` of ``x``'s shape, where :meth:`inplace` runs it so.
 
         Not where :meth:`inplace` computes into a temporary (see there), nor for
-        a function giving the policy's values (:meth:`_valued`).
+        a function giving the policy's values (:meth:`_valued`).  Any other
+        shape raises and takes the full path, which checks it first (``out=``
+        would resize ``x``; on the meta device torch checks nothing).
         """
         fn = self._fn.get(op)
         if fn is None or (op, compute) in self._temporary or compute in _WIDE_UNSIGNED:
             return None
         if self._valued(op, compute, fn, values) is not fn:
             return None
-        return INPLACE_OPERATORS.get(op)
+        return partial(_into_same_shape, fn)
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x``; ``x`` is untouched if it raises.
@@ -480,6 +482,13 @@ def _store(op: str, x: Any, out: Any) -> None:
 def _is_array(x: Any) -> bool:
     """Whether operand ``x`` is a tensor of one or more dimensions."""
     return isinstance(x, torch.Tensor) and x.ndim > 0
+
+
+def _into_same_shape(fn: Callable[..., Any], x: Any, y: Any) -> None:
+    """``fn(x, y, out=x)`` for a tensor ``y`` of ``x``'s shape; a ValueError for any other."""
+    if y.shape != x.shape:
+        raise ValueError("another shape: the full path checks it")
+    fn(x, y, out=x)
 
 
 def _read_otherwise(op: str, compute: DType) -> bool:
