@@ -53,6 +53,7 @@ __all__ = [
     "planned_join",
     "planned_where",
     "repeat",
+    "repeated",
     "where",
 ]
 
@@ -267,12 +268,33 @@ def repeat(ns: Space, run: Callable[[Any], Any], dtype: DType) -> Repeat:
     return Repeat(run, dtype, code_of(dtype, False), backend.native_dtype(dtype), backend.array_type)
 
 
-def finished(ns: Space, op: str, plan: Compiled | Repeat, out: Any) -> Any:
+def finished(ns: Space, op: str, plan: Compiled, out: Any) -> Any:
     """The kernel's native result ``out`` as an array of the namespace."""
     if out.__class__ is not plan.array_type:
         out = ns._backend.to_array(out)
     if out.dtype is not plan.native and ns._backend.dtype(out) is not plan.dtype:
         return wrap_result(ns, op, out, plan.dtype)
+    a = _new(ns.Array)
+    a._x = out
+    a._ns = ns
+    a._k = plan.code + (out.ndim == 0)
+    return a
+
+
+def repeated(ns: Space, plan: Repeat, x: Any) -> Any:
+    """``plan`` run again on array ``x``, or :data:`SLOW` where it raises or gives another dtype.
+
+    The full path then says what went wrong (a backend whose state changed
+    since the first run: JAX with ``jax_enable_x64`` turned off).
+    """
+    try:
+        out = plan.run(x._x)
+    except Exception:  # the full path runs it again and says what went wrong
+        return SLOW
+    if out.__class__ is not plan.array_type:
+        out = ns._backend.to_array(out)
+    if out.dtype is not plan.native and ns._backend.dtype(out) is not plan.dtype:
+        return SLOW
     a = _new(ns.Array)
     a._x = out
     a._ns = ns

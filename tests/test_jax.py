@@ -507,6 +507,19 @@ def test_x64_off_refuses_64_bit_results() -> None:
             assert xp.sum(i, dtype=xp.int32).dtype is xp.int32
 
 
+def test_a_call_compiled_with_x64_on_takes_the_full_path_with_it_off() -> None:
+    """``sum``, ``exp`` and ``astype`` kept from a run with 64-bit dtypes refuse as the full path does."""
+    xp = promo_ns.namespace("jax", policy="numpy")
+    i = xp.asarray([1, 2, 3], dtype=xp.int32)
+    calls = {"sum": lambda: xp.sum(i), "exp": lambda: xp.exp(i), "astype": lambda: xp.astype(i, xp.int64)}
+    for call in calls.values():
+        call(), call()  # compiled: the repeat is kept
+    with jax.enable_x64(False):
+        for call in calls.values():
+            with pytest.raises(JaxX64Error, match="jax_enable_x64 is off"):
+                call()
+
+
 def test_x64_off_with_a_32_bit_policy() -> None:
     base = get_policy("pytorch")
     from promo_ns._dtypes import int32

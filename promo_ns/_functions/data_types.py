@@ -13,7 +13,7 @@ from promo_ns._engine.functions import check_astype
 from promo_ns._engine.resolution import can_cast as engine_can_cast
 from promo_ns._engine.resolution import resolve_many
 from promo_ns._operands import Space
-from promo_ns._plan_functions import finished, repeat
+from promo_ns._plan_functions import SLOW, repeat, repeated
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 
@@ -40,11 +40,13 @@ class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name
 
 def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any = None) -> Any:
     """``x`` cast to ``dtype``: an explicit cast, which the policy refuses only by kind (``astype_kinds``)."""
-    repeated = device is None and dtype.__class__ is DType and x.__class__ is ns.Array and x._ns is ns
-    if repeated and innermost() is None:
+    repeatable = device is None and dtype.__class__ is DType and x.__class__ is ns.Array and x._ns is ns
+    if repeatable and innermost() is None:
         compiled = ns._plans.get((astype, x._k, dtype, copy))
         if compiled is not None:  # this cast ran before, with nothing to report: run it again
-            return finished(ns, "astype", compiled, compiled.run(x._x))
+            found = repeated(ns, compiled, x)
+            if found is not SLOW:
+                return found
     native_x = array_of(ns, x, "astype")
     wanted = canonical(dtype, "astype()'s dtype")
     check_astype(ns.policy_now(), x.dtype, wanted)
@@ -57,7 +59,7 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
         if error is None:
             raise
         raise error from e
-    if repeated and innermost() is None:
+    if repeatable and innermost() is None:
         ns._plans[(astype, x._k, dtype, copy)] = repeat(ns, partial(_cast_to, cast, target, copy), wanted)
     return wrap(out, ns)
 
