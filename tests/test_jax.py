@@ -511,7 +511,11 @@ def test_a_call_compiled_with_x64_on_takes_the_full_path_with_it_off() -> None:
     """``sum``, ``exp`` and ``astype`` kept from a run with 64-bit dtypes refuse as the full path does."""
     xp = promo_ns.namespace("jax", policy="numpy")
     i = xp.asarray([1, 2, 3], dtype=xp.int32)
-    calls = {"sum": lambda: xp.sum(i), "exp": lambda: xp.exp(i), "astype": lambda: xp.astype(i, xp.int64)}
+    calls: dict[str, Callable[[], Any]] = {
+        "sum": lambda: xp.sum(i),
+        "exp": lambda: xp.exp(i),
+        "astype": lambda: xp.astype(i, xp.int64),
+    }
     for call in calls.values():
         call(), call()  # compiled: the repeat is kept
     with jax.enable_x64(False):
