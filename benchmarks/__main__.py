@@ -288,6 +288,21 @@ def _import_lines(imports: list[tuple[str, float, list[str]]], missed: list[str]
     return [*lines, ""]
 
 
+def _time_table(backend: str, brows: list[Row], missed: list[str]) -> list[str]:
+    """The Markdown table of ``brows``' times, with a column per peer any of them has."""
+    peers = [p for p in PEERS if any(p in r.times for r in brows)]
+    ratio_peers = [p for p in ("native", "minimal") if p in peers]
+    lines = ["| case | " + " | ".join([*peers, *(f"promo_ns / {p}" for p in ratio_peers)]) + " | targets |"]
+    lines += ["|---|" + "---:|" * (len(peers) + len(ratio_peers)) + "---|"]
+    for r in brows:
+        t = r.times
+        cells = [_fmt_time(t[p]) if p in t else "" for p in peers]
+        ratios = [f"{t['promo_ns'] / t[p]:.2f}x" if p in t else "" for p in ratio_peers]
+        shown = _shown(r.verdicts, missed, f"{backend}, {r.case.group}, {r.case.name}")
+        lines.append(f"| {r.case.group}: {r.case.name} | " + " | ".join([*cells, *ratios, shown]) + " |")
+    return lines
+
+
 def report(
     rows: dict[str, list[Row]], imports: list[tuple[str, float, list[str]]], gpu: list[tuple[str, str, bool]]
 ) -> tuple[str, list[str]]:
@@ -295,21 +310,17 @@ def report(
     lines = ["## Machine", "", *machine(), ""]
     missed: list[str] = []
     for backend, brows in rows.items():
-        peers = [p for p in PEERS if any(p in r.times for r in brows)]
         lines += [
             f"## {backend}",
             "",
             "Medians per call; ratios are promo_ns's over the peer's, from this run.",
             "",
         ]
-        lines += ["| case | " + " | ".join(peers) + " | promo_ns / native | promo_ns / minimal | targets |"]
-        lines += ["|---|" + "---:|" * len(peers) + "---:|---:|---|"]
-        for r in brows:
-            cells = [_fmt_time(r.times[p]) if p in r.times else "" for p in peers]
-            t = r.times
-            ratios = [f"{t['promo_ns'] / t[p]:.2f}x" if p in t else "" for p in ("native", "minimal")]
-            shown = _shown(r.verdicts, missed, f"{backend}, {r.case.group}, {r.case.name}")
-            lines.append(f"| {r.case.group}: {r.case.name} | " + " | ".join([*cells, *ratios, shown]) + " |")
+        outside = [r for r in brows if "outside" in r.times]
+        lines += _time_table(backend, [r for r in brows if r not in outside], missed)
+        if outside:
+            lines += ["", "Inside a `trace()` or `compare()` block, and the same code outside it:", ""]
+            lines += _time_table(backend, outside, missed)
         mem = [r for r in brows if r.memory]
         if mem:
             mpeers = [p for p in MEMORY_PEERS if any(p in r.memory for r in mem)]

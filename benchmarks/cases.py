@@ -9,7 +9,7 @@ Every case is run on one backend with the same inputs for every peer:
     wrapper (one call, the native op, one new object; no decisions);
 ``promo_ns``
     the same code on promo_ns arrays;
-``outside the block``
+``outside``
     for a row timing promo_ns inside a ``trace`` or ``compare`` block: the
     same promo_ns code outside it;
 ``compat``
@@ -40,7 +40,7 @@ from typing import Any
 __all__ = ["BACKENDS", "BACKENDS_ORDER", "CASES", "PEERS", "Case", "Target", "setup_code"]
 
 PEERS = (
-    *("native", "minimal", "promo_ns", "outside the block"),
+    *("native", "minimal", "promo_ns", "outside"),
     *("compat", "strict", "cast, then op", "signed twin"),
 )
 BACKENDS_ORDER = ("numpy", "torch", "torch-cuda", "cupy", "jax", "dask")
@@ -395,9 +395,9 @@ CASES: tuple[Case, ...] = (
         {
             "native": "TRACING.run(operator.add, a, b)",
             "promo_ns": "TRACING.run(operator.add, A, B)",
-            "outside the block": "operator.add(A, B)",
+            "outside": "operator.add(A, B)",
         },
-        {b: (Target(("outside the block",), 2.0, "<= 2x untraced"),) for b in _CPU},
+        {b: (Target(("outside",), 2.0, "<= 2x untraced"),) for b in _CPU},
         backends=_CPU,
     ),
     Case(
@@ -500,9 +500,9 @@ CASES: tuple[Case, ...] = (
         {
             "native": "COMPARING.run(work, nat, x2)",
             "promo_ns": "COMPARING.run(work, xp, X2)",
-            "outside the block": "work(xp, X2)",
+            "outside": "work(xp, X2)",
         },
-        {b: (Target(("outside the block",), 1.3, "<= 1.3x one policy"),) for b in ("numpy", "torch")},
+        {b: (Target(("outside",), 1.3, "<= 1.3x one policy"),) for b in ("numpy", "torch")},
         backends=("numpy", "torch"),
         native={"torch": "COMPARING.run(work_torch, x2)"},
     ),
