@@ -154,12 +154,13 @@ class Backend(Protocol):
         ...
 
     def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[[Any, Any], Any] | None:
-        """The native in-place operator of ``op`` (``operator.iadd``) that stores what :meth:`inplace` would.
+        """A native function storing ``x op y`` into ``x`` as :meth:`inplace` would, for n-d arrays.
 
-        Only asked for a ``direct`` cell of two arrays whose first operand's
-        dtype is ``compute`` and the result's.  None where the operator could
-        fail after writing part of ``x``, computes other values than the
-        policy's, or where arrays are immutable.
+        NumPy's ``operator.iadd``, torch's ``add(x, y, out=x)``.  Only asked for
+        a ``direct`` cell of two arrays whose first operand's dtype is
+        ``compute`` and the result's.  None where it could fail after writing
+        part of ``x``, computes other values than the policy's, or where arrays
+        are immutable.  Where it raises, ``x`` is as it was.
         """
         ...
 
