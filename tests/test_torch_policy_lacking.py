@@ -134,7 +134,10 @@ _HAS_KERNEL: dict[str, Callable[[str], bool]] = {
         _real,
     ),
     **dict.fromkeys(
-        ("torch.einsum('ij,kj->ik', x, y)", "torch.einsum('i,i', [x[0], y[1]])"),
+        (
+            *("torch.einsum('ij,kj->ik', x, y)", "torch.einsum('i,i', [x[0], y[1]])"),
+            "F.linear(x, y)",
+        ),
         lambda d: d not in ("bool", "uint16", "uint32", "uint64"),
     ),
     "torch.cdist(x, y)": lambda d: d in ("float32", "float64"),
@@ -171,6 +174,7 @@ PAIRS: list[_Pair] = [
         lambda xp, a, b: xp.matmul(a[0], b[1]),
     ),
     ("torch.cdist(x, y)", torch.cdist, lambda xp, a, b: xp.matmul(a, b.T)),
+    ("F.linear(x, y)", torch.nn.functional.linear, lambda xp, a, b: xp.matmul(a, b.T)),
 ]
 
 #: (spelling, torch's call, the NumPy namespace's call on xp): creation without dtype=.
@@ -464,3 +468,13 @@ def test_outside_the_block_torch_is_torchs() -> None:
     with pytest.raises(RuntimeError):  # torch's own refusal, not the policy's
         i32.sqrt_()
     assert i32.cumsum_(0) is i32 and i32.tolist() == [1, 5, 14]
+
+
+def test_linear_without_a_bias_follows_the_policy_and_with_one_is_torchs() -> None:
+    x, w = torch.ones(2, 3), torch.ones(4, 3, dtype=torch.float64)
+    with promo_ns.torch_policy("numpy"):
+        assert torch.nn.functional.linear(x, w).dtype == torch.float64
+        layer = torch.nn.Linear(3, 4, bias=False).double()
+        assert layer(x).dtype == torch.float64  # nn.Linear without a bias: the policy's matmul
+        with pytest.raises(RuntimeError, match="same dtype"):  # a bias: a second decision, torch's own
+            torch.nn.functional.linear(x, w, torch.ones(4, dtype=torch.float64))

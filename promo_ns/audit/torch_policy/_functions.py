@@ -250,6 +250,20 @@ def _pairwise(fn: Callable[..., Any]) -> Translator:
     return call
 
 
+def _linear(input: Any, weight: Any, bias: Any = None) -> Call | None:
+    """``torch.nn.functional.linear`` without a bias: torch's on both cast to the policy's ``matmul`` dtype.
+
+    torch itself refuses two dtypes.  With a bias it runs as torch's own: its
+    dtype is a second decision (``add`` of the product and the bias), which
+    some policies refuse where they take the product (``float32`` and ``int32``).
+    """
+    if not tensors(input, weight) or bias is not None:
+        return None
+    return decided_pair(
+        "matmul", input, weight, lambda d: torch.nn.functional.linear(input.to(d), weight.to(d))
+    )
+
+
 def _einsum(equation: Any, *operands: Any) -> Call | None:
     """``torch.einsum`` of two tensors: torch's on both cast to the dtype the policy gives their ``matmul``.
 
@@ -418,6 +432,7 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **dict.fromkeys((*both("xlogy"), torch.special.xlogy), _xlogy),
     torch.cdist: _pairwise(torch.cdist),
     torch.einsum: _einsum,
+    torch.nn.functional.linear: _linear,
     **{
         fn: in_place(translator)
         for name, translator in _IN_PLACE.items()
