@@ -261,11 +261,19 @@ class TorchBackend(DTypeMaps, KernelErrors):
         would resize ``x``; on the meta device torch checks nothing).
         """
         fn = self._fn.get(op)
-        if fn is None or (op, compute) in self._temporary or compute in _WIDE_UNSIGNED:
+        if fn is None or self._in_temporary(op, compute, values):
             return None
         if self._valued(op, compute, fn, values) is not fn:
             return None
         return partial(_into_same_shape, fn)
+
+    def _in_temporary(self, op: str, compute: DType, values: Values) -> bool:
+        """Whether ``x op= y`` computes into a temporary whatever ``y`` is (see :meth:`inplace`)."""
+        return (
+            (op, compute) in self._temporary
+            or compute in _WIDE_UNSIGNED
+            or (op == "remainder" and values.zero_remainder == "divisor" and compute.kind == "f")
+        )
 
     def inplace(self, op: str, x: Any, y: Any, plan: Plan) -> None:
         """``x op= y`` computed in ``plan.compute`` and stored into ``x``; ``x`` is untouched if it raises.
@@ -279,11 +287,8 @@ class TorchBackend(DTypeMaps, KernelErrors):
         """
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
-        if (
-            (op, plan.compute) in self._temporary
-            or plan.compute in _WIDE_UNSIGNED
-            or (op == "remainder" and plan.values.zero_remainder == "divisor" and plan.compute.kind == "f")
-            or (_read_otherwise(op, plan.compute) and _scalar_like(y) and scalars.off_cpu(x, y))
+        if self._in_temporary(op, plan.compute, plan.values) or (
+            _read_otherwise(op, plan.compute) and _scalar_like(y) and scalars.off_cpu(x, y)
         ):
             _store(op, x, inplace_result(self, op, x, y, plan))
             return
