@@ -140,8 +140,9 @@ def operator(  # noqa: PLR0915
     def binary(self: Any, other: Any, /) -> Any:  # noqa: PLR0915
         ns = self._ns
         cls = self.__class__
+        looked_up = None  #: the cell's plan, found outside blocks by the fast path's test
         if fast is not None and other.__class__ is cls and other._ns is ns and innermost() is None:
-            plan = (ns._plans.get(table) or _table(ns, op, function))[self._k * _NK + other._k]
+            plan = looked_up = (ns._plans.get(table) or _table(ns, op, function))[self._k * _NK + other._k]
             run = None if plan is None else plan[fast]
             if run is not None:  # n-d arrays and a native function for them: it needs no check
                 try:
@@ -172,9 +173,9 @@ def operator(  # noqa: PLR0915
             y = other
         if reflected:
             ka, kb, x, y = kb, ka, y, x
-        scope = innermost()
+        scope = None if looked_up is not None else innermost()
         plan = (
-            (ns._plans.get(table) or _table(ns, op, function))[ka * _NK + kb]
+            looked_up or (ns._plans.get(table) or _table(ns, op, function))[ka * _NK + kb]
             if scope is None
             else _scoped(ns, op, scope, (ka, x), (kb, y), function=function)
         )
