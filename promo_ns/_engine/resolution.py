@@ -16,7 +16,7 @@ from promo_ns._engine.operands import _KIND_ORDER, Operand, PromotionError, Refu
 from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_value
 from promo_ns.policies._model import Policy, Role
 
-__all__ = ["can_cast", "inplace_dtype", "promote_elements", "resolve", "resolve_many"]
+__all__ = ["can_cast", "inplace_dtype", "output_dtype", "promote_elements", "resolve", "resolve_many"]
 
 
 def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = False) -> DType:
@@ -127,6 +127,26 @@ def inplace_dtype(policy: Policy, op: str, operands: Sequence[Operand], result: 
         f"policy {policy.name!r} refuses in-place {op!r}: {said}, and the result would be {result}, "
         f"which the policy does not cast back to {left} (an in-place op never changes {x}'s dtype). "
         f"{x} is unchanged. Fix: {x} = xp.{op}({', '.join(names)}) for a new {result} array{cast}."
+    )
+
+
+def output_dtype(policy: Policy, function: str, result: DType, output: DType) -> DType:
+    """The dtype an ``out=`` array of dtype ``output`` holds for a ``result`` (torch's ``add(x, y, out=z)``).
+
+    ``output``, where ``policy.inplace`` casts ``result`` to it, as it would
+    cast an in-place op's result back to its array.
+
+    Raises
+    ------
+    PromotionError
+        The policy does not cast ``result`` to ``output``.
+    """
+    if _casts(policy.inplace, result, output):
+        return output
+    raise PromotionError(
+        f"policy {policy.name!r} refuses {function}(..., out=...): the result would be {result}, "
+        f"which the policy does not cast to out's {output} (as it would not cast it back in place). "
+        f"out is unchanged. Fix: leave out= off for a new {result} tensor, or pass out of dtype {result}."
     )
 
 

@@ -4,9 +4,10 @@ Inside the block, the torch functions whose result dtype depends on their
 operands run as the promo_ns function of the same meaning in the torch
 namespace under the policy: its result dtype, values and refusals, the
 tensors wrapped and unwrapped without copies, the results plain tensors on
-the operands' device.  Every other torch function (and these with arguments
-the namespace has no spelling for: ``out=``, ``alpha=``, an explicit
-``dtype=`` where the standard takes none) runs as torch's own, after one
+the operands' device, or stored in torch's ``out=`` tensors.  Every other
+torch function (and these with arguments the namespace has no spelling for:
+``alpha=``, an explicit ``dtype=`` where the standard takes none) runs as
+torch's own, after one
 dictionary lookup and the function mode's own dispatch.  Inside
 :func:`promo_ns.compare`, those ops are recorded at the user's line.
 
@@ -66,13 +67,18 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     - in-place forms of the one-array functions, ``clamp_``/``clip_`` and
       ``cumsum_``/``cumprod_`` (``x.sqrt_()``): stored in ``x`` where the
       policy casts the result back to ``x``'s dtype (as for ``x.add_(y)``),
-      else refused with ``x`` unchanged.
+      else refused with ``x`` unchanged;
+    - with ``out=``, these functions' results are stored in ``out`` where the
+      policy casts them to its dtype (as for ``x.add_(y)``), ``out`` resized
+      as torch resizes it, and else refused with ``out`` unchanged.
 
     The results are plain tensors on the operands' device.  Every other
     torch function, and those with arguments the standard has no spelling
-    for (``out=``, ``alpha=``, an explicit ``dtype=`` where the standard's
-    function takes none), runs as it is; an argument that matters but that
-    nothing honours (``torch.linalg.pinv(atol=...)``) is refused.
+    for (``alpha=``, an explicit ``dtype=`` where the standard's function
+    takes none), runs as it is, as does a creation function with ``out=``
+    (its dtype is ``out``'s) and a call that autograd records (torch
+    refuses ``out=`` there); an argument that matters but that nothing
+    honours (``torch.linalg.pinv(atol=...)``) is refused.
 
     Parameters
     ----------
@@ -88,7 +94,8 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     ------
     PromotionError
         Inside the block, for an op the policy refuses (``int32 + float32`` under ``paddle``),
-        or whose result it does not cast back in place (``x.sqrt_()`` of an int tensor under ``numpy``).
+        or whose result it does not cast back in place (``x.sqrt_()`` of an int tensor under ``numpy``)
+        or to its ``out=`` tensor's dtype.
     TypeError
         Inside the block, for a torch argument the namespace's function cannot honour
         (``torch.linalg.pinv(x, hermitian=True)``), naming it.

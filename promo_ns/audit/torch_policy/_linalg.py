@@ -137,16 +137,16 @@ def _norm(
 
 
 def _old_norm(
-    A: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False, *, out: Any = None, dtype: Any = None
+    A: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False, *, dtype: Any = None
 ) -> Call | None:
     """``torch.norm`` and ``x.norm``, as torch runs them: a vector norm, or a matrix norm (``"nuc"``).
 
     ``"fro"`` over at most two axes (all, without ``dim``) is the vector
     2-norm; another string ``p`` the matrix norm over ``dim`` (every axis,
     without it: torch's own error unless there are two); a number the
-    vector ``p``-norm.  With ``out=`` or ``dtype=``, torch's own.
+    vector ``p``-norm.  With ``dtype=``, torch's own.
     """
-    if not tensors(A) or out is not None or dtype is not None:
+    if not tensors(A) or dtype is not None:
         return None
     dims = [dim] if isinstance(dim, int) else dim
     if not isinstance(p, str):

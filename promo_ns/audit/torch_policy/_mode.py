@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import functools
+import os
+import sys
 import threading
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -13,7 +16,7 @@ from torch.overrides import TorchFunctionMode, handle_torch_function, has_torch_
 from promo_ns._convert import wrap
 from promo_ns._dtypes import canonical
 from promo_ns._engine.operands import Operand, PromotionError
-from promo_ns._engine.resolution import inplace_dtype
+from promo_ns._engine.resolution import inplace_dtype, output_dtype
 from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
 from promo_ns._plan import INPLACE
@@ -70,12 +73,47 @@ class PolicyMode(TorchFunctionMode):
         kwargs: dict[str, Any],
     ) -> Any:
         """``func`` as promo_ns decides it: the namespace's op, or torch's own where it is another call."""
+        out = kwargs.get("out")
         with torch._C.DisableTorchFunction():  # promo_ns's own torch calls: torch's, not an outer block's
+            if out is not None and (func in CREATION or _differentiated(args, kwargs)):
+                return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
+            computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
             if isinstance(route, tuple):
-                found = self._binary(func, route, args, dict(kwargs))
+                found = self._binary(func, route, args, dict(computing))
             else:
-                found = self._translated(route, args, kwargs)
+                found = self._translated(route, args, computing)
+            if found is not _TORCHS and out is not None:
+                found = self._into(func, found, out)
         return func(*args, **kwargs) if found is _TORCHS else found
+
+    def _into(self, func: Callable[..., Any], found: Any, out: Any) -> Any:
+        """``found`` stored in torch's ``out=`` tensor (or tuple of them), as torch stores its result.
+
+        Each result is cast to its ``out``'s dtype where the policy's in-place
+        rule casts it, ``out`` resized as torch resizes it (warning where it had
+        elements); what torch returns: ``out``, or a named tuple of them.
+
+        Raises
+        ------
+        PromotionError
+            The policy does not cast a result to its ``out``'s dtype; every ``out`` is unchanged.
+        """
+        results = found if isinstance(found, tuple) else (found,)
+        outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        if not all(isinstance(o, torch.Tensor) for o in outs):
+            return _TORCHS
+        if len(outs) != len(results) or any(o.device != r.device for o, r in zip(outs, results, strict=True)):
+            return _TORCHS
+        policy = self.xp.policy_now()
+        for o, r in zip(outs, results, strict=True):
+            output_dtype(policy, f"torch.{func.__name__}", canonical(r.dtype), canonical(o.dtype))
+        for o, r in zip(outs, results, strict=True):
+            _resize_output(o, r.shape)
+            o.copy_(r)
+        if not isinstance(found, tuple):
+            return out
+        named = getattr(torch.return_types, f"{type(found).__name__}_out", None)
+        return named(outs) if named is not None else outs
 
     def _binary(
         self, func: Callable[..., Any], route: tuple[str, int], args: Any, kwargs: dict[str, Any]
@@ -159,6 +197,44 @@ class PolicyMode(TorchFunctionMode):
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
+
+
+def _resize_output(out: torch.Tensor, shape: torch.Size) -> None:
+    """``out`` resized to ``shape`` as torch resizes an ``out=`` tensor: warning where it had elements."""
+    if out.shape == shape:
+        return
+    if out.numel() != 0:
+        warnings.warn(
+            "An output with one or more elements was resized since it had shape "
+            f"{list(out.shape)}, which does not match the required output shape {list(shape)}. "
+            "This behavior is deprecated, and in a future PyTorch release outputs will not be resized "
+            "unless they have zero elements. You can explicitly reuse an out tensor t by resizing it, "
+            "inplace, to zero elements with t.resize_(0).",
+            UserWarning,
+            stacklevel=_users_frame(),
+        )
+    out.resize_(shape)
+
+
+#: Where torch's and promo_ns's code lies: frames the warning skips to reach the user's line.
+_LIBRARIES = (os.path.dirname(torch.__file__), os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+
+
+def _users_frame() -> int:
+    """The ``stacklevel`` of the first frame, from its caller's caller, outside torch and promo_ns."""
+    level, frame = 2, sys._getframe(2)
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_LIBRARIES):
+        level, frame = level + 1, frame.f_back
+    return level
+
+
+def _differentiated(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether autograd records the call (a tensor requires its gradient), where torch refuses ``out=``."""
+    if not torch.is_grad_enabled():
+        return False
+    values = [*args, *kwargs.values()]
+    flat = [t for v in values for t in (v if isinstance(v, (tuple, list)) else (v,))]
+    return any(isinstance(t, torch.Tensor) and t.requires_grad for t in flat)
 
 
 def _native(out: Any) -> Any:

@@ -1,0 +1,211 @@
+"""``promo_ns.torch_policy`` with torch's ``out=``: the policy's result, stored as an in-place op stores it.
+
+Generated from every binary op of the registry (its ``torch.<fn>`` spelling)
+x operand dtypes x ``out`` dtypes x every built-in policy: ``torch.<fn>(x,
+y, out=o)`` in a block holds the namespace's result cast to ``o``'s dtype
+where the policy casts it back in place (``x op= y``'s rule), and refuses
+otherwise, ``o`` bitwise unchanged.  Under ``pytorch`` the outcome is plain
+torch's, outside a block.  Then the translated functions (reductions over
+``dim``, ``torch.max(x, dim)``'s pair, ``cat``, ``matmul``, ``linalg``), and
+torch's own rules for ``out=`` that the policy leaves alone: autograd's
+refusal, creation functions, resizing, another device.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import promo_ns  # noqa: E402
+from promo_ns import PromotionError  # noqa: E402
+from promo_ns._dtypes import canonical  # noqa: E402
+from promo_ns._engine.operands import Operand  # noqa: E402
+from promo_ns._engine.resolution import inplace_dtype  # noqa: E402
+from promo_ns._ops import NATIVE  # noqa: E402
+from promo_ns.policies import Role, get_policy  # noqa: E402
+from tests.backends import POLICIES  # noqa: E402
+
+DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64"]
+
+
+def _tensor(dtype: str, values: tuple[int, ...] = (1, 2, 0)) -> Any:
+    return torch.tensor([v % 2 for v in values] if dtype == "bool" else values).to(getattr(torch, dtype))
+
+
+def _state(t: Any) -> tuple[str, list[Any]]:
+    """A tensor's dtype and values, NaN-safe and comparable bit for bit."""
+    wide = t.to(torch.complex128) if t.is_complex() else t.to(torch.float64)
+    return str(t.dtype), [str(v) for v in wide.flatten().tolist()]
+
+
+def _outcome(call: Callable[[], Any], out: Any) -> tuple[str, Any]:
+    """``call()``'s error class, or what ``out`` then holds (and that the call returned ``out``)."""
+    try:
+        returned = call()
+    except PromotionError:
+        return "PromotionError", out is not None and _state(out)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, RuntimeError) as e:
+        return type(e).__name__, out is not None and _state(out)
+    if out is None:
+        return "stored", _state(returned)
+    assert returned is out
+    return "stored", _state(out)
+
+
+def _has_signature(fn: Callable[..., Any], x: Any, y: Any) -> bool:
+    """Whether torch has ``fn(x, y)`` (a TypeError: no spelling to follow)."""
+    try:
+        fn(x, y)
+    except TypeError:
+        return False
+    except (RuntimeError, ValueError):
+        pass
+    return True
+
+
+def _expected(policy: str, op: str, x: Any, y: Any, out: Any) -> tuple[str, Any]:
+    """The namespace's ``op(x, y)`` stored in ``out`` where ``x op= y``'s rule casts it, else refused."""
+    xp = promo_ns.namespace("torch", policy=policy)
+    try:
+        result = getattr(xp, op)(xp.asarray(x), xp.asarray(y))._x
+        target = Operand(canonical(out.dtype), Role.ND)
+        inplace_dtype(get_policy(policy), op, (target,), canonical(result.dtype))
+    except PromotionError:
+        return "PromotionError", _state(out)
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, RuntimeError) as e:
+        return type(e).__name__, _state(out)
+    return "stored", _state(result.to(out.dtype))
+
+
+def _cases(op: str, policy: str) -> list[tuple[str, str, str]]:
+    """Some (x, y, out) dtype triples of ``op``, drawn with a seed of its own."""
+    rng = np.random.default_rng(sum(map(ord, op + policy)))
+    return [(str(a), str(b), str(c)) for a, b, c in (rng.choice(DTYPES, 3) for _ in range(6))]
+
+
+def _binary_ops() -> list[str]:
+    return sorted(op for op, (_, name) in NATIVE.items() if hasattr(torch, name))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("op", _binary_ops())
+def test_a_binary_function_stores_the_policys_result_in_out(policy: str, op: str) -> None:
+    fn = getattr(torch, NATIVE[op][1])
+    differ = []
+    for left, right, into in _cases(op, policy):
+        x, y = _tensor(left), _tensor(right, (2, 1, 3))
+        if not _has_signature(fn, x, y):
+            continue
+        out = _tensor(into, (5, 6, 7))
+        want = _expected(policy, op, x, y, out)
+        with promo_ns.torch_policy(policy):
+            got = _outcome(lambda: fn(x, y, out=out), out)  # noqa: B023
+        if got != want:
+            differ.append((left, right, into, got, want))
+    assert not differ, f"(x, y, out, torch_policy, expected): {differ[:4]}"
+
+
+@pytest.mark.filterwarnings(
+    "ignore:Casting complex values to real"
+)  # torch's own, storing complex in a real out
+@pytest.mark.parametrize("op", _binary_ops())
+def test_under_pytorch_out_is_torchs_own(op: str) -> None:
+    fn = getattr(torch, NATIVE[op][1])
+    differ = []
+    for left, right, into in _cases(op, "pytorch"):
+        x, y = _tensor(left), _tensor(right, (2, 1, 3))
+        if _outcome(lambda: fn(x, y), None)[0] != "stored":  # noqa: B023
+            continue  # no kernel in torch: the policy's dtype is computed otherwise
+        torchs, ours = _tensor(into, (5, 6, 7)), _tensor(into, (5, 6, 7))
+        want = _outcome(lambda: fn(x, y, out=torchs), torchs)  # noqa: B023
+        with promo_ns.torch_policy("pytorch"):
+            got = _outcome(lambda: fn(x, y, out=ours), ours)  # noqa: B023
+        if want[0] != "stored" and got[0] != "stored":  # both refuse, out unchanged; the class is ours
+            got = (want[0], got[1])
+        if got != want:
+            differ.append((left, right, into, got, want))
+    assert not differ, f"(x, y, out, torch_policy('pytorch'), torch): {differ[:4]}"
+
+
+def _translated() -> list[tuple[str, Callable[[Any, Any, Any], Any], Callable[[], Any]]]:
+    """(name, torch's call on (x, y, out), out's maker) of functions the block translates."""
+    return [
+        ("sum(x, 0)", lambda x, y, out: torch.sum(x, 0, out=out), lambda: torch.empty(0, dtype=torch.int64)),
+        (
+            "cat([x, y])",
+            lambda x, y, out: torch.cat([x, y], out=out),
+            lambda: torch.empty(0, dtype=torch.int16),
+        ),
+        ("matmul(x, y)", lambda x, y, out: torch.matmul(x, y.mT, out=out), lambda: torch.empty(0)),
+        ("clamp(x, 0, 1.5)", lambda x, y, out: torch.clamp(x, 0, 1.5, out=out), lambda: torch.empty(0)),
+        ("where(x > 1, x, y)", lambda x, y, out: torch.where(x > 1, x, y, out=out), lambda: torch.empty(0)),
+    ]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name", [n for n, _, _ in _translated()])
+def test_translated_functions_store_their_result_in_out(policy: str, name: str) -> None:
+    call, make = next((c, m) for n, c, m in _translated() if n == name)
+    x, y = _tensor("int8", (1, 2, 3)).reshape(1, 3), _tensor("uint8", (3, 1, 2)).reshape(1, 3)
+    out = make()
+    with promo_ns.torch_policy(policy):
+        try:
+            result = call(x, y, None)
+        except PromotionError:
+            result = None
+        got = _outcome(lambda: call(x, y, out), out)
+    if result is None:
+        assert got[0] == "PromotionError" and out.numel() == 0
+        return
+    try:
+        inplace_dtype(
+            get_policy(policy), name, (Operand(canonical(out.dtype), Role.ND),), canonical(result.dtype)
+        )
+    except PromotionError:
+        assert got[0] == "PromotionError" and out.numel() == 0
+        return
+    assert got == ("stored", _state(result.to(out.dtype)))
+
+
+def test_a_pair_of_outs_is_returned_as_torch_returns_it() -> None:
+    x = torch.tensor([[1, 5], [4, 2]], dtype=torch.int32)
+    values, indices = torch.empty(0, dtype=torch.int64), torch.empty(0, dtype=torch.int64)
+    with promo_ns.torch_policy("numpy"):
+        returned = torch.max(x, 1, out=(values, indices))
+    assert type(returned) is torch.return_types.max_out
+    assert returned.values is values and returned.indices is indices
+    assert values.tolist() == [5, 4] and indices.tolist() == [1, 0]
+
+
+def test_a_refused_out_is_unchanged_and_the_error_says_why() -> None:
+    i32, f32 = torch.ones(3, dtype=torch.int32), torch.full((3,), 1.5)
+    out = torch.tensor([7, 8, 9], dtype=torch.int32)
+    with (
+        promo_ns.torch_policy("numpy"),
+        pytest.raises(PromotionError, match=r"torch.add\(\.\.\., out=") as caught,
+    ):
+        torch.add(i32, f32, out=out)
+    assert out.tolist() == [7, 8, 9]
+    assert "float64" in str(caught.value) and "out of dtype float64" in str(caught.value)
+
+
+def test_torchs_own_rules_for_out_still_hold() -> None:
+    x = torch.ones(3, requires_grad=True)
+    with promo_ns.torch_policy("numpy"):
+        with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+            torch.add(x, 1, out=torch.empty(3))  # autograd's refusal, as torch gives it
+        assert torch.arange(3, out=torch.empty(0, dtype=torch.float32)).dtype == torch.float32  # as dtype=
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            resized = torch.mul(torch.ones(3, dtype=torch.int8), 2, out=torch.empty(2, dtype=torch.int8))
+        assert resized.tolist() == [2, 2, 2] and "was resized since it had shape [2]" in str(
+            caught[0].message
+        )
+        with pytest.raises(RuntimeError):
+            torch.add(torch.ones(3), 1, out=torch.empty(3, device="meta"))  # another device: torch's error
