@@ -136,7 +136,7 @@ _HAS_KERNEL: dict[str, Callable[[str], bool]] = {
     **dict.fromkeys(
         (
             *("torch.einsum('ij,kj->ik', x, y)", "torch.einsum('i,i', [x[0], y[1]])"),
-            "F.linear(x, y)",
+            *("F.linear(x, y)", "F.linear(x, y, z[0])", "torch.einsum('ij,kj,kl->il', x, y, z)"),
         ),
         lambda d: d not in ("bool", "uint16", "uint32", "uint64"),
     ),
@@ -175,6 +175,21 @@ PAIRS: list[_Pair] = [
     ),
     ("torch.cdist(x, y)", torch.cdist, lambda xp, a, b: xp.matmul(a, b.T)),
     ("F.linear(x, y)", torch.nn.functional.linear, lambda xp, a, b: xp.matmul(a, b.T)),
+]
+
+#: (spelling, torch's call on three tensors, the NumPy namespace's call on (xp, a, b, c)): one kernel over
+#: three operands, decided as ``matmul`` of the first two, then of that and the third.
+TRIPLES: list[tuple[str, Callable[[Any, Any, Any], Any], Callable[[Any, Any, Any, Any], Any]]] = [
+    (
+        "F.linear(x, y, z[0])",
+        lambda x, y, z: torch.nn.functional.linear(x, y, z[0, :2]),
+        lambda xp, a, b, c: xp.matmul(xp.matmul(a, b.T), c[:, :2]),
+    ),
+    (
+        "torch.einsum('ij,kj,kl->il', x, y, z)",
+        lambda x, y, z: torch.einsum("ij,kj,kl->il", x, y, z),
+        lambda xp, a, b, c: xp.matmul(xp.matmul(a, b.T), c[:, :2]),
+    ),
 ]
 
 #: (spelling, torch's call, the NumPy namespace's call on xp): creation without dtype=.
@@ -297,6 +312,29 @@ def test_products_the_namespace_lacks_give_the_numpy_namespaces_dtype(policy: st
     assert not differ, f"(spelling, x, y, torch_policy, namespace): {differ[:40]}"
 
 
+def _triples(seed: str) -> list[tuple[str, str, str]]:
+    """Some dtype triples, drawn with a seed of their own; a third of them of one dtype."""
+    rng = np.random.default_rng(sum(map(ord, seed)))
+    drawn = [tuple(str(d) for d in rng.choice(DTYPES, 3)) for _ in range(24)]
+    return [*drawn, *((d, d, d) for d in DTYPES)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_kernels_of_three_operands_give_the_numpy_namespaces_dtype(policy: str) -> None:
+    xp = promo_ns.namespace("numpy", policy=policy)
+    differ = []
+    for spelling, ours, theirs in TRIPLES:
+        for dtypes in _triples(policy + spelling):
+            x, y, z = (_tensor(d) for d in dtypes)
+            with promo_ns.torch_policy(policy):
+                got = _outcome(lambda: ours(x, y, z))  # noqa: B023
+            a, b, c = (_array(xp, d) for d in dtypes)
+            want = _outcome(lambda: theirs(xp, a, b, c))  # noqa: B023
+            if not _agree(spelling, got, want):
+                differ.append((spelling, dtypes, got, want))
+    assert not differ, f"(spelling, dtypes, torch_policy, namespace): {differ[:6]}"
+
+
 @pytest.mark.parametrize("policy", POLICIES)
 def test_creation_the_namespace_lacks_gives_the_policys_defaults(policy: str) -> None:
     xp = promo_ns.namespace("numpy", policy=policy)
@@ -383,6 +421,10 @@ def test_under_pytorch_the_dtypes_are_torchs_own() -> None:
             for right in DTYPES:
                 x, y = _tensor(left), _tensor(right)
                 differ += _pytorch_differences(f"{spelling} {left} {right}", lambda: pair(x, y), lacking)  # noqa: B023
+    for spelling, triple, _ in TRIPLES:
+        for dtypes in _triples(spelling):
+            x, y, z = (_tensor(d) for d in dtypes)
+            differ += _pytorch_differences(f"{spelling} {dtypes}", lambda: triple(x, y, z), lacking)  # noqa: B023
     for spelling, made, _ in CREATION:
         differ += _pytorch_differences(spelling, made, lacking)
     assert not differ, f"(spelling, torch_policy('pytorch'), torch): {differ[:6]}"
@@ -470,11 +512,15 @@ def test_outside_the_block_torch_is_torchs() -> None:
     assert i32.cumsum_(0) is i32 and i32.tolist() == [1, 5, 14]
 
 
-def test_linear_without_a_bias_follows_the_policy_and_with_one_is_torchs() -> None:
+def test_linear_follows_the_policy_with_and_without_a_bias() -> None:
     x, w = torch.ones(2, 3), torch.ones(4, 3, dtype=torch.float64)
     with promo_ns.torch_policy("numpy"):
         assert torch.nn.functional.linear(x, w).dtype == torch.float64
         layer = torch.nn.Linear(3, 4, bias=False).double()
         assert layer(x).dtype == torch.float64  # nn.Linear without a bias: the policy's matmul
-        with pytest.raises(RuntimeError, match="same dtype"):  # a bias: a second decision, torch's own
-            torch.nn.functional.linear(x, w, torch.ones(4, dtype=torch.float64))
+        biased = torch.nn.functional.linear(x, w.float(), torch.full((4,), 0.5, dtype=torch.float64))
+        assert biased.dtype == torch.float64 and biased.tolist() == [[3.5] * 4] * 2
+    with promo_ns.torch_policy("pytorch"), pytest.raises(PromotionError, match="refuses matmul"):
+        torch.nn.functional.linear(
+            x, x.new_ones(4, 3), torch.ones(4, dtype=torch.float64)
+        )  # torch refuses too

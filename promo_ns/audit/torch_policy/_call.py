@@ -13,7 +13,7 @@ function runs too; one that takes an argument it cannot honour raises
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import torch
@@ -32,7 +32,7 @@ __all__ = [
     "both",
     "computed",
     "decided_as",
-    "decided_pair",
+    "decided_over",
     "in_place",
     "is_dim",
     "one_array",
@@ -48,7 +48,8 @@ class Call(NamedTuple):
     """The namespace's function ``name`` (``"std"``, ``"linalg.solve"``) of ``args`` and ``kwargs``.
 
     Tensors among them (also inside lists and tuples) are wrapped as the
-    namespace's arrays, and torch dtypes become the namespace's; ``after``, if
+    namespace's arrays, a Call among them is the namespace's array of its
+    result, and torch dtypes become the namespace's; ``after``, if
     any, takes the torch result (a tensor, or a tuple of them) and returns
     what the torch function returns (a view moved back, ``requires_grad_``).
     """
@@ -142,15 +143,20 @@ def decided_as(name: str, x: torch.Tensor, compute: Callable[[torch.dtype], Any]
     return Call(name, (x.new_zeros(2),), kwargs, lambda decided: compute(decided.dtype))
 
 
-def decided_pair(name: str, x: Any, y: Any, compute: Callable[[torch.dtype], Any]) -> Call:
-    """:func:`decided_as` for a function of two operands (``xlogy``, ``einsum`` of two tensors).
+def decided_over(name: str, operands: Sequence[Any], compute: Callable[[torch.dtype], Any]) -> Call:
+    """:func:`decided_as` for a function of two or more operands (``xlogy``, ``einsum``, ``linear``).
 
-    The namespace's ``name`` runs on ones of each tensor's dtype on its
+    The namespace's ``name`` runs on 2 x 2 ones of each tensor's dtype on its
     device, a Python scalar taking part as it is (its value may matter to the
-    policy, as an int beyond the tensor's dtype).
+    policy, as an int beyond the tensor's dtype); of three or more operands,
+    on the first two, then on that result and the next (``F.linear(x, w, b)``
+    is one kernel over all three, each decision the policy's ``matmul``).
     """
-    stand_ins = tuple(v.new_ones(2) if isinstance(v, torch.Tensor) else v for v in (x, y))
-    return Call(name, stand_ins, {}, lambda decided: compute(decided.dtype))
+    stand_ins = [v.new_ones((2, 2)) if isinstance(v, torch.Tensor) else v for v in operands]
+    folded = Call(name, tuple(stand_ins[:2]), {})
+    for stand_in in stand_ins[2:]:
+        folded = Call(name, (folded, stand_in), {})
+    return folded._replace(after=lambda decided: compute(decided.dtype))
 
 
 def computed(

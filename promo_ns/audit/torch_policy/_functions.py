@@ -24,7 +24,7 @@ from promo_ns.audit.torch_policy._call import (
     both,
     computed,
     decided_as,
-    decided_pair,
+    decided_over,
     in_place,
     is_dim,
     one_array,
@@ -233,7 +233,7 @@ def _xlogy(x: Any, y: Any) -> Call | None:
         a, b = (v.to(d) if isinstance(v, torch.Tensor) else v for v in (x, y))
         return torch.xlogy(a, b).to(d)
 
-    return decided_pair("divide", x, y, compute)
+    return decided_over("divide", (x, y), compute)
 
 
 def _pairwise(fn: Callable[..., Any]) -> Translator:
@@ -245,37 +245,37 @@ def _pairwise(fn: Callable[..., Any]) -> Translator:
     def call(x1: Any, x2: Any, *args: Any, **kwargs: Any) -> Call | None:
         if not tensors(x1, x2) or any(isinstance(v, torch.Tensor) for v in (*args, *kwargs.values())):
             return None
-        return decided_pair("matmul", x1, x2, lambda d: fn(x1.to(d), x2.to(d), *args, **kwargs))
+        return decided_over("matmul", (x1, x2), lambda d: fn(x1.to(d), x2.to(d), *args, **kwargs))
 
     return call
 
 
 def _linear(input: Any, weight: Any, bias: Any = None) -> Call | None:
-    """``torch.nn.functional.linear`` without a bias: torch's on both cast to the policy's ``matmul`` dtype.
+    """``torch.nn.functional.linear``: torch's on every operand cast to the policy's ``matmul`` dtype.
 
-    torch itself refuses two dtypes.  With a bias it runs as torch's own: its
-    dtype is a second decision (``add`` of the product and the bias), which
-    some policies refuse where they take the product (``float32`` and ``int32``).
+    One kernel (``addmm``) over the input, the weight and the bias: the
+    policy's ``matmul`` decides the product's dtype, then the bias joins it as
+    one more ``matmul`` operand.  torch itself refuses two dtypes.
     """
-    if not tensors(input, weight) or bias is not None:
+    operands = (input, weight) if bias is None else (input, weight, bias)
+    if not tensors(*operands):
         return None
-    return decided_pair(
-        "matmul", input, weight, lambda d: torch.nn.functional.linear(input.to(d), weight.to(d))
+    return decided_over(
+        "matmul", operands, lambda d: torch.nn.functional.linear(*(v.to(d) for v in operands))
     )
 
 
 def _einsum(equation: Any, *operands: Any) -> Call | None:
-    """``torch.einsum`` of two tensors: torch's on both cast to the dtype the policy gives their ``matmul``.
+    """``torch.einsum`` of two or more tensors: torch's on all cast to the dtype of the policy's ``matmul``.
 
-    torch itself refuses two dtypes; of one tensor it keeps the dtype, and of
-    three or more it runs as torch's own (a chain of products is not one decision).
+    Decided pairwise, left to right, as for ``matmul(matmul(x, y), z)``;
+    torch itself refuses two dtypes.  Of one tensor it keeps the dtype: torch's own.
     """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    if not isinstance(equation, str) or len(operands) != 2 or not tensors(*operands):
+    if not isinstance(equation, str) or len(operands) < 2 or not tensors(*operands):
         return None
-    x, y = operands
-    return decided_pair("matmul", x, y, lambda d: torch.einsum(equation, x.to(d), y.to(d)))
+    return decided_over("matmul", operands, lambda d: torch.einsum(equation, *(v.to(d) for v in operands)))
 
 
 def _aminmax(x: Any, *, dim: int | None = None, keepdim: bool = False) -> Calls | None:

@@ -178,6 +178,8 @@ class PolicyMode(TorchFunctionMode):
         def ours(v: Any) -> Any:
             if isinstance(v, torch.Tensor):
                 return wrap(v, xp)
+            if isinstance(v, Call):  # a decision the call's depends on (decided_over)
+                return wrap(self._call(v), xp)
             if isinstance(v, list):
                 return [ours(t) for t in v]
             if isinstance(v, tuple):
