@@ -315,8 +315,8 @@ def test_products_the_namespace_lacks_give_the_numpy_namespaces_dtype(policy: st
 def _triples(seed: str) -> list[tuple[str, str, str]]:
     """Some dtype triples, drawn with a seed of their own; a third of them of one dtype."""
     rng = np.random.default_rng(sum(map(ord, seed)))
-    drawn = [tuple(str(d) for d in rng.choice(DTYPES, 3)) for _ in range(24)]
-    return [*drawn, *((d, d, d) for d in DTYPES)]
+    drawn = [[str(d) for d in rng.choice(DTYPES, 3)] for _ in range(24)]
+    return [*((a, b, c) for a, b, c in drawn), *((d, d, d) for d in DTYPES)]
 
 
 @pytest.mark.parametrize("policy", POLICIES)
