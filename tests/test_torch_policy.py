@@ -9,6 +9,7 @@ torch, also in another thread while a block is open.
 
 from __future__ import annotations
 
+import contextlib
 import operator
 import threading
 from collections.abc import Callable
@@ -334,3 +335,23 @@ def test_torchs_other_names_of_the_ops_follow_the_policy_too() -> None:
                 getattr(torch, name)(i32, torch.ones(2))
     with promo_ns.torch_policy("numpy"):
         assert torch.arctan2(i32, i32).dtype == torch.float64  # NumPy's arctan2 of int32 is float64
+
+
+@pytest.mark.parametrize("op", sorted(op for op in OPERATORS if op not in COMPARISONS))
+def test_in_place_operators_under_autograd_are_torchs(op: str) -> None:
+    """``y op= t`` where ``y`` is in autograd's graph: torch's value and gradient (which refuses out=)."""
+    inplace = getattr(operator, f"__i{OPERATORS[op]}__")
+
+    def run(policy: str | None) -> tuple[str, Any]:
+        x = torch.tensor([1.5, 2.0, 3.0], requires_grad=True)
+        with promo_ns.torch_policy(policy) if policy else contextlib.nullcontext():
+            try:
+                y = inplace(x * 1, torch.tensor([2.0, 0.75, 1.25]))  # no remainder 0: its gradient's edge
+                y.sum().backward()
+            except (RuntimeError, TypeError):  # PromotionError where torch has no float kernel: both refuse
+                return "refused", None
+        return _outcome(y.detach), x.grad.tolist() if x.grad is not None else None
+
+    torchs = run(None)
+    for policy in ("pytorch", "numpy"):
+        assert run(policy) == torchs, policy

@@ -283,10 +283,14 @@ class TorchBackend(DTypeMaps, KernelErrors):
         (``out=x``, casting into its dtype); ops that can (or that compute in
         steps: integer division, powers, uint16/32/64, complex orderings, a
         floating ``%`` whose zeros take the divisor's sign) compute into a
-        temporary, written into ``x`` once it succeeded.
+        temporary, written into ``x`` once it succeeded, as do ops autograd
+        records (``x`` or ``y`` requiring its gradient), which ``out=`` refuses.
         """
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
+        if _differentiated(x, y):  # from a copy of x, which autograd may keep for the gradient (x **= y)
+            _store(op, x, inplace_result(self, op, x.clone(), y, plan))
+            return
         if self._in_temporary(op, plan.compute, plan.values) or (
             _read_otherwise(op, plan.compute) and _scalar_like(y) and scalars.off_cpu(x, y)
         ):
@@ -490,10 +494,15 @@ def _is_array(x: Any) -> bool:
 
 
 def _into_same_shape(fn: Callable[..., Any], x: Any, y: Any) -> None:
-    """``fn(x, y, out=x)`` for a tensor ``y`` of ``x``'s shape; a ValueError for any other."""
-    if y.shape != x.shape:
-        raise ValueError("another shape: the full path checks it")
+    """``fn(x, y, out=x)`` for a ``y`` of ``x``'s shape, neither requiring its gradient; a ValueError else."""
+    if y.shape != x.shape or x.requires_grad or y.requires_grad:
+        raise ValueError("another shape, or a tensor requiring its gradient: the full path does it")
     fn(x, y, out=x)
+
+
+def _differentiated(x: Any, y: Any) -> bool:
+    """Whether autograd records ``x op= y``, which torch's ``out=`` refuses: it computes into a temporary."""
+    return torch.is_grad_enabled() and (x.requires_grad or (isinstance(y, torch.Tensor) and y.requires_grad))
 
 
 def _read_otherwise(op: str, compute: DType) -> bool:
