@@ -339,6 +339,26 @@ def test_arange_of_bool_is_numpys_on_every_backend(backend: str) -> None:
         xp.arange(0, 3, dtype=xp.bool)
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", ["tf-safe", "numpy"])
+def test_arange_beyond_its_integer_dtype_raises_on_every_backend(backend: str, policy: str) -> None:
+    # was (hostile review): tf-safe's int32 arange(2**40, 2**40 + 2) gave [0, 1] on torch, wrapped
+    xp = namespace(backend, policy)
+    default = promo_ns.get_policy(policy).defaults["int"]
+    lo, hi = (-(2**31), 2**31 - 1) if str(default) == "int32" else (-(2**63), 2**63 - 1)
+    for bounds in [(hi - 1, hi + 2), (2**40 if hi < 2**40 else 2**64, 2**64 + 2), (lo, lo - 3, -1)]:
+        with pytest.raises(OverflowError, match=r"arange\(\) from .* out of range"):
+            xp.arange(*bounds)
+    with pytest.raises(OverflowError, match=r"out of range of int8 \(-128..127\); pass dtype=xp.int64"):
+        xp.arange(300, dtype=xp.int8)
+    fitting = [(hi, hi - 10**9, -(10**8)), (5, 0), (-3, 4, 2)]  # torch takes no bound beyond int64
+    for bounds in [*fitting, *([(hi - 1, hi + 1), (lo + 1, lo - 1, -1)] if hi < 2**31 else [])]:
+        got = xp.arange(*bounds)
+        assert str(got.dtype) == str(default)
+        if has_values(xp):
+            assert to_numpy(got).tolist() == list(range(*bounds)), bounds
+
+
 @pytest.mark.parametrize("bounds", [(0, float("nan")), (0, float("inf")), (0, 10**400)])
 def test_arange_of_bool_without_a_count_raises(bounds: tuple[Any, ...]) -> None:
     # found in review: these gave an empty array; NumPy raises

@@ -457,8 +457,37 @@ def arange(
         values = [bool(first), bool(first + step)][:n]
         return ns.asarray(values, dtype=dtype, device=device)
     ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
+    if ints:
+        target = canonical(dtype) if dtype is not None else ns.policy_now().defaults["int"]
+        if target.kind in "iu":
+            _check_int_range(start, stop, step, target, default=dtype is None)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float")
     return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
+
+
+def _check_int_range(start: int, stop: int | None, step: int, dtype: DType, *, default: bool) -> None:
+    """Raise unless ``arange``'s int values, first to last, fit integer ``dtype`` (backends wrap them).
+
+    Raises
+    ------
+    OverflowError
+        A value beyond ``dtype``.
+    """
+    first, last = (0, start) if stop is None else (start, stop)
+    count = -((first - last) // step) if step else 0
+    if count <= 0:
+        return  # no values (or a zero step: the backend's error)
+    low, high = sorted((first, first + (count - 1) * step))
+    lo, hi = INT_RANGE[dtype]
+    if lo <= low and high <= hi:
+        return
+    holder = next((d for d in (int64, uint64) if INT_RANGE[d][0] <= low and high <= INT_RANGE[d][1]), None)
+    fix = f"pass dtype=xp.{holder}" if holder is not None else "pass a floating dtype, e.g. dtype=xp.float64"
+    whose = "the policy's default integer dtype " if default else ""
+    raise OverflowError(
+        f"arange() from {first} to {last} by {step} reaches {low if low < lo else high}, out of range "
+        f"of {whose}{dtype} ({lo}..{hi}); {fix}, or bounds in range."
+    )
 
 
 def linspace(
