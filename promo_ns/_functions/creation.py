@@ -465,7 +465,7 @@ def arange(
     return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
 
 
-def _check_int_range(start: int, stop: int | None, step: int, dtype: DType, *, default: bool) -> None:
+def _check_int_range(start: float, stop: float | None, step: float, dtype: DType, *, default: bool) -> None:
     """Raise unless ``arange``'s int values, first to last, fit integer ``dtype`` (backends wrap them).
 
     Raises
