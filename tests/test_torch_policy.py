@@ -355,3 +355,38 @@ def test_in_place_operators_under_autograd_are_torchs(op: str) -> None:
     torchs = run(None)
     for policy in ("pytorch", "numpy"):
         assert run(policy) == torchs, policy
+
+
+def test_the_innermost_block_decides() -> None:
+    # was (hostile review): an outer promo_ns.policy("paddle") decided inside torch_policy("numpy")
+    i32 = torch.ones(2, dtype=torch.int32)
+    with promo_ns.policy("paddle"), promo_ns.torch_policy("numpy"):
+        assert (i32 + 1.5).dtype == torch.float64
+    with promo_ns.torch_policy("numpy"), promo_ns.policy("pytorch"):
+        assert (i32 + 1.5).dtype == torch.float32
+
+
+def test_another_asyncio_task_is_torch_while_a_block_is_open() -> None:
+    # was (hostile review): a task awaiting inside torch_policy("paddle") made another task's add refuse
+    import asyncio
+
+    i32, f32 = torch.ones(2, dtype=torch.int32), torch.ones(2)
+    seen: list[str] = []
+
+    async def inside() -> None:
+        with promo_ns.torch_policy("paddle"):
+            await asyncio.sleep(0.02)
+            with pytest.raises(PromotionError):
+                i32 + f32
+            seen.append("refused inside")
+
+    async def outside() -> None:
+        await asyncio.sleep(0.005)
+        seen.append(f"outside {(i32 + f32).dtype}")
+
+    async def both() -> None:
+        await asyncio.gather(inside(), outside())
+
+    asyncio.run(both())
+    assert seen == ["outside torch.float32", "refused inside"]
+    assert torch._C._len_torch_function_stack() == 0

@@ -22,7 +22,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from promo_ns.audit.torch_policy._mode import OPERATORS_OPEN, PolicyMode
+from promo_ns._context import policy as promo_ns_policy
+from promo_ns.audit.torch_policy._mode import OPERATORS_OPEN, deciding
 from promo_ns.policies import Policy, get_policy
 
 __all__ = ["torch_policy"]
@@ -80,6 +81,10 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     refuses ``out=`` there); an argument that matters but that nothing
     honours (``torch.linalg.pinv(atol=...)``) is refused.
 
+    The block is a :func:`promo_ns.policy` block too (the innermost block
+    decides, as for promo_ns arrays), and local to its thread and asyncio
+    task: torch elsewhere is torch.
+
     Parameters
     ----------
     policy
@@ -108,5 +113,5 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     (torch.float64, torch.int64, torch.float64)
     """
     resolved = get_policy(policy) if isinstance(policy, str) else policy
-    with OPERATORS_OPEN, PolicyMode(resolved):
+    with promo_ns_policy(resolved), OPERATORS_OPEN, deciding():
         yield resolved

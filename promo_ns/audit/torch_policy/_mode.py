@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import torch
@@ -25,9 +27,9 @@ from promo_ns.audit.torch_policy._call import SCALARS, ArgumentError, Call, Call
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
-from promo_ns.policies import Policy, Role
+from promo_ns.policies import Role
 
-__all__ = ["OPERATORS_OPEN", "PolicyMode"]
+__all__ = ["OPERATORS_OPEN", "PolicyMode", "deciding"]
 
 #: Every torch callable the policy concerns -> its binary op and spelling, or its translator: one
 #: lookup for every call in the block, a miss for those it does not concern.
@@ -40,12 +42,20 @@ _ROUTES: dict[Callable[..., Any], tuple[str, int] | Translator] = {
 }
 
 
-class PolicyMode(TorchFunctionMode):
-    """torch's function mode that runs the ops whose dtype depends on their operands through promo_ns."""
+#: Whether this context (thread, asyncio task) is inside a ``torch_policy`` block: the mode, on the
+#: thread's stack while any block there is open, decides only for contexts that are.
+_DECIDING: ContextVar[bool] = ContextVar("promo_ns_torch_policy", default=False)
 
-    def __init__(self, policy: Policy) -> None:
+
+class PolicyMode(TorchFunctionMode):
+    """torch's function mode that runs the ops whose dtype depends on their operands through promo_ns.
+
+    Under the policy of the innermost ``policy`` block (``torch_policy`` opens one).
+    """
+
+    def __init__(self) -> None:
         super().__init__()
-        self.xp = namespace("torch", policy=policy)
+        self.xp = namespace("torch")
 
     # Dynamo neither traces nor compiles this frame: under torch.compile each torch call in a
     # block is a graph break, run eagerly.  Non-recursive: no cost beyond one Python call.
@@ -58,7 +68,7 @@ class PolicyMode(TorchFunctionMode):
         kwargs: dict[str, Any] | None = None,
     ) -> Any:
         route = _ROUTES.get(func)
-        if route is None:  # an op the policy does not concern
+        if route is None or not _DECIDING.get():  # an op the policy does not concern, or another task's
             return func(*args, **kwargs) if kwargs else func(*args)
         return self._decided(func, route, args, kwargs or {})
 
@@ -321,3 +331,36 @@ class _Operators:
 
 #: The operators' state, shared by every block.
 OPERATORS_OPEN = _Operators()
+
+
+class _ThreadModes(threading.local):
+    """A thread's function mode and the number of blocks open there: on its stack while one is."""
+
+    def __init__(self) -> None:
+        self.mode: PolicyMode | None = None
+        self.open = 0
+
+
+_THREAD_MODES = _ThreadModes()
+
+
+@contextlib.contextmanager
+def deciding() -> Iterator[None]:
+    """Torch's ops the policy concerns decided in this context (thread, asyncio task) until the block ends."""
+    modes = _THREAD_MODES
+    if modes.open == 0:
+        modes.mode = PolicyMode()
+        modes.mode.__enter__()  # type: ignore[no-untyped-call]
+    modes.open += 1
+    token = _DECIDING.set(True)
+    try:
+        yield
+    finally:
+        try:
+            _DECIDING.reset(token)
+        except ValueError:  # ended in another context (a generator finished elsewhere)
+            _DECIDING.set(False)
+        modes.open -= 1
+        if modes.open == 0 and modes.mode is not None:
+            modes.mode.__exit__(None, None, None)  # type: ignore[no-untyped-call]
+            modes.mode = None
