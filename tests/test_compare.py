@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -258,6 +259,30 @@ def test_the_cli_runs_a_script_under_compare_and_prints_the_report(
     assert "two or more policies" in capsys.readouterr().err
 
 
+def test_the_cli_prints_the_report_of_a_script_that_raises(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # was (hostile review): a refused op in the script lost the whole report to the traceback
+    from promo_ns.explore.cli import main
+
+    (tmp_path / "script.py").write_text(
+        "import promo_ns\n\nxp = promo_ns.namespace('numpy')\nx = xp.asarray([1], dtype=xp.int32)\n"
+        "y = x + 1.5\nz = x / 2\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["compare", "numpy,array-api", "--", "script.py"]) == 0
+    (tmp_path / "script.py").write_text(
+        "import promo_ns\n\nxp = promo_ns.namespace('numpy')\nx = xp.asarray([1], dtype=xp.int32)\n"
+        "y = x + 1.5\nz = y / 0 if False else x / 2\n"
+    )
+    assert main(["compare", "array-api,numpy", "--", "script.py"]) == 1  # the same file, changed
+    out, err = capsys.readouterr()
+    assert "script.py:5: y = x + 1.5" in out.split("ran under array-api")[1]
+    assert "add(int32 (n-d array), 1.5 (Python float))  ->  array-api: refused (PromotionError)" in out
+    assert err.startswith("Traceback") and 'script.py", line 5' in err and "runpy" not in err
+    assert "PromotionError: policy 'array-api' refuses add" in err
+
+
 def test_a_value_the_first_policy_refuses_is_reported_with_its_error() -> None:
     # found in review: int8 + 1000 raised OverflowError under numpy and was not reported (jax wraps it)
     xp = namespace("numpy", "numpy")
@@ -266,3 +291,19 @@ def test_a_value_the_first_policy_refuses_is_reported_with_its_error() -> None:
         i8 + 1000
     (difference,) = report.differences
     assert difference.results == {"numpy": "refused (OverflowError)", "jax": "int8"}
+
+
+@pytest.mark.parametrize("nested_first", [True, False])
+def test_an_op_run_in_a_policy_block_inside_is_decided_under_every_compared_policy(
+    nested_first: bool,
+) -> None:
+    # was (hostile review): the decisions were cached per op and operands whatever policy ran it, so
+    # the report depended on the order, and a line run under pytorch was labelled numpy's
+    xp = promo_ns.namespace("numpy", policy="numpy")
+    a = xp.asarray([1, 2], dtype=xp.int32)
+    with promo_ns.compare("numpy", "pytorch") as report:
+        for nested in (nested_first, not nested_first):
+            with promo_ns.policy("pytorch") if nested else contextlib.nullcontext():
+                assert (a + 1.5).dtype == (xp.float32 if nested else xp.float64)
+    [found] = report.differences  # one line, run twice
+    assert found.count == 2 and found.results == {"numpy": "float64", "pytorch": "float32"}

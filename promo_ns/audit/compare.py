@@ -18,12 +18,13 @@ import os
 import runpy
 import sys
 import threading
+import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from typing import Any
 
-from promo_ns._context import BLOCK_HOOKS, Scope, _Block
+from promo_ns._context import BLOCK_HOOKS, Scope, _Block, innermost
 from promo_ns._dtypes import DType
 from promo_ns._engine.functions import accumulation_dtype, check_input_kind, delegated_dtype, function_dtype
 from promo_ns._engine.operands import Operand, PromotionError
@@ -115,10 +116,14 @@ class Comparison(Trace):
     # -- deciding --
     def _compare(self, op: str, operands: tuple[Operand, ...], result: DType | str) -> None:
         """Record ``op`` where another policy decides otherwise than ``result`` (a dtype, or the refusal)."""
-        key = (op, *((o.dtype, o.role, o.value) for o in operands))
+        key: tuple[Any, ...] = (op, *((o.dtype, o.role, o.value) for o in operands))
+        scope = innermost()
+        ran_first = scope is None or scope.policy is self.policies[0]
+        if not ran_first:  # a policy block inside the comparison ran it: the first policy's is decided too
+            key = (*key, scope.policy)
         outcomes = self._decided.get(key, ())
         if outcomes == ():
-            first = str(result)
+            first = str(result) if ran_first else _outcome(self.policies[0], op, operands)
             others = tuple(_outcome(p, op, operands) for p in self.policies[1:])
             outcomes = None if all(o == first for o in others) else (first, *others)
             self._decided[key] = outcomes
@@ -336,19 +341,34 @@ def run_script(
     Returns
     -------
     tuple[Comparison, int]
-        The report, and the script's exit status (0, or its ``sys.exit`` code).
+        The report, and the script's exit status: 0, its ``sys.exit`` code, or 1 where it raised (its
+        traceback printed to stderr from the script's first frame, as ``python path`` prints it).
     """
     argv, folder = sys.argv, os.path.dirname(os.path.abspath(path))
     sys.argv = [path, *args]
     sys.path.insert(0, folder)
     status = 0
+    linecache.checkcache(path)  # the report quotes the script's lines as they are now
     try:
         with compare(*policies) as report:
             try:
                 runpy.run_path(path, run_name="__main__")
             except SystemExit as e:
+                if e.code is not None and not isinstance(e.code, int):
+                    print(e.code, file=sys.stderr)
                 status = e.code if isinstance(e.code, int) else int(e.code is not None)
+            except Exception as e:  # the report of what ran before it is what the user came for
+                _print_from(os.path.abspath(path), e)
+                status = 1
     finally:
         sys.argv = argv
         sys.path.remove(folder)
     return report, status
+
+
+def _print_from(script: str, error: BaseException) -> None:
+    """``error``'s traceback on stderr, from ``script``'s first frame on (not runpy's nor promo_ns's)."""
+    tb = error.__traceback__
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != script:
+        tb = tb.tb_next
+    traceback.print_exception(type(error), error, tb or error.__traceback__, file=sys.stderr)
