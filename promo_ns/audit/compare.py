@@ -118,9 +118,10 @@ class Comparison(Trace):
         """Record ``op`` where another policy decides otherwise than ``result`` (a dtype, or the refusal)."""
         key: tuple[Any, ...] = (op, *((o.dtype, o.role, o.value) for o in operands))
         scope = innermost()
-        ran_first = scope is None or scope.policy is self.policies[0]
+        ran = scope.policy if scope is not None else None
+        ran_first = ran is None or ran is self.policies[0]
         if not ran_first:  # a policy block inside the comparison ran it: the first policy's is decided too
-            key = (*key, scope.policy)
+            key = (*key, ran)
         outcomes = self._decided.get(key, ())
         if outcomes == ():
             first = str(result) if ran_first else _outcome(self.policies[0], op, operands)
