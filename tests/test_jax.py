@@ -12,6 +12,7 @@ every binary op, by tracing: JAX compiles nothing), and 64-bit dtypes with
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 from collections.abc import Callable
 from functools import partial
@@ -31,7 +32,7 @@ from promo_ns import PromotionError, get_policy  # noqa: E402
 from promo_ns._dtypes import DTYPES  # noqa: E402
 from promo_ns._engine.decisions import compute_table  # noqa: E402
 from promo_ns._engine.operands import Refusal  # noqa: E402
-from promo_ns._ops import NATIVE, family_of  # noqa: E402
+from promo_ns._ops import NATIVE, OPERATORS, family_of  # noqa: E402
 from promo_ns.backends.jax import JaxX64Error  # noqa: E402
 from tests.backends import POLICIES, close, to_numpy  # noqa: E402
 from tests.test_namespace_grid import _operands, _role_key  # noqa: E402
@@ -522,6 +523,29 @@ def test_a_call_compiled_with_x64_on_takes_the_full_path_with_it_off() -> None:
         for call in calls.values():
             with pytest.raises(JaxX64Error, match="jax_enable_x64 is off"):
                 call()
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_64_bit_arrays_made_with_x64_on_refuse_every_op_with_it_off(policy: str) -> None:
+    # was (hostile review): a * 1.0, i // i, a + 2.0 gave float32/int32 data under a 64-bit dtype
+    xp = promo_ns.namespace("jax", policy=policy)
+    ops = sorted(OPERATORS)
+    f = xp.asarray([1e300, 0.5], dtype=xp.float64)
+    i = xp.asarray([7, 2], dtype=xp.int64)
+    kept: list[str] = []
+    for x in (f, i):
+        for op in ops:
+            for y in (x, 2, 2.0):
+                for _ in range(2):  # the first call, then the compiled cell
+                    with jax.enable_x64(False):
+                        try:
+                            out = getattr(operator, f"__{OPERATORS[op]}__")(x, y)
+                        except (JaxX64Error, PromotionError, TypeError, OverflowError, ValueError):
+                            continue
+                    native = promo_ns.unwrap(out)
+                    if str(native.dtype) != str(out.dtype):
+                        kept.append(f"{x.dtype} {op} {y!r}: {out.dtype} holding {native.dtype}")
+    assert not kept, kept[:6]
 
 
 def test_x64_off_with_a_32_bit_policy() -> None:

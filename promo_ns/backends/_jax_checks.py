@@ -1,4 +1,4 @@
-"""What the JAX adapter checks before JAX runs: index keys, and the sizes and fill values of new arrays.
+"""What the JAX adapter checks before JAX runs: index keys, new arrays' sizes and fill values, 64-bit dtypes.
 
 JAX checks none of these the way NumPy does: it drops writes out of bounds,
 aborts the process on a shape whose size overflows, and wraps a fill value
@@ -20,7 +20,20 @@ from typing import Any
 import jax
 import numpy as np
 
-__all__ = ["check_bounds", "check_size", "checked_creators", "jax_key"]
+from promo_ns._dtypes import DType, canonical, complex128, float64, int64, uint64
+
+__all__ = [
+    "WIDE",
+    "JaxX64Error",
+    "check_bounds",
+    "check_size",
+    "checked_creators",
+    "in_wide",
+    "jax_key",
+    "refuse_wide_data",
+    "x64_enabled",
+    "x64_error",
+]
 
 
 # --- index keys ------------------------------------------------------------------------------
@@ -249,3 +262,55 @@ def checked_creators(module: Any) -> dict[str, Callable[..., Any]]:
         for name in _SHAPES
         if name.startswith(prefix) and (prefix or not name.startswith("fft."))
     }
+
+
+# --- 64-bit dtypes ---------------------------------------------------------------------------
+
+#: The dtypes JAX has only with ``jax_enable_x64`` on.
+WIDE = frozenset((int64, uint64, float64, complex128))
+
+
+class JaxX64Error(TypeError):
+    """A 64-bit dtype was needed while ``jax_enable_x64`` is off (JAX would silently give 32 bits)."""
+
+
+def x64_enabled() -> bool:
+    """Whether JAX has its 64-bit dtypes now (``jax_enable_x64``, also inside ``jax.enable_x64(...)``)."""
+    return bool(jax.config.read("jax_enable_x64"))  # type: ignore[no-untyped-call]
+
+
+#: The 32-bit dtype JAX makes of each 64-bit one while x64 is off.
+_NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
+
+
+def in_wide(fn: Callable[[Any, Any], Any], compute: DType, x: Any, y: Any) -> Any:
+    """``fn(x, y)`` computed in 64-bit ``compute``; a JaxX64Error where x64 is off (JAX would narrow it)."""
+    if not x64_enabled():
+        raise x64_error(compute)
+    return fn(x, y)
+
+
+def x64_error(dtype: DType, what: str | None = None) -> JaxX64Error:
+    """The JaxX64Error for ``dtype``; ``what`` says what needed it (default: the jax backend)."""
+    narrow = _NARROW[dtype.name]
+    return JaxX64Error(
+        f"{what or f'the jax backend needs {dtype} here'}, which JAX has only with 64-bit types enabled "
+        f"(jax_enable_x64 is off, and JAX would silently make it {narrow}); promo_ns does not narrow "
+        "a dtype the policy gives. Enable them before creating arrays: "
+        "jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64=1, or a `with "
+        f"jax.enable_x64(True):` block), or ask for {narrow} explicitly (dtype=xp.{narrow}, "
+        f"xp.astype(x, xp.{narrow})), or use a policy whose default dtypes are 32-bit: "
+        "promo_ns.get_policy(name).derive(new_name, defaults={...})."
+    )
+
+
+def refuse_wide_data(op: str, obj: Any) -> None:
+    """A JaxX64Error for data of a 64-bit dtype (a NumPy array or scalar): JAX, x64 off, would narrow it."""
+    dtype = getattr(obj, "dtype", None)
+    try:
+        wide = None if dtype is None else canonical(dtype)
+    except TypeError:  # no dtype promo_ns knows: JAX's to take or refuse
+        return
+    if wide in WIDE:
+        kind = f"{type(obj).__module__}.{type(obj).__name__}"
+        raise x64_error(wide, f"{op}() got {kind} data of dtype {wide}")

@@ -47,18 +47,26 @@ import jax
 import jax.numpy as jnp
 
 from promo_ns._context import BLOCK_HOOKS
-from promo_ns._dtypes import DTYPES, DType, bool_, canonical, complex128, float64, int64, uint64
+from promo_ns._dtypes import DTYPES, DType, bool_, int64
 from promo_ns._memo import IdentityKey
 from promo_ns._ops import NATIVE
 from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result, named
-from promo_ns.backends._jax_checks import check_bounds, checked_creators, jax_key
+from promo_ns.backends._jax_checks import (
+    WIDE,
+    JaxX64Error,
+    check_bounds,
+    checked_creators,
+    in_wide,
+    jax_key,
+    refuse_wide_data,
+    x64_enabled,
+    x64_error,
+)
 from promo_ns.backends._values import integer_arange, negative_power_error, numpy_fill, zero_divisor_error
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
 
-#: The dtypes JAX has only with ``jax_enable_x64`` on.
-WIDE = frozenset((int64, uint64, float64, complex128))
 #: The kind each Python scalar role stands for.
 _ROLE_KIND = {Role.BOOL: "b", Role.INT: "i", Role.FLOAT: "f", Role.COMPLEX: "c"}
 
@@ -91,45 +99,6 @@ class _KeyedOnPolicy(contextlib.AbstractContextManager["_KeyedOnPolicy"]):
 
 if _KeyedOnPolicy not in BLOCK_HOOKS:
     BLOCK_HOOKS.append(_KeyedOnPolicy)
-
-
-class JaxX64Error(TypeError):
-    """A 64-bit dtype was needed while ``jax_enable_x64`` is off (JAX would silently give 32 bits)."""
-
-
-def x64_enabled() -> bool:
-    """Whether JAX has its 64-bit dtypes now (``jax_enable_x64``, also inside ``jax.enable_x64(...)``)."""
-    return bool(jax.config.read("jax_enable_x64"))  # type: ignore[no-untyped-call]
-
-
-#: The 32-bit dtype JAX makes of each 64-bit one while x64 is off.
-_NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
-
-
-def _x64_error(dtype: DType, what: str | None = None) -> JaxX64Error:
-    """The JaxX64Error for ``dtype``; ``what`` says what needed it (default: the jax backend)."""
-    narrow = _NARROW[dtype.name]
-    return JaxX64Error(
-        f"{what or f'the jax backend needs {dtype} here'}, which JAX has only with 64-bit types enabled "
-        f"(jax_enable_x64 is off, and JAX would silently make it {narrow}); promo_ns does not narrow "
-        "a dtype the policy gives. Enable them before creating arrays: "
-        "jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64=1, or a `with "
-        f"jax.enable_x64(True):` block), or ask for {narrow} explicitly (dtype=xp.{narrow}, "
-        f"xp.astype(x, xp.{narrow})), or use a policy whose default dtypes are 32-bit: "
-        "promo_ns.get_policy(name).derive(new_name, defaults={...})."
-    )
-
-
-def _refuse_wide_data(op: str, obj: Any) -> None:
-    """A JaxX64Error for data of a 64-bit dtype (a NumPy array or scalar): JAX, x64 off, would narrow it."""
-    dtype = getattr(obj, "dtype", None)
-    try:
-        wide = None if dtype is None else canonical(dtype)
-    except TypeError:  # no dtype promo_ns knows: JAX's to take or refuse
-        return
-    if wide in WIDE:
-        kind = f"{type(obj).__module__}.{type(obj).__name__}"
-        raise _x64_error(wide, f"{op}() got {kind} data of dtype {wide}")
 
 
 def _is_tracer(x: Any) -> bool:
@@ -188,7 +157,7 @@ class JaxBackend(DTypeMaps, KernelErrors):
             ``dtype`` is 64-bit and ``jax_enable_x64`` is off.
         """
         if dtype in WIDE and not x64_enabled():
-            raise _x64_error(dtype)
+            raise x64_error(dtype)
         found = self._native.get(dtype)
         if found is None:
             found = self._native[dtype] = jnp.dtype(dtype.name)
@@ -206,7 +175,10 @@ class JaxBackend(DTypeMaps, KernelErrors):
         for operand in (x, y):
             if isinstance(operand, Role) and _ROLE_KIND[operand] != compute.kind:
                 return None
-        return self._functions(values).get(op)
+        fn = self._functions(values).get(op)
+        if fn is None or compute not in WIDE:
+            return fn
+        return partial(in_wide, fn, compute)
 
     def _operand(self, v: Any, compute: DType, like: Any) -> Any:
         """Native array or Python scalar ``v`` as the kernel takes it in ``compute``, explicitly.
@@ -225,6 +197,8 @@ class JaxBackend(DTypeMaps, KernelErrors):
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute`` (operands cast to it), rounded to ``plan.rounded``."""
+        if plan.compute in WIDE and not x64_enabled():  # operands of that dtype already: JAX would narrow
+            raise x64_error(plan.compute)
         like = x if isinstance(x, jax.Array) else y
         fn = self._functions(plan.values)[op]
         out = fn(self._operand(x, plan.compute, like), self._operand(y, plan.compute, like))
@@ -292,11 +266,11 @@ class JaxBackend(DTypeMaps, KernelErrors):
         """
         if kwargs.get("dtype") is not None or isinstance(obj, jax.Array) or x64_enabled():
             return jnp.asarray(obj, **kwargs)
-        _refuse_wide_data("asarray", obj)
+        refuse_wide_data("asarray", obj)
         try:
             return jnp.asarray(obj, **kwargs)
         except OverflowError as e:  # a Python int past int32, which JAX makes of Python ints
-            raise _x64_error(int64, f"asarray() got a Python int that needs {int64} ({e})") from e
+            raise x64_error(int64, f"asarray() got a Python int that needs {int64} ({e})") from e
 
     def getitem(self, x: Any, key: Any) -> Any:
         """``x[key]``; a list of indices is an index array, as in NumPy (JAX refuses lists)."""
@@ -553,7 +527,7 @@ def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:
         ``x`` is of a 64-bit dtype and ``jax_enable_x64`` is off.
     """
     if not x64_enabled() and not isinstance(x, jax.Array):
-        _refuse_wide_data("from_dlpack", x)
+        refuse_wide_data("from_dlpack", x)
     return jnp.from_dlpack(x, **kwargs)
 
 
