@@ -21,7 +21,7 @@ import pytest
 
 import promo_ns
 from promo_ns._dtypes import canonical
-from tests.backends import BACKENDS, close, has_values, namespace, to_numpy
+from tests.backends import BACKENDS, POLICIES, close, has_values, namespace, to_numpy
 
 _NAN = float("nan")
 
@@ -374,3 +374,48 @@ def test_a_nan_bound_into_an_integer_array_is_promo_ns_s_error(backend: str) -> 
     x = xp.asarray([0, 0], dtype=xp.int8)
     with pytest.raises(ValueError, match=r"clip\(\): \(nan\+1j\) has no int8 value"):
         xp.clip(x, None, complex(float("nan"), 1))
+
+
+def _same(a: tuple[str, Any], b: tuple[str, Any]) -> bool:
+    """Whether two outcomes of :func:`_outcome` agree (values NaN-equal where both have them)."""
+    if a[0] != b[0] or a[0] == "error":
+        return a == b
+    return all(
+        da == db and sa == sb and (va is None or vb is None or np.array_equal(va, vb, equal_nan=True))
+        for (da, sa, va), (db, sb, vb) in zip(a[1], b[1], strict=True)
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", ["pytorch", "paddle", "numpy", "jax"])
+def test_a_narrowed_0d_base_to_negative_powers_is_numpy_backends(backend: str, policy: str) -> None:
+    # was (hostile review): NumPy and Dask took 0-d uint8 255 ** int8 [-5] as 255's power, not int8 -1's
+    cases = [(255, "uint8"), (254, "uint8"), (65535, "uint16"), (1, "uint8"), (-1, "int16")]
+    exponents = [3, -128, -5, 2, -1, 0]
+    for base, dtype in cases:
+
+        def call(xp: Any, base: int = base, dtype: str = dtype) -> Any:
+            return xp.asarray(base, dtype=getattr(xp, dtype)) ** xp.asarray(exponents, dtype=xp.int8)
+
+        xp = namespace(backend, policy)
+        got, want = _outcome(xp, call), _outcome(namespace("numpy", policy), call)
+        if has_values(xp) or want[0] == "result":  # on the meta device no value raises
+            assert _same(got, want), (base, dtype, got, want)
+        if policy == "pytorch" and backend == "numpy":  # and torch itself
+            torch = pytest.importorskip("torch")
+            native = torch.tensor(base).to(getattr(torch, dtype)) ** torch.tensor(exponents, dtype=torch.int8)
+            assert got[0] == "result" and got[1][0][2].tolist() == native.tolist(), (base, dtype)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", POLICIES)
+def test_statistics_of_bool_are_numpy_backends(backend: str, policy: str) -> None:
+    # was (hostile review): paddle's bool mean of [True, False, True] was False on torch (uint8's 0)
+    for name in ("mean", "std", "var"):
+        for values in ([True, False, True], [False, False], [True]):
+
+            def call(xp: Any, name: str = name, values: list[bool] = values) -> Any:
+                return getattr(xp, name)(xp.asarray(values))
+
+            got, want = _outcome(namespace(backend, policy), call), _outcome(namespace("numpy", policy), call)
+            assert _same(got, want), (name, values, got, want)

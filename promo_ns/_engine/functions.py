@@ -206,7 +206,8 @@ def one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]
     float16 or bfloat16 ``mean``, ``std`` or ``var`` in float32, as every
     backend's ``sum`` of them does: see ``_functions.statistical``); a
     complex input stays complex; a bool input with a bool or integer result
-    computes in uint8 (backends lack bool kernels for ``abs``, ``argmax``, ...);
+    computes in uint8 (backends lack bool kernels for ``abs``, ``argmax``, ...),
+    or float32 for ``mean``, ``std`` and ``var``;
     any other input computes in its own dtype.
     """
     result = function_dtype(policy, op, dtype)
@@ -216,8 +217,8 @@ def one_array_plan(policy: Policy, op: str, dtype: DType) -> tuple[DType, DType]
         compute = real_float(result)
         if op in _STATISTICS and compute.bits == 16:  # float16/bfloat16: summed in float32, rounded once
             compute = float32
-    elif dtype is bool_:
-        compute = uint8
+    elif dtype is bool_:  # a statistic in a float: uint8's would truncate a mean of 2/3 to 0 on torch
+        compute = float32 if op in _STATISTICS else uint8
     else:
         compute = dtype
     return result, compute

@@ -138,12 +138,16 @@ def _negative_powers(module: ModuleType, ufunc: Any, x: Any, y: Any, **kwargs: A
     NumPy refuses a negative exponent (ValueError), before computing: only
     then are they computed, as PyTorch's kernel does (``1 ** -n`` is 1,
     ``(-1) ** -n`` is -1 or 1, any other base 0), on top of the powers of the
-    others.
+    others.  The bases and exponents are those of the compute dtype (``dtype=``, a
+    0-d uint8 255 is int8's -1).
     """
     try:
         return ufunc(x, y, **kwargs)
     except ValueError:
         pass
+    c = kwargs.get("dtype")
+    if c is not None:
+        x, y = (v.astype(c) if hasattr(v, "dtype") and v.dtype != c else v for v in (x, y))
     negative = y < 0
     powers = ufunc(x, module.where(negative, 0, y) if hasattr(y, "dtype") else 0, **kwargs)
     odd = (y & 1) == 1
