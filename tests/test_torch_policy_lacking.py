@@ -129,6 +129,7 @@ _HAS_KERNEL: dict[str, Callable[[str], bool]] = {
         (
             *(f"torch.{name}(x)" for name in ("erf", "erfc", "erfinv", "lgamma", "digamma", "i0", "logit")),
             *("x.logit(eps=0.25)", "torch.xlogy(x, y)", "x.xlogy(y)", "torch.special.xlogy(x, 2)"),
+            "torch.xlogy(x, y[0, 0])",
             *("torch.xlogy(2.5, y)", "x.logit_(0.25)", "x.xlogy_(2)"),
         ),
         _real,
@@ -161,6 +162,7 @@ PAIRS: list[_Pair] = [
     ),
     ("torch.xlogy(x, y)", torch.xlogy, lambda xp, a, b: xp.divide(a, b)),
     ("x.xlogy(y)", lambda x, y: x.xlogy(y), lambda xp, a, b: xp.divide(a, b)),
+    ("torch.xlogy(x, y[0, 0])", lambda x, y: torch.xlogy(x, y[0, 0]), lambda xp, a, b: xp.divide(a, b[0, 0])),
     ("torch.special.xlogy(x, 2)", lambda x, y: torch.special.xlogy(x, 2), lambda xp, a, b: xp.divide(a, 2)),
     ("torch.xlogy(2.5, y)", lambda x, y: torch.xlogy(2.5, y), lambda xp, a, b: xp.divide(2.5, b)),
     (

@@ -275,6 +275,8 @@ def _einsum(equation: Any, *operands: Any) -> Call | None:
         operands = tuple(operands[0])
     if not isinstance(equation, str) or len(operands) < 2 or not tensors(*operands):
         return None
+    if any(v.ndim == 0 for v in operands):  # a 0-d factor: no matmul to decide by, torch's own
+        return None
     return decided_over("matmul", operands, lambda d: torch.einsum(equation, *(v.to(d) for v in operands)))
 
 
