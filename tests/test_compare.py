@@ -10,6 +10,7 @@ import sys
 import threading
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -208,6 +209,18 @@ def test_same():
 def test_fails():
     i32 * 1.5
     assert False
+
+
+import pytest
+
+
+@pytest.fixture
+def half():
+    return i32 / 2
+
+
+def test_a_fixture(half):
+    assert half.dtype == xp.float64
 """
 
 
@@ -229,12 +242,17 @@ def test_the_pytest_plugin_reports_the_suite_by_file_and_line(tmp_path: Path, wo
         text=True,
         check=False,
     )
-    assert "1 failed, 2 passed" in done.stdout, done.stdout + done.stderr  # tests unaffected
+    assert "1 failed, 3 passed" in done.stdout, done.stdout + done.stderr  # tests unaffected
     assert "promo_ns compare" in done.stdout
     assert "test_small.py:9: assert (i32 + f32).dtype in (xp.float32, xp.float64)" in done.stdout
     assert "test_small.py:17: i32 * 1.5" in done.stdout
+    assert "test_small.py:26: return i32 / 2" in done.stdout  # a fixture's op, set up in the block too
     data = json.loads(out.read_text())
-    assert sorted(d["location"] for d in data["differences"]) == ["test_small.py:17", "test_small.py:9"]
+    assert sorted(d["location"] for d in data["differences"]) == [
+        "test_small.py:17",
+        "test_small.py:26",
+        "test_small.py:9",
+    ]
     assert all(d["results"]["numpy"] == "float64" for d in data["differences"])
 
 
@@ -307,3 +325,36 @@ def test_an_op_run_in_a_policy_block_inside_is_decided_under_every_compared_poli
                 assert (a + 1.5).dtype == (xp.float32 if nested else xp.float64)
     [found] = report.differences  # one line, run twice
     assert found.count == 2 and found.results == {"numpy": "float64", "pytorch": "float32"}
+
+
+class _Options:
+    """A pytest config's ``getoption`` of the plugin's two options, for its ``pytest_configure``."""
+
+    def __init__(self, names: str | None, path: str | None) -> None:
+        self.options = {"promo_compare": names, "promo_compare_json": path}
+
+    def getoption(self, name: str, default: Any = None) -> Any:
+        return self.options.get(name, default)
+
+
+@pytest.mark.parametrize(
+    ("names", "path", "said"),
+    [
+        ("numpy,bogus", None, r"--promo-compare numpy,bogus: no promotion policy named 'bogus'"),
+        ("numpy", None, "two or more comma-separated policies"),
+        (
+            None,
+            "report.json",
+            "--promo-compare-json writes the report of --promo-compare, which is not given",
+        ),
+        ("numpy,pytorch", "no/such/folder/report.json", "no folder .* to write it in"),
+    ],
+)
+def test_the_pytest_plugins_bad_options_are_usage_errors_before_any_test(
+    names: str | None, path: str | None, said: str
+) -> None:
+    # was (hostile review): an unknown policy was an INTERNALERROR, a missing folder crashed at the end
+    from promo_ns.audit.pytest_plugin import pytest_configure
+
+    with pytest.raises(pytest.UsageError, match=said):
+        pytest_configure(_Options(names, path))  # type: ignore[arg-type]

@@ -1,8 +1,8 @@
 """The pytest plugin: ``pytest --promo-compare numpy,pytorch`` audits a test suite with :func:`compare`.
 
 Installed with promo_ns (the ``pytest11`` entry point ``promo_ns``); it does
-nothing unless ``--promo-compare`` is given.  Each test's call runs inside
-``promo_ns.compare(*policies)``; the reports of all tests (and of all
+nothing unless ``--promo-compare`` is given.  Each test's setup (its
+fixtures), call and teardown run inside ``promo_ns.compare(*policies)``; the reports of all tests (and of all
 pytest-xdist workers) are merged and printed at the end, grouped by location,
 and ``--promo-compare-json PATH`` writes them as JSON.  Tests pass or fail as
 they would under ``promo_ns.policy(first)``.
@@ -37,14 +37,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the audit when ``--promo-compare`` is given."""
+    """Register the audit when ``--promo-compare`` is given.
+
+    Raises
+    ------
+    pytest.UsageError
+        Fewer than two policies, an unknown one, ``--promo-compare-json`` without
+        ``--promo-compare``, or into a folder that does not exist: before any test runs.
+    """
     names = config.getoption("promo_compare", None)
+    path = config.getoption("promo_compare_json", None)
     if not names:
+        if path:
+            raise pytest.UsageError(
+                "--promo-compare-json writes the report of --promo-compare, which is not given: "
+                "add e.g. --promo-compare numpy,pytorch"
+            )
         return
-    policies = [get_policy(n.strip()) for n in names.split(",") if n.strip()]
+    try:
+        policies = [get_policy(n.strip()) for n in names.split(",") if n.strip()]
+    except ValueError as e:
+        raise pytest.UsageError(f"--promo-compare {names}: {e.args[0] if e.args else e}") from None
     if len(policies) < 2:
         raise pytest.UsageError(
             f"--promo-compare takes two or more comma-separated policies, e.g. numpy,pytorch (got {names!r})"
+        )
+    if path and not Path(path).resolve().parent.is_dir():
+        raise pytest.UsageError(
+            f"--promo-compare-json {path}: no folder {str(Path(path).resolve().parent)!r} to write it in"
         )
     config.pluginmanager.register(_Audit(policies), _KEY)
 
@@ -56,11 +76,25 @@ class _Audit:
         self.policies = policies
         self.report = Comparison(policies, None)
 
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+    def _audited(self) -> Iterator[None]:
         with compare(*self.policies) as report:
             yield
         self.report.merge(report)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> Iterator[None]:
+        """The test's fixtures, set up."""
+        yield from self._audited()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+        """The test."""
+        yield from self._audited()
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> Iterator[None]:
+        """The fixtures' teardown."""
+        yield from self._audited()
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         workeroutput = getattr(session.config, "workeroutput", None)
