@@ -19,7 +19,7 @@ from promo_ns.backends import Plan
 if TYPE_CHECKING:
     from promo_ns._trace import Trace
 
-__all__ = ["ran", "report_decided", "traced"]
+__all__ = ["ran", "report_decided", "report_default", "traced"]
 
 
 def ran(op: str) -> None:
@@ -42,6 +42,13 @@ def report_decided(op: str, x: Any, result: DType | None) -> None:
         scope.tracer.refused(op, operands)
     else:
         scope.tracer.record(op, operands, result, result)
+
+
+def report_default(op: str, kind: str, result: DType) -> None:
+    """Report creation function ``op``, which took the default ``kind`` dtype ``result``, to a compare."""
+    scope = innermost() and current()
+    if scope is not None and scope.tracer is not None and scope.tracer.every_op:
+        scope.tracer.defaulted(op, kind, result)
 
 
 def traced(ns: Space, op: str, x: Any, result: DType, compute: DType) -> None:

@@ -358,3 +358,25 @@ def test_the_pytest_plugins_bad_options_are_usage_errors_before_any_test(
 
     with pytest.raises(pytest.UsageError, match=said):
         pytest_configure(_Options(names, path))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_creation_with_a_default_dtype_is_reported_by_that_default(backend: str) -> None:
+    # was (hostile review): zeros(2), asarray(1.5), arange(3.0) were float64 under numpy and float32 under
+    # pytorch, and the report was empty
+    xp = promo_ns.namespace(backend)
+    with promo_ns.compare("numpy", "pytorch", "jax") as report:
+        made = [
+            xp.zeros(2),
+            xp.asarray(1.5),
+            xp.arange(3.0),
+            xp.linspace(0, 1, 3),
+            xp.full(2, 1.5),
+            xp.asarray([1, 2]),  # int64 under all three: not reported
+            xp.zeros(2, dtype=xp.float32),  # no default taken
+        ]
+    assert [str(m.dtype) for m in made] == [*["float64"] * 5, "int64", "float32"]
+    found = {d.op: d for d in report.differences}
+    assert set(found) == {"zeros", "asarray", "arange", "linspace", "full"}
+    assert all(d.operands == ("default float dtype",) for d in found.values())
+    assert found["zeros"].results == {"numpy": "float64", "pytorch": "float32", "jax": "float64"}

@@ -215,7 +215,8 @@ def test_the_migration_guides_torch_example(capsys: pytest.CaptureFixture[str]) 
     code = section[section.index("```python") + len("```python") : section.index("```\n\n")]
     exec(compile(code, "example.py", "exec"), {})
     out = capsys.readouterr().out
-    assert out.startswith("torch.float64\n2 ops decided differently")
+    assert out.startswith("torch.float64\n3 ops decided differently")
+    assert "ones(default float dtype)  ->  pytorch: float32  paddle: float32  jax: float64" in out
     assert "example.py:10: \n" in out and "jax: float64" in out  # y = x + 1.5 (exec has no source lines)
     assert "example.py:11: \n" in out and "paddle: refused (PromotionError)" in out
 

@@ -14,6 +14,7 @@ from promo_ns._engine.operands import Operand, PromotionError, operand
 from promo_ns._engine.resolution import promote_elements, resolve_many
 from promo_ns._functions._common import SIGNATURES, sequence_of
 from promo_ns._operands import Space
+from promo_ns._report import report_default
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
@@ -24,11 +25,15 @@ _DEFAULT_KIND = {bool: "bool", int: "int", float: "float", complex: "complex"}
 _KIND_NAME = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
 
 
-def creation_kwargs(ns: Space, kwargs: dict[str, Any], kind: str | None) -> dict[str, Any]:
-    """Native ``dtype=``/``device=`` for a creation function: the policy's default dtype of ``kind``."""
+def creation_kwargs(ns: Space, kwargs: dict[str, Any], kind: str | None, op: str = "") -> dict[str, Any]:
+    """Native ``dtype=``/``device=`` for creation function ``op``: the policy's default dtype of ``kind``.
+
+    A default taken is reported to a ``compare`` block, if any.
+    """
     dtype = kwargs.get("dtype")
     if dtype is None and kind is not None:
         dtype = ns.policy_now().defaults[kind]
+        report_default(op, kind, dtype)
     if dtype is not None:
         kwargs["dtype"] = ns._backend.native_dtype(canonical(dtype))
     if kwargs.get("device") is None and ns._device is not None:
@@ -166,6 +171,7 @@ def asarray(
         raise error  # torch wraps a negative int into an unsigned dtype
     if dtype is None and not isinstance(obj, backend.array_type) and not is_numpy_like(obj):
         want = ns.policy_now().defaults[_KIND_NAME[have.kind]]
+        report_default("asarray", _KIND_NAME[have.kind], want)
         if have.kind in "uif" and (error := _int_out_of_range(ns, obj, dtype)) is not None:
             # NumPy made uint64 or float64 of an int beyond int64, or int64 of one beyond the
             # policy's 32-bit default int: neither is the policy's
@@ -355,7 +361,7 @@ def _creation(name: str, kind: str | None) -> Callable[..., Any]:
                 f"{name}() makes real floating-point frequencies: its dtype must be a real floating-point "
                 f"dtype (the standard's rule), not {canonical(dtype)}; e.g. dtype=xp.float64"
             )
-        return _created(ns, short, fn, *args, **creation_kwargs(ns, kwargs, kind))
+        return _created(ns, short, fn, *args, **creation_kwargs(ns, kwargs, kind, short))
 
     create.__name__ = create.__qualname__ = short
     create.__doc__ = (
@@ -405,7 +411,7 @@ def full(ns: Space, shape: Any, fill_value: Any, *, dtype: DType | None = None, 
     kind = None if dtype is not None else _kind_of_scalar(fill_value)
     if dtype is not None:
         fill_value = _checked_fill("full", fill_value, canonical(dtype, "full()'s dtype"))
-    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind, "full")
     return _created(ns, "full", ns._backend.compat.full, shape, native(ns, fill_value), **kwargs)
 
 
@@ -461,7 +467,7 @@ def arange(
         target = canonical(dtype) if dtype is not None else ns.policy_now().defaults["int"]
         if target.kind in "iu":
             _check_int_range(start, stop, step, target, default=dtype is None)
-    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float")
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float", "arange")
     return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
 
 
@@ -508,7 +514,7 @@ def linspace(
             f"linspace() cannot space {canonical(dtype)} values between the complex bounds {start!r} and "
             f"{stop!r} (NumPy has no complex floor); give real bounds, or a complex dtype and cast the result"
         )
-    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind)
+    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind, "linspace")
     fn = ns._backend.compat.linspace
     try:
         return _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)

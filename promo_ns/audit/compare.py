@@ -99,6 +99,19 @@ class Comparison(Trace):
             self.enclosing.refused(op, operands, inplace=inplace, error=error)
         self._compare(f"{op}=" if inplace else op, _operands(operands), f"refused ({error})")
 
+    def defaulted(self, op: str, kind: str, result: DType) -> None:
+        """Compare creation function ``op``, which took the default ``kind`` dtype of the policy in force."""
+        if self.enclosing is not None:
+            self.enclosing.defaulted(op, kind, result)
+        key = (op, kind)
+        outcomes = self._decided.get(key, ())
+        if outcomes == ():  # each policy's default (a policy block inside may have run another's)
+            first, *others = (str(p.defaults[kind]) for p in self.policies)
+            outcomes = None if all(o == first for o in others) else (first, *others)
+            self._decided[key] = outcomes
+        if outcomes is not None:
+            self._keep(op, (f"default {kind} dtype",), outcomes)
+
     def pending(self, op: str, operands: Reported, result: DType, compute: DType) -> None:
         """Note ``op`` until :meth:`commit` says it has run."""
         if self.enclosing is not None:
@@ -128,11 +141,13 @@ class Comparison(Trace):
             others = tuple(_outcome(p, op, operands) for p in self.policies[1:])
             outcomes = None if all(o == first for o in others) else (first, *others)
             self._decided[key] = outcomes
-        if outcomes is None:
-            return
+        if outcomes is not None:
+            self._keep(op, tuple(o.describe() for o in operands), outcomes)
+
+    def _keep(self, op: str, described: tuple[str, ...], outcomes: tuple[str, ...]) -> None:
+        """Keep the record of ``op`` at the user's line, whose ``outcomes`` (one per policy) differ."""
         location, source = _user_line()
         names = [p.name for p in self.policies]
-        described = tuple(o.describe() for o in operands)
         self._add(Difference(op, described, dict(zip(names, outcomes, strict=True)), location, source, 1))
 
     def _add(self, found: Difference) -> None:
