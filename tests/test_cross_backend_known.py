@@ -419,3 +419,19 @@ def test_statistics_of_bool_are_numpy_backends(backend: str, policy: str) -> Non
 
             got, want = _outcome(namespace(backend, policy), call), _outcome(namespace("numpy", policy), call)
             assert _same(got, want), (name, values, got, want)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_a_function_that_cannot_compute_on_its_input_says_so(backend: str) -> None:
+    # was (hostile review): torch's singular inv, empty max, matrix_norm of a vector were "no kernel"
+    xp = namespace(backend, "array-api")
+    calls: dict[str, Callable[[], Any]] = {
+        "linalg.inv": lambda: xp.linalg.inv(xp.zeros((2, 2))),
+        "linalg.cholesky": lambda: xp.linalg.cholesky(-xp.eye(2)),
+        "max": lambda: xp.max(xp.ones((0, 3))),
+        "linalg.matrix_norm": lambda: xp.linalg.matrix_norm(xp.ones(3)),
+    }
+    for name, call in calls.items():
+        with pytest.raises(ValueError) as caught:
+            call()
+        assert "kernel" not in str(caught.value), (name, caught.value)

@@ -253,7 +253,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
                 raise TypeError(f"no LAPACK kernel for {ns._backend.dtype(native_x)}")
             out = fn(native_x, *args, **kwargs)
         except Exception as e:
-            if type(e).__name__ == "LinAlgError":  # NumPy's is a ValueError, torch's a RuntimeError
+            if "LinAlgError" in type(e).__name__:  # NumPy's is a ValueError, torch's a RuntimeError
                 raise ValueError(f"{name}() cannot compute on this input: {e}") from e
             # NumPy's linalg refuses ml_dtypes' bfloat16 with a ValueError ("not inexact"): no kernel.
             no_dtype = isinstance(e, ValueError) and ns._backend.dtype(native_x) in WIDER
@@ -326,11 +326,11 @@ def _in_wider_dtype(ns: Space, name: str, fn: Callable[[Any], Any], x: Any, erro
     dtype = backend.dtype(x)
     wider = float64 if name in _STATISTICS and dtype.kind in "iu" else WIDER.get(dtype)
     if wider is None:
-        raise _no_kernel(ns, name, dtype) from error
+        raise _no_kernel(ns, name, dtype, error) from error
     try:
         out = fn(backend.astype(x, wider))
     except (TypeError, RuntimeError, NotImplementedError) as e:
-        raise _no_kernel(ns, name, dtype) from e
+        raise _no_kernel(ns, name, dtype, e) from e
 
     def back(o: Any) -> Any:
         is_array = isinstance(o, backend.array_type) or is_numpy_like(o)
@@ -369,7 +369,20 @@ def _in_precision_of(ns: Space, out: Any, x: Any) -> Any:
     return _each_result(out, back)
 
 
-def _no_kernel(ns: Space, name: str, dtype: DType) -> TypeError:
+#: Words of a library's RuntimeError for a dtype it has no kernel for; any other is about the input.
+_NO_KERNEL_WORDS = ("not implemented", "not supported", "unsupported", "expected scalar type")
+
+
+def _no_kernel(ns: Space, name: str, dtype: DType, error: Exception) -> Exception:
+    """The error for ``name`` of a ``dtype`` array that failed with ``error`` also in a wider dtype.
+
+    A TypeError where the backend has no kernel for the dtype; a ValueError
+    with the library's words where its RuntimeError is about the input
+    (torch's ``max()`` of an empty array, ``matrix_norm`` of a vector).
+    """
+    text = str(error)
+    if type(error) is RuntimeError and not any(w in text.lower() for w in _NO_KERNEL_WORDS):
+        return ValueError(f"{name}() cannot compute on this input: {text}")
     return TypeError(
         f"{ns._backend.name} has no {name!r} kernel for {dtype}, the dtype policy "
         f"{ns.policy_now().name!r} computes {name!r} in here, nor one in a wider dtype holding its "
