@@ -391,3 +391,16 @@ def test_another_asyncio_task_is_torch_while_a_block_is_open() -> None:
     asyncio.run(both())
     assert seen == ["outside torch.float32", "refused inside"]
     assert torch._C._len_torch_function_stack() == 0
+
+
+def test_promo_ns_s_type_errors_in_an_operator_reach_the_caller() -> None:
+    # was (hostile review): torch's operators made promo_ns's TypeError NotImplemented, so Python said
+    # "unsupported operand type(s) for //: 'Tensor' and 'Tensor'"
+    b = torch.tensor([True, False])
+    with promo_ns.torch_policy("paddle"):
+        with pytest.raises(TypeError, match="no 'floor_divide' kernel for bool"):
+            b // b
+        with pytest.raises(TypeError, match="no 'floor_divide' kernel for bool"):
+            b //= b
+        with pytest.raises(TypeError, match="unsupported operand type"):  # torch's own answer stays
+            b + "a"

@@ -88,12 +88,16 @@ class PolicyMode(TorchFunctionMode):
             if out is not None and (func in CREATION or _differentiated(args, kwargs)):
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
             computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
-            if isinstance(route, tuple):
-                found = self._binary(func, route, args, dict(computing))
-            else:
-                found = self._translated(route, args, computing)
-            if found is not _TORCHS and out is not None:
-                found = self._into(func, found, out)
+            try:
+                if isinstance(route, tuple):
+                    found = self._binary(func, route, args, dict(computing))
+                else:
+                    found = self._translated(route, args, computing)
+                if found is not _TORCHS and out is not None:
+                    found = self._into(func, found, out)
+            except TypeError as e:  # promo_ns's: an operator lets it through (see _letting_refusals_through)
+                e.promo_ns_decided = True  # type: ignore[attr-defined]
+                raise
         return func(*args, **kwargs) if found is _TORCHS else found
 
     def _into(self, func: Callable[..., Any], found: Any, out: Any) -> Any:
@@ -296,9 +300,9 @@ def _letting_refusals_through(original: Callable[..., Any]) -> Callable[..., Any
                 return original(self, other)
         try:
             return handle_torch_function(original, (self, other), self, other)
-        except PromotionError:
-            raise
-        except TypeError:
+        except TypeError as e:  # promo_ns's (a refusal, a missing kernel) reaches the caller; torch's own not
+            if isinstance(e, PromotionError) or getattr(e, "promo_ns_decided", False):
+                raise
             return NotImplemented
 
     return op
