@@ -435,3 +435,20 @@ def test_a_function_that_cannot_compute_on_its_input_says_so(backend: str) -> No
         with pytest.raises(ValueError) as caught:
             call()
         assert "kernel" not in str(caught.value), (name, caught.value)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_reading_out_of_bounds_is_an_index_error_on_every_backend(backend: str) -> None:
+    # was (hostile review): JAX clamped x[5], x[-4], x[[0, 7]] to the nearest element
+    xp = namespace(backend, "array-api")
+    x = xp.asarray([1.0, 2.0, 3.0])
+    keys: list[Any] = [5, -4, (xp.asarray([0, 7]),), [0, 7]]
+    for key in keys:
+        if not has_values(xp) and not isinstance(key, int):
+            continue  # an index array's values are unknown on the meta device
+        with pytest.raises(IndexError, match="out of bounds"):
+            to_numpy(x[key])
+    with pytest.raises(IndexError, match="out of bounds"):
+        to_numpy(xp.ones((2, 3))[1, 9])
+    if has_values(xp):
+        assert to_numpy(x[-3]).tolist() == 1.0 and to_numpy(x[1:10]).tolist() == [2.0, 3.0]

@@ -87,11 +87,12 @@ def _first_outside(k: Any, n: int) -> int | None:
     return int(k[outside].flat[0]) if outside.any() else None
 
 
-def check_bounds(x: Any, key: Any) -> None:
+def check_bounds(x: Any, key: Any, *, writing: bool = True) -> None:
     """Raise IndexError for a concrete integer index in ``key`` out of ``x``'s bounds.
 
     Indices that are tracers are JAX's to handle (``x.at[key].set`` drops the
-    writes out of bounds): their values are unknown until the program runs.
+    writes out of bounds, ``x[key]`` clamps the reads): their values are
+    unknown until the program runs.
 
     Raises
     ------
@@ -105,9 +106,9 @@ def check_bounds(x: Any, key: Any) -> None:
             axis += x.ndim - sum(_consumed(c) for c in keys if c is not Ellipsis)
             continue
         if axis < x.ndim and (bad := _first_outside(k, int(x.shape[axis]))) is not None:
-            raise IndexError(
-                f"index {bad} is out of bounds for axis {axis} with size {x.shape[axis]}; nothing was written"
-            )
+            done = "nothing was written" if writing else "JAX would read the nearest element instead"
+            size = x.shape[axis]
+            raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}; {done}")
         axis += _consumed(k)
 
 

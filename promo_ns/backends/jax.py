@@ -273,8 +273,13 @@ class JaxBackend(DTypeMaps, KernelErrors):
             raise x64_error(int64, f"asarray() got a Python int that needs {int64} ({e})") from e
 
     def getitem(self, x: Any, key: Any) -> Any:
-        """``x[key]``; a list of indices is an index array, as in NumPy (JAX refuses lists)."""
-        return x[jax_key(key)]
+        """``x[key]``; a list of indices is an index array, as in NumPy (JAX refuses lists).
+
+        Concrete integer indices out of bounds raise IndexError, as NumPy's (JAX clamps them).
+        """
+        key = jax_key(key)
+        check_bounds(x, key, writing=False)
+        return x[key]
 
     def setitem(self, x: Any, key: Any, value: Any) -> Any:
         """``x`` with ``x[key] = value`` applied: the new array (``x.at[key].set(value)``).
