@@ -41,7 +41,7 @@ from promo_ns._functions import (
 from promo_ns._functions._common import bind, checking_axes, in_policy_dtype
 from promo_ns._functions.info import Info
 from promo_ns._ops import DELEGATED_DTYPES, INPUT_KIND_OPS
-from promo_ns._plan import binary_function, kernel
+from promo_ns._plan import binary_function, kernel, kernel_failure
 from promo_ns._pytree import tree_flatten, tree_unflatten
 from promo_ns.backends import BACKENDS, Backend, get_backend
 from promo_ns.policies import Policy, get_policy, is_registered, keep_while_registered
@@ -201,11 +201,11 @@ class Namespace(ModuleType):
                 if decided and given:
                     return in_policy_dtype(self, name, given[0], lambda: fn(*args, **kwargs))
                 return wrap_any(self, fn(*args, **kwargs))
-            except (RuntimeError, ValueError, TypeError, AssertionError) as e:  # torch's for CUDA
+            except (RuntimeError, ValueError, TypeError, AssertionError, IndexError) as e:  # torch's for CUDA
                 error = unknown_device(self, name, kwargs.get("device"), e)
-                if error is None:
-                    raise
-                raise error from e
+                if error is not None:
+                    raise error from e
+                raise kernel_failure(self, name, e, args)  # noqa: B904 - its cause is set
 
         return checking_axes(delegated, name, _signature(fn))
 

@@ -452,3 +452,54 @@ def test_reading_out_of_bounds_is_an_index_error_on_every_backend(backend: str) 
         to_numpy(xp.ones((2, 3))[1, 9])
     if has_values(xp):
         assert to_numpy(x[-3]).tolist() == 1.0 and to_numpy(x[1:10]).tolist() == [2.0, 3.0]
+
+
+#: Python's own words where code indexes a shape past its end: never what a user should read.
+_PYTHONS_WORDS = ("tuple index out of range", "list index out of range", "list assignment index out of range")
+
+
+def _array_functions(xp: Any) -> list[tuple[str, int, bool]]:
+    """(name, number of leading array parameters, takes ``axis``) of the namespace's functions of arrays."""
+    import inspect
+
+    found = []
+    for name in sorted(n for n in dir(xp) if not n.startswith("_")):
+        fn = getattr(xp, name)
+        if not callable(fn) or isinstance(fn, type) or name.endswith("_like"):
+            continue
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        arrays = 0
+        for p in params:
+            if p.kind is not p.POSITIONAL_ONLY or p.name not in ("x", "x1", "x2", "x3"):
+                break
+            arrays += 1
+        if arrays:
+            found.append((name, arrays, any(p.name == "axis" for p in params)))
+    return found
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_0d_arrays_in_every_function_get_a_clear_error_or_a_result(backend: str) -> None:
+    # was (hostile review): vecdot/squeeze/sort/argmax of 0-d arrays raised Python's "tuple index out of
+    # range" from inside the libraries, torch's matmul its raw RuntimeError
+    xp = namespace(backend, "array-api")
+    z, v = xp.asarray(2.0), xp.ones(3)
+    raw: list[str] = []
+    for name, arrays, axis in _array_functions(xp):
+        fn = getattr(xp, name)
+        calls = [(z,) * arrays, (z, v, v)[:arrays]]
+        for args in calls:
+            for kwargs in ({}, {"axis": 0}) if axis else ({},):
+                try:
+                    out = fn(*args, **kwargs)
+                    for part in out if isinstance(out, (tuple, list)) else (out,):
+                        if isinstance(part, promo_ns.Array):
+                            to_numpy(part) if has_values(xp) else None
+                except Exception as e:
+                    python_words = isinstance(e, IndexError) and str(e) in _PYTHONS_WORDS
+                    if python_words or type(e) in (RuntimeError, AttributeError, AssertionError):
+                        raw.append(f"{name}{tuple(a.shape for a in args)} {kwargs}: {type(e).__name__}: {e}")
+    assert not raw, "\n".join(raw[:10])

@@ -28,7 +28,7 @@ from promo_ns._dtypes import (
 from promo_ns._engine.functions import delegated_dtype
 from promo_ns._engine.operands import PromotionError
 from promo_ns._operands import Space
-from promo_ns._plan import finish, one_array
+from promo_ns._plan import finish, kernel_failure, one_array
 from promo_ns._plan_functions import SLOW, repeat, repeated
 from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
@@ -258,7 +258,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
             # NumPy's linalg refuses ml_dtypes' bfloat16 with a ValueError ("not inexact"): no kernel.
             no_dtype = isinstance(e, ValueError) and ns._backend.dtype(native_x) in WIDER
             if not isinstance(e, (TypeError, RuntimeError, NotImplementedError)) and not no_dtype:
-                raise
+                raise kernel_failure(ns, name, e, (native_x,))  # noqa: B904 - its cause is set
             out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
             widened = True
         if like is not None or isinstance(out, tuple):

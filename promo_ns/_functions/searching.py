@@ -46,7 +46,10 @@ def isin(ns: Space, x1: Any, x2: Any, /, *, invert: bool = False) -> Any:
 def searchsorted(ns: Space, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
     """Indices where ``x2`` (an array, or a Python scalar from 2025.12) would be inserted into ``x1``."""
     a, b = compared(ns, "searchsorted", x1, x2)
-    return wrap(ns._backend.compat.searchsorted(a, b, side=side, sorter=native(ns, sorter)), ns)
+    found = kernel(
+        ns, "searchsorted", ns._backend.compat.searchsorted, a, b, side=side, sorter=native(ns, sorter)
+    )
+    return wrap(found, ns)
 
 
 class UniqueAllResult(NamedTuple):

@@ -257,13 +257,19 @@ class DTypeMaps:
         return found
 
 
+#: Python's own words where a library's code indexes a shape past its end (an axis a 0-d array lacks).
+_PYTHONS_INDEX_ERRORS = frozenset(
+    ("tuple index out of range", "list index out of range", "list assignment index out of range")
+)
+
+
 class KernelErrors:
     """A library's kernel errors read from their words: every adapter's :meth:`Backend.kernel_error`."""
 
     name: str
     #: Words of the library's errors for arrays whose shapes do not fit (torch's RuntimeError,
     #: JAX's TypeError, NumPy's ValueError: "operands could not be broadcast together with shapes").
-    shape_words: tuple[str, ...] = ("shape", "size", "dim", "broadcast", "with a sequence")
+    shape_words: tuple[str, ...] = ("shape", "size", "dim", "broadcast", "with a sequence", "at least 1D")
     #: Words of the library's TypeError/ValueError for dtypes its kernel has no loop for (a
     #: NotImplementedError says so in any library).
     no_loop_words: tuple[str, ...] = ()
@@ -273,13 +279,15 @@ class KernelErrors:
     def kernel_error(self, op: str, error: Exception, arrays: Sequence[Any]) -> Exception | None:
         """promo_ns's error for the library's ``error`` in ``op``'s kernel (:meth:`Backend.kernel_error`)."""
         text = str(error)
+        shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
         if (
             type(error) in (RuntimeError, TypeError, ValueError)
             and any(word in text for word in self.shape_words)
-            and f"{op}()" not in text
+            and not text.startswith(f"{op}()")  # promo_ns's own, raised inside the kernel
         ):
-            shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
             return ValueError(f"{op}() got arrays of shapes that do not fit together ({shapes}): {error}")
+        if type(error) is IndexError and text in _PYTHONS_INDEX_ERRORS:  # the library's code assumed an axis
+            return ValueError(f"{op}() cannot take arrays of these shapes ({shapes}), e.g. a 0-d one here")
         if isinstance(error, NotImplementedError) or (
             type(error) in (TypeError, ValueError) and any(word in text for word in self.no_loop_words)
         ):
