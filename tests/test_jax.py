@@ -559,3 +559,19 @@ def test_x64_off_with_a_32_bit_policy() -> None:
         assert w.dtype is xp.int32
         z, score = standardize_and_score(xp.asarray(DATA), w)
         assert z.dtype is score.dtype is xp.float32
+
+
+def test_a_whole_mask_with_a_scalar_is_written_under_jit_too() -> None:
+    # was (hostile review): y[mask] = 0.0 inside jax.jit raised JAX's NonConcreteBooleanIndexError
+    xp = promo_ns.namespace("jax", policy="numpy")
+
+    def clipped(y: Any) -> Any:
+        y = xp.asarray(y, copy=True)
+        y[y > 1.5] = 0.0
+        y[y < 0.5] = xp.asarray(9.0)
+        return y
+
+    x = xp.asarray([0.25, 1.0, 2.0, 3.0])
+    eager, jitted = clipped(x), jax.jit(clipped)(x)
+    assert to_numpy(eager).tolist() == to_numpy(jitted).tolist() == [9.0, 1.0, 9.0, 9.0]
+    assert to_numpy(x).tolist() == [0.25, 1.0, 2.0, 3.0]

@@ -290,7 +290,9 @@ class JaxBackend(DTypeMaps, KernelErrors):
         are no tracers, also those a jitted function closes over) are checked
         against ``x``'s shape: JAX would drop the writes out of bounds
         silently.  A traced index's values are unknown while JAX traces: out of
-        bounds, JAX drops its writes.
+        bounds, JAX drops its writes.  A mask of ``x``'s shape with a scalar
+        value is ``where(mask, value, x)``, which ``jax.jit`` takes (JAX refuses a
+        traced mask as an index).
 
         Raises
         ------
@@ -300,6 +302,10 @@ class JaxBackend(DTypeMaps, KernelErrors):
         key = jax_key(key)
         check_bounds(x, key)
         dtype = self.dtype(x)
+        whole_mask = isinstance(key, jax.Array) and key.dtype == jnp.bool_ and key.shape == x.shape
+        if whole_mask and (not isinstance(value, jax.Array) or value.ndim == 0):  # traced masks too (jit)
+            fill = self.astype(value, dtype) if isinstance(value, jax.Array) else self.scalar(value, dtype, x)
+            return jnp.where(key, fill, x)
         if isinstance(value, jax.Array):
             selected = jax.eval_shape(lambda: x[key]).shape
             if not _broadcasts_to(value.shape, selected):  # JAX broadcasts further, into an empty one too
