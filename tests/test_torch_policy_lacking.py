@@ -526,3 +526,29 @@ def test_linear_follows_the_policy_with_and_without_a_bias() -> None:
         torch.nn.functional.linear(
             x, x.new_ones(4, 3), torch.ones(4, dtype=torch.float64)
         )  # torch refuses too
+
+
+#: Torch functions that are torch's own under every policy, by design: each keeps its input's dtype
+#: (``bernoulli``, ``nan_to_num``, ``histc``) or has one of its own (``float_power``), no decision to make.
+_TORCHS_OWN: dict[str, Callable[[Any], Any]] = {
+    "torch.bernoulli(x)": lambda x: torch.bernoulli(x.float().clamp(0, 1).to(x.dtype)),
+    "x.bernoulli_(0.5)": lambda x: x.clone().bernoulli_(0.5),
+    "torch.nan_to_num(x)": torch.nan_to_num,
+    "x.nan_to_num_(posinf=1.0)": lambda x: x.clone().nan_to_num_(posinf=1.0),
+    "torch.float_power(x, 2)": lambda x: torch.float_power(x, 2),
+    "torch.histc(x)": torch.histc,
+}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_functions_without_a_decision_are_torchs_own(policy: str) -> None:
+    differ = []
+    for spelling, call in _TORCHS_OWN.items():
+        for dtype in ("float16", "float32", "float64", "int32"):
+            x = _tensor(dtype)
+            want = _outcome(lambda: call(x))  # noqa: B023
+            with promo_ns.torch_policy(policy):
+                got = _outcome(lambda: call(x))  # noqa: B023
+            if got != want:
+                differ.append((spelling, dtype, got, want))
+    assert not differ, differ[:6]
