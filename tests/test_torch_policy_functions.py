@@ -282,6 +282,13 @@ _PAIRS: list[tuple[str, Callable[[Any, Any], Any], Callable[[Any, Any, Any], Any
         lambda x, y: torch.linalg.solve(x, y, left=False),
         lambda xp, a, b: xp.matrix_transpose(xp.linalg.solve(xp.matrix_transpose(a), xp.matrix_transpose(b))),
     ),
+    (
+        "torch.linalg.solve(x3, y3[..., 0])",  # a batch of vectors, as torch reads a B of one axis fewer
+        lambda x, y: torch.linalg.solve(x.expand(3, *x.shape), y[..., 0].expand(3, y.shape[0])),
+        lambda xp, a, b: xp.linalg.solve(
+            xp.broadcast_to(a, (3, *a.shape)), xp.broadcast_to(b[..., 0:1], (3, *b[..., 0:1].shape))
+        )[..., 0],
+    ),
     ("torch.linalg.matmul(x, y)", torch.linalg.matmul, lambda xp, a, b: xp.matmul(a, b)),
     ("torch.mm(x, y)", torch.mm, lambda xp, a, b: xp.matmul(a, b)),
     ("torch.max(x, y)", torch.max, lambda xp, a, b: xp.maximum(a, b)),

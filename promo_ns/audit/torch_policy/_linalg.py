@@ -157,9 +157,15 @@ def _old_norm(
 
 
 def _solve(A: Any, B: Any, *, left: bool = True) -> Call | None:
-    """``torch.linalg.solve``; ``left=False`` (``X A = B``) as ``solve(A.mT, B.mT).mT``."""
+    """``torch.linalg.solve``; ``left=False`` (``X A = B``) as ``solve(A.mT, B.mT).mT``.
+
+    A ``B`` of one axis fewer than ``A`` is a (batch of) vector(s), as torch
+    reads it: solved as one column each.
+    """
     if not tensors(A, B):
         return None
+    if left and B.ndim >= 1 and B.shape == A.shape[:-1]:  # torch's (batch of) vector(s)
+        return Call("linalg.solve", (A, B.unsqueeze(-1)), {}, lambda solved: solved.squeeze(-1))
     if left:
         return Call("linalg.solve", (A, B), {})
     return Call("linalg.solve", (A.mT, B.mT), {}, lambda solved: solved.mT)
