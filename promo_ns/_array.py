@@ -124,15 +124,15 @@ class Array:
         return bool(_eager(self, "bool"))
 
     def __int__(self) -> int:
-        x = _eager(self, "int")
+        x = _eager(_zero_d(self, "int"), "int")
         # torch's int() goes through int64; a lazy Dask array (computing conversions) has no item()
         return int(x.item() if self.dtype is uint64 and hasattr(x, "item") else x)
 
     def __float__(self) -> float:
-        return float(_eager(self, "float"))
+        return float(_eager(_zero_d(self, "float"), "float"))
 
     def __complex__(self) -> complex:
-        return complex(_eager(self, "complex"))
+        return complex(_eager(_zero_d(self, "complex"), "complex"))
 
     def __format__(self, format_spec: str, /) -> str:
         # A 0-d array formats as its Python scalar (f"{x:.2f}"), as NumPy's and torch's do.
@@ -330,6 +330,22 @@ class Array:
 def _wrap(x: Any, ns: Space) -> Array:
     """Native ``x`` as an Array of ``ns`` (the plan layer's :func:`~promo_ns._convert.wrap`, typed)."""
     a: Array = wrap(x, ns)
+    return a
+
+
+def _zero_d(a: Array, convert: str) -> Array:
+    """``a``, a 0-d array; a TypeError for any other, as NumPy's (torch's and Dask's take one element).
+
+    Raises
+    ------
+    TypeError
+        ``a`` has one or more axes.
+    """
+    if a._x.ndim != 0:
+        raise TypeError(
+            f"only a 0-d array converts to a Python scalar with {convert}(), not one of shape "
+            f"{tuple(a.shape)}; take the element first, e.g. {convert}(x[0]) or {convert}(xp.reshape(x, ()))"
+        )
     return a
 
 

@@ -503,3 +503,16 @@ def test_0d_arrays_in_every_function_get_a_clear_error_or_a_result(backend: str)
                     if python_words or type(e) in (RuntimeError, AttributeError, AssertionError):
                         raw.append(f"{name}{tuple(a.shape for a in args)} {kwargs}: {type(e).__name__}: {e}")
     assert not raw, "\n".join(raw[:10])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_only_a_0d_array_converts_to_a_python_scalar(backend: str) -> None:
+    # was (hostile review): float(xp.ones(1)) worked on torch and Dask, raised on NumPy and JAX
+    xp = namespace(backend, "array-api")
+    for convert in (int, float, complex):
+        with pytest.raises(
+            TypeError, match=rf"only a 0-d array converts to a Python scalar with {convert.__name__}"
+        ):
+            convert(xp.ones(1))
+        if has_values(xp):
+            assert convert(xp.ones(())) == 1
