@@ -256,16 +256,20 @@ def test_the_pytest_plugin_reports_the_suite_by_file_and_line(tmp_path: Path, wo
     assert all(d["results"]["numpy"] == "float64" for d in data["differences"])
 
 
+def _script(folder: Path, *lines: str) -> None:
+    """``folder/script.py``: an int32 array ``x`` of the NumPy namespace on lines 1-5, then ``lines``."""
+    header = "import sys\nimport promo_ns\n\nxp = promo_ns.namespace('numpy')\n"
+    header += "x = xp.asarray([1], dtype=xp.int32)\n"
+    (folder / "script.py").write_text(header + "".join(f"{line}\n" for line in lines))
+
+
 def test_the_cli_runs_a_script_under_compare_and_prints_the_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``python -m promo_ns compare numpy,pytorch -- script.py ARGS``: its output, then the report."""
     from promo_ns.explore.cli import main
 
-    (tmp_path / "script.py").write_text(
-        "import sys\nimport promo_ns\n\nxp = promo_ns.namespace('numpy')\n"
-        "x = xp.asarray([1], dtype=xp.int32)\nprint(sys.argv[1:], (x / 2).dtype)\nsys.exit(3)\n"
-    )
+    _script(tmp_path, "print(sys.argv[1:], (x / 2).dtype)", "sys.exit(3)")
     monkeypatch.chdir(tmp_path)
     assert main(["compare", "numpy,pytorch", "--", "script.py", "a", "-b"]) == 3
     out = capsys.readouterr().out
@@ -283,21 +287,15 @@ def test_the_cli_prints_the_report_of_a_script_that_raises(
     # was (hostile review): a refused op in the script lost the whole report to the traceback
     from promo_ns.explore.cli import main
 
-    (tmp_path / "script.py").write_text(
-        "import promo_ns\n\nxp = promo_ns.namespace('numpy')\nx = xp.asarray([1], dtype=xp.int32)\n"
-        "y = x + 1.5\nz = x / 2\n"
-    )
+    _script(tmp_path, "y = x * 2", "z = x / 2")
     monkeypatch.chdir(tmp_path)
     assert main(["compare", "numpy,array-api", "--", "script.py"]) == 0
-    (tmp_path / "script.py").write_text(
-        "import promo_ns\n\nxp = promo_ns.namespace('numpy')\nx = xp.asarray([1], dtype=xp.int32)\n"
-        "y = x + 1.5\nz = y / 0 if False else x / 2\n"
-    )
+    _script(tmp_path, "y = x + 1.5", "z = y / 0 if False else x / 2")
     assert main(["compare", "array-api,numpy", "--", "script.py"]) == 1  # the same file, changed
     out, err = capsys.readouterr()
-    assert "script.py:5: y = x + 1.5" in out.split("ran under array-api")[1]
+    assert "script.py:6: y = x + 1.5" in out.split("ran under array-api")[1]
     assert "add(int32 (n-d array), 1.5 (Python float))  ->  array-api: refused (PromotionError)" in out
-    assert err.startswith("Traceback") and 'script.py", line 5' in err and "runpy" not in err
+    assert err.startswith("Traceback") and 'script.py", line 6' in err and "runpy" not in err
     assert "PromotionError: policy 'array-api' refuses add" in err
 
 
