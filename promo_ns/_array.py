@@ -147,7 +147,7 @@ class Array:
         return format(convert(self), format_spec)
 
     def __index__(self) -> int:
-        x = _eager(self, "__index__")
+        x = _eager(_zero_d(self, "operator.index"), "__index__")
         if hasattr(x, "__index__") and not (self.dtype is uint64 and hasattr(x, "item")):
             return int(x.__index__())
         # torch's uint64 goes through int64; CuPy's arrays have no __index__

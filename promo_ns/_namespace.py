@@ -205,6 +205,8 @@ class Namespace(ModuleType):
                 error = unknown_device(self, name, kwargs.get("device"), e)
                 if error is not None:
                     raise error from e
+                if isinstance(e, TypeError):  # an argument's: the library's words say which
+                    raise
                 raise kernel_failure(self, name, e, args)  # noqa: B904 - its cause is set
 
         return checking_axes(delegated, name, _signature(fn))

@@ -378,3 +378,11 @@ def test_creation_with_a_default_dtype_is_reported_by_that_default(backend: str)
     assert set(found) == {"zeros", "asarray", "arange", "linspace", "full"}
     assert all(d.operands == ("default float dtype",) for d in found.values())
     assert found["zeros"].results == {"numpy": "float64", "pytorch": "float32", "jax": "float64"}
+
+
+def test_a_trace_inside_a_comparison_hands_on_creation_defaults() -> None:
+    # was (review): zeros(3) inside trace() inside compare() was not reported
+    xp = promo_ns.namespace("numpy")
+    with promo_ns.compare("numpy", "pytorch") as report, promo_ns.trace():
+        xp.zeros(3)
+    assert [d.op for d in report.differences] == ["zeros"]

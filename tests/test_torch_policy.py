@@ -404,3 +404,21 @@ def test_promo_ns_s_type_errors_in_an_operator_reach_the_caller() -> None:
             b //= b
         with pytest.raises(TypeError, match="unsupported operand type"):  # torch's own answer stays
             b + "a"
+
+
+def test_a_block_a_generator_ends_in_another_context_leaves_that_contexts_block_on() -> None:
+    # was (review): closing the generator set "not deciding" in the context that closed it
+    import contextvars
+
+    i32, f16 = torch.ones(2, dtype=torch.int32), torch.ones(2, dtype=torch.float16)
+
+    def audited() -> Any:
+        with promo_ns.torch_policy("pytorch"):
+            yield
+
+    started = audited()
+    contextvars.copy_context().run(next, started)
+    with promo_ns.torch_policy("numpy"):
+        started.close()
+        assert (i32 + f16).dtype == torch.float64  # numpy's, still
+    assert (i32 + f16).dtype == torch.float16  # torch's own outside

@@ -552,3 +552,12 @@ def test_functions_without_a_decision_are_torchs_own(policy: str) -> None:
             if got != want:
                 differ.append((spelling, dtype, got, want))
     assert not differ, differ[:6]
+
+
+def test_linear_takes_a_0d_bias_as_torch_does() -> None:
+    # was (review): the 0-d bias's stand-in was 0-d, which matmul refuses
+    x, w, b = torch.ones(2, 3), torch.ones(4, 3), torch.tensor(0.5)
+    for policy in ("pytorch", "numpy"):
+        with promo_ns.torch_policy(policy):
+            out = torch.nn.functional.linear(x, w, b)
+        assert out.dtype == torch.float32 and out.tolist() == torch.nn.functional.linear(x, w, b).tolist()

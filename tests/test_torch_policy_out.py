@@ -209,3 +209,15 @@ def test_torchs_own_rules_for_out_still_hold() -> None:
         )
         with pytest.raises(RuntimeError):
             torch.add(torch.ones(3), 1, out=torch.empty(3, device="meta"))  # another device: torch's error
+
+
+def test_a_pair_of_outs_is_not_written_where_one_cannot_take_its_result() -> None:
+    # was (review): the first out was written before the second refused (its storage not resizable)
+    x = torch.tensor([3.0, 1.0, 2.0])
+    values = torch.tensor([7.0, 8.0, 9.0])
+    fixed = torch.from_numpy(np.zeros(1, dtype=np.int64))  # NumPy's memory: torch cannot resize it
+    with promo_ns.torch_policy("numpy"), pytest.raises(RuntimeError):
+        torch.sort(x, out=(values, fixed))
+    assert values.tolist() == [7.0, 8.0, 9.0]
+    with promo_ns.torch_policy("numpy"), pytest.raises(TypeError):
+        torch.add(x, x, out=[values])  # a list for one result: torch's own error

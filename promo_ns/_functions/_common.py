@@ -370,7 +370,7 @@ def _in_precision_of(ns: Space, out: Any, x: Any) -> Any:
 
 
 #: Words of a library's RuntimeError for a dtype it has no kernel for; any other is about the input.
-_NO_KERNEL_WORDS = ("not implemented", "not supported", "unsupported", "expected scalar type")
+_NO_KERNEL_WORDS = ("not implemented", "not supported", "unsupported", "scalar type", "floating point")
 
 
 def _no_kernel(ns: Space, name: str, dtype: DType, error: Exception) -> Exception:

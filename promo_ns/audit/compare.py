@@ -24,7 +24,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from typing import Any
 
-from promo_ns._context import BLOCK_HOOKS, Scope, _Block, innermost
+from promo_ns._context import BLOCK_HOOKS, Scope, _Block, current
 from promo_ns._dtypes import DType
 from promo_ns._engine.functions import accumulation_dtype, check_input_kind, delegated_dtype, function_dtype
 from promo_ns._engine.operands import Operand, PromotionError
@@ -101,7 +101,7 @@ class Comparison(Trace):
 
     def defaulted(self, op: str, kind: str, result: DType) -> None:
         """Compare creation function ``op``, which took the default ``kind`` dtype of the policy in force."""
-        if self.enclosing is not None:
+        if isinstance(self.enclosing, Comparison):
             self.enclosing.defaulted(op, kind, result)
         key = (op, kind)
         outcomes = self._decided.get(key, ())
@@ -130,7 +130,7 @@ class Comparison(Trace):
     def _compare(self, op: str, operands: tuple[Operand, ...], result: DType | str) -> None:
         """Record ``op`` where another policy decides otherwise than ``result`` (a dtype, or the refusal)."""
         key: tuple[Any, ...] = (op, *((o.dtype, o.role, o.value) for o in operands))
-        scope = innermost()
+        scope = current()
         ran = scope.policy if scope is not None else None
         ran_first = ran is None or ran is self.policies[0]
         if not ran_first:  # a policy block inside the comparison ran it: the first policy's is decided too
@@ -309,7 +309,7 @@ def compare(*policies: str | Policy) -> _CompareBlock:
     operands, each policy's outcome, the first line of code outside promo_ns
     and a count.  Like ``policy()``, the block is local to its thread and
     asyncio task; a ``policy`` block inside it changes the policy the code
-    runs under, and the comparison goes on against it.
+    runs under, and its ops are still reported by each compared policy's outcome.
 
     Parameters
     ----------

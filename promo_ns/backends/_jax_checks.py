@@ -68,9 +68,12 @@ def _consumed(k: Any) -> int:
     return 1
 
 
-def _first_outside(k: Any, n: int) -> int | None:
-    """The first integer in index ``k`` outside ``[-n, n)``; None if none is or ``k``'s values are unknown."""
-    if isinstance(k, bool | jax.core.Tracer):
+def _first_outside(k: Any, n: int, *, on_device: bool) -> int | None:
+    """The first integer in index ``k`` outside ``[-n, n)``; None if none is or ``k``'s values are unknown.
+
+    ``on_device``: a JAX array's values are read too (waiting for the device).
+    """
+    if isinstance(k, bool | jax.core.Tracer) or (isinstance(k, jax.Array) and not on_device):
         return None
     if isinstance(k, int | np.integer):
         return int(k) if not -n <= k < n else None
@@ -92,7 +95,8 @@ def check_bounds(x: Any, key: Any, *, writing: bool = True) -> None:
 
     Indices that are tracers are JAX's to handle (``x.at[key].set`` drops the
     writes out of bounds, ``x[key]`` clamps the reads): their values are
-    unknown until the program runs.
+    unknown until the program runs.  A read does not check a JAX array of
+    indices either: that would wait for the device on every read.
 
     Raises
     ------
@@ -105,7 +109,7 @@ def check_bounds(x: Any, key: Any, *, writing: bool = True) -> None:
         if k is Ellipsis:
             axis += x.ndim - sum(_consumed(c) for c in keys if c is not Ellipsis)
             continue
-        if axis < x.ndim and (bad := _first_outside(k, int(x.shape[axis]))) is not None:
+        if axis < x.ndim and (bad := _first_outside(k, int(x.shape[axis]), on_device=writing)) is not None:
             done = "nothing was written" if writing else "JAX would read the nearest element instead"
             size = x.shape[axis]
             raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}; {done}")

@@ -494,9 +494,9 @@ def _is_array(x: Any) -> bool:
 
 
 def _into_same_shape(fn: Callable[..., Any], x: Any, y: Any) -> None:
-    """``fn(x, y, out=x)`` for a ``y`` of ``x``'s shape, neither requiring its gradient; a ValueError else."""
-    if y.shape != x.shape or x.requires_grad or y.requires_grad:
-        raise ValueError("another shape, or a tensor requiring its gradient: the full path does it")
+    """``fn(x, y, out=x)`` for a ``y`` of ``x``'s shape where autograd records nothing; a ValueError else."""
+    if y.shape != x.shape or _differentiated(x, y):
+        raise ValueError("another shape, or an op autograd records: the full path does it")
     fn(x, y, out=x)
 
 

@@ -147,13 +147,17 @@ def decided_over(name: str, operands: Sequence[Any], compute: Callable[[torch.dt
     """:func:`decided_as` for a function of two or more operands (``xlogy``, ``einsum``, ``linear``).
 
     The namespace's ``name`` runs on 2 x 2 ones of each tensor's dtype on its
-    device (0-d ones for a 0-d tensor, whose role may matter to the policy), a
+    device (0-d ones for a 0-d tensor, whose role may matter to the policy, but
+    in ``matmul``, which takes none), a
     Python scalar taking part as it is (its value may matter too, as an int
     beyond the tensor's dtype); of three or more operands,
     on the first two, then on that result and the next (``F.linear(x, w, b)``
     is one kernel over all three, each decision the policy's ``matmul``).
     """
-    stand_ins = [v.new_ones((2, 2) if v.ndim else ()) if isinstance(v, torch.Tensor) else v for v in operands]
+    shaped = name == "matmul"  # of matrices whatever their axes (F.linear's 0-d bias)
+    stand_ins = [
+        v.new_ones((2, 2) if v.ndim or shaped else ()) if isinstance(v, torch.Tensor) else v for v in operands
+    ]
     folded = Call(name, tuple(stand_ins[:2]), {})
     for stand_in in stand_ins[2:]:
         folded = Call(name, (folded, stand_in), {})

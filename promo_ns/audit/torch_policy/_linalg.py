@@ -164,8 +164,12 @@ def _solve(A: Any, B: Any, *, left: bool = True) -> Call | None:
     """
     if not tensors(A, B):
         return None
-    if left and B.ndim >= 1 and B.shape == A.shape[:-1]:  # torch's (batch of) vector(s)
-        return Call("linalg.solve", (A, B.unsqueeze(-1)), {}, lambda solved: solved.squeeze(-1))
+    if B.ndim >= 1 and B.shape == A.shape[:-1]:  # torch's (batch of) vector(s); left=False: its error
+        return (
+            Call("linalg.solve", (A, B.unsqueeze(-1)), {}, lambda solved: solved.squeeze(-1))
+            if left
+            else None
+        )
     if left:
         return Call("linalg.solve", (A, B), {})
     return Call("linalg.solve", (A.mT, B.mT), {}, lambda solved: solved.mT)

@@ -44,7 +44,25 @@ _ROUTES: dict[Callable[..., Any], tuple[str, int] | Translator] = {
 
 #: Whether this context (thread, asyncio task) is inside a ``torch_policy`` block: the mode, on the
 #: thread's stack while any block there is open, decides only for contexts that are.
-_DECIDING: ContextVar[bool] = ContextVar("promo_ns_torch_policy", default=False)
+_DECIDING: ContextVar[_Block | None] = ContextVar("promo_ns_torch_policy", default=None)
+
+
+class _Block:
+    """One ``torch_policy`` block: closed when it ends, in whatever context; ``outer`` the one around it."""
+
+    __slots__ = ("closed", "outer")
+
+    def __init__(self, outer: _Block | None) -> None:
+        self.outer = outer
+        self.closed = False
+
+
+def _inside() -> bool:
+    """Whether this context is inside an open ``torch_policy`` block (one closed elsewhere is skipped)."""
+    block = _DECIDING.get()
+    while block is not None and block.closed:
+        block = block.outer
+    return block is not None
 
 
 class PolicyMode(TorchFunctionMode):
@@ -68,7 +86,7 @@ class PolicyMode(TorchFunctionMode):
         kwargs: dict[str, Any] | None = None,
     ) -> Any:
         route = _ROUTES.get(func)
-        if route is None or not _DECIDING.get():  # an op the policy does not concern, or another task's
+        if route is None or not _inside():  # an op the policy does not concern, or another task's
             return func(*args, **kwargs) if kwargs else func(*args)
         return self._decided(func, route, args, kwargs or {})
 
@@ -114,6 +132,8 @@ class PolicyMode(TorchFunctionMode):
         """
         results = found if isinstance(found, tuple) else (found,)
         outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        if isinstance(out, (tuple, list)) != isinstance(found, tuple):
+            return _TORCHS  # one out for several results, or a sequence for one: torch's own error
         if not all(isinstance(o, torch.Tensor) for o in outs):
             return _TORCHS
         if len(outs) != len(results) or any(o.device != r.device for o, r in zip(outs, results, strict=True)):
@@ -121,8 +141,9 @@ class PolicyMode(TorchFunctionMode):
         policy = self.xp.policy_now()
         for o, r in zip(outs, results, strict=True):
             output_dtype(policy, f"torch.{func.__name__}", canonical(r.dtype), canonical(o.dtype))
-        for o, r in zip(outs, results, strict=True):
+        for o, r in zip(outs, results, strict=True):  # every out resized before any is written
             _resize_output(o, r.shape)
+        for o, r in zip(outs, results, strict=True):
             o.copy_(r)
         if not isinstance(found, tuple):
             return out
@@ -161,7 +182,7 @@ class PolicyMode(TorchFunctionMode):
             call = translator(*args, **kwargs)
         except ArgumentError:
             raise
-        except TypeError:  # out=, another overload: torch's own function
+        except TypeError:  # another overload: torch's own function
             return _TORCHS
         if call is None:
             return _TORCHS
@@ -350,21 +371,27 @@ _THREAD_MODES = _ThreadModes()
 
 @contextlib.contextmanager
 def deciding() -> Iterator[None]:
-    """Torch's ops the policy concerns decided in this context (thread, asyncio task) until the block ends."""
-    modes = _THREAD_MODES
+    """Torch's ops the policy concerns decided in this context (thread, asyncio task) until the block ends.
+
+    A block ended in another context (a generator finished elsewhere) is
+    closed for every context that holds it; one ended in another thread leaves
+    the mode on its own thread's stack, deciding nothing there.
+    """
+    modes, thread = _THREAD_MODES, threading.get_ident()
     if modes.open == 0:
         modes.mode = PolicyMode()
         modes.mode.__enter__()  # type: ignore[no-untyped-call]
     modes.open += 1
-    token = _DECIDING.set(True)
+    block = _Block(_DECIDING.get())
+    token = _DECIDING.set(block)
     try:
         yield
     finally:
-        try:
+        block.closed = True
+        with contextlib.suppress(ValueError):  # ended in another context: the one holding it skips it
             _DECIDING.reset(token)
-        except ValueError:  # ended in another context (a generator finished elsewhere)
-            _DECIDING.set(False)
-        modes.open -= 1
-        if modes.open == 0 and modes.mode is not None:
-            modes.mode.__exit__(None, None, None)  # type: ignore[no-untyped-call]
-            modes.mode = None
+        if threading.get_ident() == thread:
+            modes.open -= 1
+            if modes.open == 0 and modes.mode is not None:
+                modes.mode.__exit__(None, None, None)  # type: ignore[no-untyped-call]
+                modes.mode = None
