@@ -47,11 +47,8 @@ def report_decided(op: str, x: Any, result: DType | None) -> None:
 def report_default(op: str, kind: str, result: DType) -> None:
     """Report creation function ``op``, which took the default ``kind`` dtype ``result``, to a compare."""
     scope = innermost() and current()
-    tracer = scope.tracer if scope is not None else None
-    while tracer is not None and not tracer.every_op:  # a trace inside the comparison keeps casts only
-        tracer = tracer.enclosing
-    if tracer is not None:
-        tracer.defaulted(op, kind, result)  # type: ignore[attr-defined]
+    if scope is not None and scope.tracer is not None:
+        scope.tracer.defaulted(op, kind, result)
 
 
 def traced(ns: Space, op: str, x: Any, result: DType, compute: DType) -> None:

@@ -103,6 +103,11 @@ class Trace:
     ) -> None:
         """Note ``op`` on ``operands``, refused with ``error``: a trace keeps only what ran."""
 
+    def defaulted(self, op: str, kind: str, result: DType) -> None:
+        """Note creation function ``op`` taking the default ``kind`` dtype: a trace hands it on."""
+        if self.enclosing is not None:
+            self.enclosing.defaulted(op, kind, result)
+
     def add(self, casts: Sequence[Cast]) -> None:
         """Append ``casts``, records of ops that have run, here and to every enclosing trace."""
         trace: Trace | None = self

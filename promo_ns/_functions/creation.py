@@ -206,13 +206,17 @@ def _int_out_of_range(ns: Space, obj: Any, dtype: DType | None) -> OverflowError
     bad = next((v for v in _leaves(obj) if v.__class__ is int and not lo <= v <= hi), None)
     if bad is None:
         return None
-    holder = next((d for d in (int64, uint64) if INT_RANGE[d][0] <= bad <= INT_RANGE[d][1]), None)
-    fix = f"pass dtype=xp.{holder}" if holder is not None else "pass a floating dtype, e.g. dtype=xp.float64"
     whose = "the policy's default integer dtype " if dtype is None else ""
     return OverflowError(
         f"asarray() got the Python int {_short(bad)}, out of range of {whose}{target} ({lo}..{hi}); "
-        f"{fix}, or convert the data first."
+        f"{_holding(bad, bad)}, or convert the data first."
     )
+
+
+def _holding(low: int, high: int) -> str:
+    """The fix for ints from ``low`` to ``high`` beyond a dtype: the int dtype holding them, or a float."""
+    holder = next((d for d in (int64, uint64) if INT_RANGE[d][0] <= low and high <= INT_RANGE[d][1]), None)
+    return f"pass dtype=xp.{holder}" if holder is not None else "pass a floating dtype, e.g. dtype=xp.float64"
 
 
 def _floats_with_big_ints(obj: Any) -> bool:
@@ -487,12 +491,10 @@ def _check_int_range(start: float, stop: float | None, step: float, dtype: DType
     lo, hi = INT_RANGE[dtype]
     if lo <= low and high <= hi:
         return
-    holder = next((d for d in (int64, uint64) if INT_RANGE[d][0] <= low and high <= INT_RANGE[d][1]), None)
-    fix = f"pass dtype=xp.{holder}" if holder is not None else "pass a floating dtype, e.g. dtype=xp.float64"
     whose = "the policy's default integer dtype " if default else ""
     raise OverflowError(
         f"arange() from {first} to {last} by {step} reaches {low if low < lo else high}, out of range "
-        f"of {whose}{dtype} ({lo}..{hi}); {fix}, or bounds in range."
+        f"of {whose}{dtype} ({lo}..{hi}); {_holding(int(low), int(high))}, or bounds in range."
     )
 
 

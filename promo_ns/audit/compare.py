@@ -101,8 +101,7 @@ class Comparison(Trace):
 
     def defaulted(self, op: str, kind: str, result: DType) -> None:
         """Compare creation function ``op``, which took the default ``kind`` dtype of the policy in force."""
-        if isinstance(self.enclosing, Comparison):
-            self.enclosing.defaulted(op, kind, result)
+        super().defaulted(op, kind, result)
         key = (op, kind)
         outcomes = self._decided.get(key, ())
         if outcomes == ():  # each policy's default (a policy block inside may have run another's)

@@ -31,6 +31,7 @@ __all__ = [
     "in_wide",
     "jax_key",
     "refuse_wide_data",
+    "require_x64",
     "x64_enabled",
     "x64_error",
 ]
@@ -288,10 +289,15 @@ def x64_enabled() -> bool:
 _NARROW = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
 
 
+def require_x64(dtype: DType) -> None:
+    """Raise JaxX64Error where ``dtype`` is 64-bit and x64 is off (JAX would narrow it)."""
+    if dtype in WIDE and not x64_enabled():
+        raise x64_error(dtype)
+
+
 def in_wide(fn: Callable[[Any, Any], Any], compute: DType, x: Any, y: Any) -> Any:
     """``fn(x, y)`` computed in 64-bit ``compute``; a JaxX64Error where x64 is off (JAX would narrow it)."""
-    if not x64_enabled():
-        raise x64_error(compute)
+    require_x64(compute)
     return fn(x, y)
 
 

@@ -59,6 +59,7 @@ from promo_ns.backends._jax_checks import (
     in_wide,
     jax_key,
     refuse_wide_data,
+    require_x64,
     x64_enabled,
     x64_error,
 )
@@ -156,8 +157,7 @@ class JaxBackend(DTypeMaps, KernelErrors):
         JaxX64Error
             ``dtype`` is 64-bit and ``jax_enable_x64`` is off.
         """
-        if dtype in WIDE and not x64_enabled():
-            raise x64_error(dtype)
+        require_x64(dtype)
         found = self._native.get(dtype)
         if found is None:
             found = self._native[dtype] = jnp.dtype(dtype.name)
@@ -197,8 +197,7 @@ class JaxBackend(DTypeMaps, KernelErrors):
 
     def binary(self, op: str, x: Any, y: Any, plan: Plan) -> Any:
         """``op(x, y)`` computed in ``plan.compute`` (operands cast to it), rounded to ``plan.rounded``."""
-        if plan.compute in WIDE and not x64_enabled():  # operands of that dtype already: JAX would narrow
-            raise x64_error(plan.compute)
+        require_x64(plan.compute)  # operands of that dtype already: JAX would narrow the result
         like = x if isinstance(x, jax.Array) else y
         fn = self._functions(plan.values)[op]
         out = fn(self._operand(x, plan.compute, like), self._operand(y, plan.compute, like))
@@ -303,19 +302,19 @@ class JaxBackend(DTypeMaps, KernelErrors):
         check_bounds(x, key)
         dtype = self.dtype(x)
         whole_mask = isinstance(key, jax.Array) and key.dtype == jnp.bool_ and key.shape == x.shape
-        if whole_mask and (not isinstance(value, jax.Array) or value.ndim == 0):  # traced masks too (jit)
-            fill = self.astype(value, dtype) if isinstance(value, jax.Array) else self.scalar(value, dtype, x)
-            return jnp.where(key, fill, x)
         if isinstance(value, jax.Array):
-            selected = jax.eval_shape(lambda: x[key]).shape
-            if not _broadcasts_to(value.shape, selected):  # JAX broadcasts further, into an empty one too
-                raise ValueError(
-                    f"cannot assign a value of shape {value.shape} to the selection of shape "
-                    f"{selected}; the value must broadcast to it"
-                )
+            if not (whole_mask and value.ndim == 0):  # x[key]'s shape: a traced mask has none known
+                selected = jax.eval_shape(lambda: x[key]).shape
+                if not _broadcasts_to(value.shape, selected):  # JAX broadcasts further, into an empty one
+                    raise ValueError(
+                        f"cannot assign a value of shape {value.shape} to the selection of shape "
+                        f"{selected}; the value must broadcast to it"
+                    )
             value = self.astype(value, dtype)
         else:
             value = self.scalar(value, dtype, x)
+        if whole_mask and value.ndim == 0:  # where(), which jax.jit takes with a traced mask too
+            return jnp.where(key, value, x)
         return x.at[key].set(value)
 
 
