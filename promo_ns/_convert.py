@@ -14,6 +14,7 @@ unknown device, a bare native array or a type promo_ns does not know
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +34,7 @@ __all__ = [
     "fit",
     "input_of",
     "is_numpy_like",
+    "is_numpy_scalar",
     "mixed_backends",
     "native",
     "native_argument",
@@ -206,18 +208,23 @@ def operand_of(ns: Space, x: Any) -> Operand:
 
 
 def promoted_operand(ns: Space, x: Any, op: str) -> Any:
-    """``x`` as the plan layer takes it: a NumPy/CuPy scalar becomes the 0-d array it is."""
+    """``x`` as the plan layer takes it: a NumPy/CuPy scalar as the policy takes it (``_other_operand``)."""
     if x.__class__ is ns.Array or x.__class__ is DType or type(x) in _SCALAR_CODE:
         return x
     return _other_operand(ns, x, op)
 
 
 def _other_operand(ns: Any, x: Any, op: str) -> Any:
-    """A NumPy/CuPy scalar as the 0-d array it is (strong, as in NEP 50).
+    """A NumPy/CuPy scalar or 0-d array as the policy in force takes it.
 
-    A subclass of a Python scalar type becomes that Python scalar; anything else raises.
+    A 0-d CuPy or NumPy array is the 0-d array it is (strong, as in NEP 50),
+    and so is a NumPy scalar, but under a policy whose ``numpy_scalars`` is
+    ``"python"``, where it is the Python scalar it holds.  A subclass of a
+    Python scalar type becomes that Python scalar; anything else raises.
     """
     if is_numpy_like(x) and x.ndim == 0:
+        if is_numpy_scalar(x) and ns.policy_now().numpy_scalars == "python":
+            return x.item()
         return ns.asarray(x)
     for t in _SCALAR_TYPES:
         if isinstance(x, t):
@@ -234,6 +241,12 @@ def is_numpy_like(x: Any) -> bool:
 
 
 _NUMPY_MODULES = ("numpy", "cupy", "ml_dtypes")
+
+
+def is_numpy_scalar(x: Any) -> bool:
+    """Whether ``x`` is a NumPy scalar (``np.float64(1.5)``, ``ml_dtypes.bfloat16(1)``), not an array."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(x, np.generic)
 
 
 def cast(ns: Space, x: Any, dtype: DType, like: Any = None) -> Any:

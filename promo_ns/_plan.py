@@ -36,6 +36,7 @@ from promo_ns._convert import (
     defers_to,
     device_error,
     fit,
+    is_numpy_scalar,
     mixed_backends,
     operand_of,
     promoted_operand,
@@ -48,7 +49,15 @@ from promo_ns._engine.operands import PromotionError, Refusal
 from promo_ns._engine.resolution import resolve, resolve_many
 from promo_ns._engine.scalars import checked_inexact, checked_int, int_value
 from promo_ns._operands import _KEYS, _NA, _NK, _SCALAR_CODE, Space, _engine_operand, code_of
-from promo_ns._report import _record, _record_refusal, ran, report_decided, traced
+from promo_ns._report import (
+    _record,
+    _record_refusal,
+    numpy_scalar,
+    numpy_scalar_at,
+    ran,
+    report_decided,
+    traced,
+)
 from promo_ns.backends import Plan
 from promo_ns.policies import Role
 
@@ -169,7 +178,11 @@ def operator(  # noqa: PLR0915
             if kb is None:
                 if other_side and defers_to(other, other_side):
                     return NotImplemented
-                return binary(self, _other_operand(ns, other, op))
+                taken = _other_operand(ns, other, op)
+                if innermost() is None or not is_numpy_scalar(other):
+                    return binary(self, taken)
+                with numpy_scalar_at(0 if reflected else 1, other):
+                    return binary(self, taken)
             y = other
         if reflected:
             ka, kb, x, y = kb, ka, y, x
@@ -331,13 +344,14 @@ def promoted(
 ) -> tuple[DType, list[Any]]:
     """The policy's dtype for ``op`` over ``xs`` and the native operands cast to it.
 
-    NumPy scalars take part as the 0-d arrays they are, as in operators.
+    NumPy scalars take part as in operators, as the policy takes them.
     ``like`` is a native array the operands must share a device with (``where``'s
     condition); Python scalars become 0-d arrays on its device, else on the first array's.
     With ``optional``, ``None`` is an absent operand (``clip``'s missing bound)
     that stays None, as does a Python int the policy drops (a ``clip`` bound
     beyond the dtype on the side that clips nothing).
     """
+    given = xs
     xs = [None if x is None and optional else promoted_operand(ns, x, op) for x in xs]
     operands = [None if x is None else operand_of(ns, x) for x in xs]
     policy = ns.policy_now()
@@ -357,8 +371,10 @@ def promoted(
         scope.tracer.pending(
             op,
             [
-                (o.dtype, o.role, x._x if x.__class__ is ns.Array else x)
-                for o, x in zip(operands, xs, strict=True)
+                numpy_scalar(g)
+                if is_numpy_scalar(g)
+                else (o.dtype, o.role, x._x if x.__class__ is ns.Array else x)
+                for o, x, g in zip(operands, xs, given, strict=True)
                 if o is not None
             ],
             dtype,
@@ -462,8 +478,13 @@ def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
     if scope is None or scope.tracer is None:
         return
     kb = other._k if other.__class__ is a.__class__ else _SCALAR_CODE.get(other.__class__)
-    if kb is None:  # a NumPy scalar, which took part as the 0-d array it is
-        kb = _other_operand(a._ns, other, op)._k
+    if kb is None:  # a NumPy scalar, taken as a 0-d array or a Python scalar
+        taken = _other_operand(a._ns, other, op)
+        kb = taken._k if taken.__class__ is a.__class__ else _SCALAR_CODE[taken.__class__]
+        if is_numpy_scalar(other):
+            with numpy_scalar_at(1, other):
+                _record(scope, op, plan, (a._k, a._x), (kb, y), inplace=True)
+            return
     _record(scope, op, plan, (a._k, a._x), (kb, y), inplace=True)
 
 

@@ -9,17 +9,42 @@ each report is one context-variable lookup.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from promo_ns._context import Scope, current, innermost
-from promo_ns._dtypes import DTYPES, DType
+from promo_ns._dtypes import DTYPES, DType, canonical
 from promo_ns._operands import _KEYS, Space
 from promo_ns.backends import Plan
+from promo_ns.policies import Role
 
 if TYPE_CHECKING:
     from promo_ns._trace import Trace
 
-__all__ = ["ran", "report_decided", "report_default", "traced"]
+__all__ = ["numpy_scalar", "numpy_scalar_at", "ran", "report_decided", "report_default", "traced"]
+
+_noted = threading.local()  #: per thread, the binary op's operand that is a NumPy scalar: (index, scalar)
+
+
+@contextmanager
+def numpy_scalar_at(index: int, scalar: Any) -> Iterator[None]:
+    """Within, this thread's binary op reports operand ``index`` as NumPy scalar ``scalar``.
+
+    The op took it as a 0-d array or as a Python scalar, as its policy takes
+    NumPy scalars; a compare decides it as each compared policy takes it.
+    """
+    _noted.operand = (index, scalar)
+    try:
+        yield
+    finally:
+        _noted.operand = None
+
+
+def numpy_scalar(scalar: Any) -> tuple[DType, Role, Any]:
+    """The reported operand of NumPy scalar ``scalar`` (whichever way the op took it)."""
+    return (canonical(scalar.dtype), Role.NP_SCALAR, scalar)
 
 
 def ran(op: str) -> None:
@@ -72,8 +97,7 @@ def _record(
     first, second = _KEYS[a[0]][0], _KEYS[b[0]][0]
     converts = (first is not None and first is not compute) or (second is not None and second is not compute)
     if converts or tracer.every_op:  # a trace of casts hears only of ops that convert an array
-        operands = [(*_KEYS[code], x) for code, x in (a, b)]
-        tracer.record(op, operands, DTYPES[plan.result >> 1], compute, inplace=inplace)
+        tracer.record(op, _binary_operands(a, b), DTYPES[plan.result >> 1], compute, inplace=inplace)
 
 
 def _record_refusal(
@@ -88,7 +112,17 @@ def _record_refusal(
     """Report binary ``op`` on cell ``(a, b)``, refused with ``error``, to the block's trace."""
     tracer = _tracer(scope)
     if tracer is not None:
-        tracer.refused(op, [(*_KEYS[code], x) for code, x in (a, b)], inplace=inplace, error=error)
+        tracer.refused(op, _binary_operands(a, b), inplace=inplace, error=error)
+
+
+def _binary_operands(a: tuple[int, Any], b: tuple[int, Any]) -> list[tuple[DType | None, Role, Any]]:
+    """The reported operands of a binary op on ``a`` and ``b`` (code, native operand)."""
+    operands = [(*_KEYS[code], x) for code, x in (a, b)]
+    noted = getattr(_noted, "operand", None)
+    if noted is not None:
+        index, scalar = noted
+        operands[index] = numpy_scalar(scalar)
+    return operands
 
 
 def _tracer(scope: Scope) -> Trace | None:

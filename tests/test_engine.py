@@ -26,7 +26,7 @@ from promo_ns._dtypes import (
 )
 from promo_ns._engine.decisions import cell, compute_table, run
 from promo_ns._engine.functions import accumulation_dtype
-from promo_ns._engine.operands import Operand, operand
+from promo_ns._engine.operands import Operand, operand, taken_role
 from promo_ns._engine.resolution import resolve, resolve_many
 from promo_ns._ops import FAMILY
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Role
@@ -112,6 +112,8 @@ def test_undefined_scalar_cells_are_refused(policy: str, a: DType, s: Operand) -
 @pytest.mark.parametrize("policy", BUILTIN)
 @given(a=arrays, b=arrays)
 def test_same_dtype_never_changes_in_arithmetic(policy: str, a: Operand, b: Operand) -> None:
+    # Two NumPy scalars are two Python scalars where the policy takes them so (torch.where(c, s1, s2))
+    assume(a.role is not Role.NP_SCALAR or b.role is not Role.NP_SCALAR or policy != "pytorch")
     same = Operand(a.dtype, b.role)
     got = outcome(policy, "multiply", a, same)
     assert got in (str(a.dtype), "refused")
@@ -281,8 +283,9 @@ def test_unknown_op() -> None:
 
 @pytest.mark.parametrize("policy", BUILTIN)
 @pytest.mark.parametrize("family", ["arithmetic", "comparison", "common", "true_divide", "bitwise"])
-def test_a_numpy_scalar_decides_as_the_0d_array_it_is(policy: str, family: str) -> None:
-    # The tables take a NumPy scalar's cells from the 0-d array's; the full reasoning agrees.
+def test_a_numpy_scalar_decides_as_the_policy_takes_it(policy: str, family: str) -> None:
+    # The tables take a NumPy scalar's cells from the 0-d array's, or the Python scalar's of its kind
+    # (numpy_scalars="python": PyTorch); the full reasoning agrees.
     pol = get_policy(policy)
     rules = pol.families.get(family)
     keys = (
@@ -294,7 +297,7 @@ def test_a_numpy_scalar_decides_as_the_0d_array_it_is(policy: str, family: str) 
         for other in keys:
             for pair in (((dtype, Role.NP_SCALAR), other), (other, (dtype, Role.NP_SCALAR))):
                 reasoned = run(cell(pol, rules, pair)).result
-                as_0d = tuple((d, Role.ZERO_D if r is Role.NP_SCALAR else r) for d, r in pair)
+                as_0d = tuple(taken_role(pol, d, r) for d, r in pair)
                 assert reasoned == run(cell(pol, rules, as_0d)).result, (policy, family, pair)
                 flat = (pair[0][0], pair[0][1], pair[1][0], pair[1][1])
                 assert compute_table(pol, family)[flat] == compute_table(pol, family)[(*as_0d[0], *as_0d[1])]

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import NamedTuple, TypeAlias, TypeVar
 
 from promo_ns._dtypes import CATEGORY, DTYPES, DType, a_or_an, bool_
-from promo_ns._engine.operands import Key, Refusal, _kinds
+from promo_ns._engine.operands import Key, Refusal, _kinds, taken_role
 from promo_ns._memo import per_policy
 from promo_ns._ops import family_of
 from promo_ns.policies._model import ARRAY_ROLES, SCALAR_ROLES, Family, Grid, Policy, Role
@@ -410,6 +410,11 @@ def cell(policy: Policy, family: Family | None, keys: Sequence[Key]) -> Stage[DT
     """
     if family is None:
         raise _RefusalError("kind", "the policy defines no op of this family: refused")
+    if any(r is Role.NP_SCALAR for _, r in keys):
+        keys = [taken_role(policy, d, r) for d, r in keys]
+        yield "a NumPy scalar takes part as " + (
+            "the Python scalar it holds" if policy.numpy_scalars == "python" else "the 0-d array it is"
+        )
     _check_kinds(family, keys)
     if family.cast is not None:
         return (yield from _cast(keys, family.cast, family.complex_to_real))
@@ -432,7 +437,6 @@ _KEYS: tuple[Key, ...] = tuple((d, r) for r in ARRAY_ROLES for d in DTYPES) + tu
 
 TableKey: TypeAlias = tuple[DType | None, Role, DType | None, Role]
 _UNSET: object = object()
-_AS_ZERO_D = {Role.NP_SCALAR: Role.ZERO_D}
 
 
 @per_policy
@@ -463,8 +467,8 @@ def table_cell(policy: Policy, kind: str, family_name: str, k: TableKey) -> obje
     ``"compute"`` (``(result dtype, dtype the kernel computes in)``, or a
     refusal) or ``"promoted"`` (plain promotion, before any family's rule).
     """
-    if Role.NP_SCALAR in (k[1], k[3]):  # a NumPy scalar is the 0-d array it is, in every policy
-        k = (k[0], _AS_ZERO_D.get(k[1], k[1]), k[2], _AS_ZERO_D.get(k[3], k[3]))
+    if Role.NP_SCALAR in (k[1], k[3]):  # a 0-d array or a Python scalar, as the policy takes it
+        k = (*taken_role(policy, k[0], k[1]), *taken_role(policy, k[2], k[3]))
     cells = _cells(policy, kind, family_name)
     value = cells.get(k, _UNSET)
     if value is _UNSET:

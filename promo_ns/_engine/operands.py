@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from promo_ns._dtypes import DType
-from promo_ns.policies._model import Role
+from promo_ns.policies._model import Policy, Role
 
-__all__ = ["Key", "Operand", "PromotionError", "Refusal", "operand"]
+__all__ = ["Key", "Operand", "PromotionError", "Refusal", "as_taken", "operand"]
 
 Key = tuple[DType | None, Role]
 
@@ -74,6 +74,31 @@ def operand(x: object) -> Operand:
         else:
             raise TypeError(f"expected an array or a Python scalar, got {type(x).__name__}")
     return Operand(None, role, x)
+
+
+_PYTHON_ROLE = {"b": Role.BOOL, "i": Role.INT, "u": Role.INT, "f": Role.FLOAT, "c": Role.COMPLEX}
+
+
+def as_taken(policy: Policy, o: Operand) -> Operand:
+    """Operand ``o`` as ``policy`` takes it: a NumPy scalar as a 0-d array or as the Python scalar it holds.
+
+    A NumPy scalar's operand carries its dtype and, as its value, the Python
+    scalar it holds (``np.float64(1.5).item()``); other operands are returned as they are.
+    """
+    if o.role is not Role.NP_SCALAR or o.dtype is None:
+        return o
+    if policy.numpy_scalars == "python":
+        return Operand(None, _PYTHON_ROLE[o.dtype.kind], o.value)
+    return Operand(o.dtype, Role.ZERO_D)
+
+
+def taken_role(policy: Policy, dtype: DType | None, role: Role) -> Key:
+    """The table key ``(dtype, role)`` as ``policy`` takes it (:func:`as_taken` without a value)."""
+    if role is not Role.NP_SCALAR or dtype is None:
+        return (dtype, role)
+    if policy.numpy_scalars == "python":
+        return (None, _PYTHON_ROLE[dtype.kind])
+    return (dtype, Role.ZERO_D)
 
 
 class Refusal(NamedTuple):

@@ -27,11 +27,11 @@ from typing import Any
 from promo_ns._context import BLOCK_HOOKS, Scope, _Block, current
 from promo_ns._dtypes import DType
 from promo_ns._engine.functions import accumulation_dtype, check_input_kind, delegated_dtype, function_dtype
-from promo_ns._engine.operands import Operand, PromotionError
+from promo_ns._engine.operands import Operand, PromotionError, as_taken
 from promo_ns._engine.resolution import resolve, resolve_many
 from promo_ns._ops import DELEGATED_DTYPES
 from promo_ns._trace import Reported, Trace
-from promo_ns.policies import Policy, get_policy
+from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["Comparison", "Difference", "compare", "run_script"]
 
@@ -234,11 +234,14 @@ def _counted(n: int, noun: str) -> str:
 
 def _operands(operands: Reported) -> tuple[Operand, ...]:
     """The engine's operands: dtype and role, and a Python scalar's value (an array's is not needed)."""
-    return tuple(Operand(d, r, x if d is None else None) for d, r, x in operands)
+    return tuple(
+        Operand(d, r, x.item() if r is Role.NP_SCALAR else x if d is None else None) for d, r, x in operands
+    )
 
 
 def _outcome(policy: Policy, op: str, operands: tuple[Operand, ...]) -> str:
     """What ``policy`` makes of ``op`` on ``operands``: the result dtype's name, or the refusal."""
+    operands = tuple(as_taken(policy, o) for o in operands)
     try:
         if op.endswith("=") and len(operands) == 2:
             return str(resolve(policy, op[:-1], *operands, inplace=True))

@@ -248,6 +248,12 @@ class Policy:
             by the policy's ``"x * s"`` rule (PyTorch's ``Tensor.__rtruediv__``);
             also for a bool or integer ``x`` (its ``reciprocal`` in the
             policy's ``functions`` dtype) and a Python complex ``s``.
+    numpy_scalars
+        How a NumPy scalar (``np.float64(1.5)``, not a 0-d ``ndarray``) takes
+        part in ops: ``"arrays"``, as the 0-d array of its dtype it is (NEP 50,
+        JAX), or ``"python"``, as the Python scalar of its kind it holds
+        (PyTorch reads ``np.integer`` and ``np.floating`` as Python numbers, so
+        ``int32_tensor + np.float64(1.5)`` is float32).
     deviations
         Every deliberate difference from the reference framework, in words.
     """
@@ -285,6 +291,7 @@ class Policy:
     nested: Literal["strong-scalars", "weak-scalars", "refused"] = "strong-scalars"
     nested_rules: str | None = None
     float_scalars: Mapping[str, FloatScalarRule] = field(default_factory=dict)
+    numpy_scalars: Literal["arrays", "python"] = "arrays"
     deviations: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:

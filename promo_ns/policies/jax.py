@@ -86,6 +86,10 @@ complex128 arrays cannot be made, the weak float is float32 (``int8 + 1.5`` is
 float32), true division of any integer is float32, and ``sum`` of int8 is int32.
 It is no separate policy: derive one from this (``get_policy("jax").derive(...)``)
 where code runs JAX in that mode.
+
+NumPy scalars are strongly typed in JAX (``dtypes.is_weakly_typed`` holds for Python
+scalars only): they take part as the 0-d arrays they are (``int32 + np.float64(1.5)`` is
+float64).
 """
 
 from __future__ import annotations

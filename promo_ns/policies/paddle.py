@@ -57,6 +57,13 @@ and one for ``x op= y``, and follows:
   ``searchsorted`` takes int/float pairs (``SEARCHSORTED``).  Paddle has no
   ``result_type`` and no ``can_cast``: ``result_type`` answers what ``+`` gives.
 
+NumPy scalars (measured by ``python -m conformance.frameworks.numpy_scalars
+paddle``, stored in ``tests/reference/numpy-scalars.json``): Paddle's
+operators take ``np.float64``, ``np.complex128`` (subclasses of Python's float
+and complex) and ``np.int16``/``int32``/``int64`` as the Python numbers they
+hold (``int32_tensor + np.float64(1.5)`` is float32), and so does ``clip``;
+the policy takes every NumPy scalar so (``numpy_scalars="python"``).
+
 Setitem casts any real value into the tensor, a 0-d tensor of any dtype too
 (``x_int32[0] = 5``, ``x_f16[0] = 1.5``, ``x_int64[0] = True``, ``x_f32[0] =
 <0-d int64>``); ``paddle.clip`` keeps x's dtype (``clip(int32, 0, 2)`` is
@@ -347,6 +354,7 @@ POLICY = Policy(
     int_values="wrap",
     inplace="same",
     functions=FUNCTIONS,
+    numpy_scalars="python",
     nested="strong-scalars",
     nested_rules="numpy",
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
@@ -414,6 +422,14 @@ POLICY = replace(
     },
     deviations=(
         *POLICY.deviations,
+        "NumPy scalars: paddle.where takes one as the 0-d tensor it is (to_tensor keeps its dtype: "
+        "where(c, float32, np.float64(1.5)) is float64), where the operators take the Python number "
+        "it holds; the policy takes it one way, as the operators do.",
+        "NumPy scalars: Paddle's operators and clip cast np.float16, np.float32 and np.complex64 into the "
+        "tensor's dtype (int32 + np.float32(1.5) is int32 [2, 3, 4]; a complex's imaginary part is dropped) "
+        "and keep a bool tensor bool with NumPy ints (bool + np.int64(2) is True); their argument parsing "
+        "refuses np.bool_, np.int8 and np.uint8 (TypeError: operand 'Tensor' does not support ufuncs). "
+        "promo_ns loses nothing and refuses none: it takes them as the Python numbers they hold.",
         "an integer tensor to a negative Python int power never returns in Paddle 3.3.1 (its CPU "
         "PowKernel loops); promo_ns computes it as Paddle computes a negative exponent tensor "
         "(1 ** -n is 1, (-1) ** -n is -1 or 1, any other base 0).",

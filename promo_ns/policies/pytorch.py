@@ -56,6 +56,12 @@ and ``%`` by zero raise ``RuntimeError: ZeroDivisionError`` (a tensor divisor
 too): the policy's rule (``zero_divisor="raise"``), which every backend
 follows (torch's CUDA kernels give no error; the CPU is the reference).
 
+NumPy scalars (``np.int64(2)``, ``np.float64(1.5)``; not 0-d NumPy arrays,
+which are 0-d tensors) are Python numbers to torch's argument parser, so they are
+weak: ``int32_tensor + np.float64(1.5)`` is float32, ``int8_tensor + np.int16(300)``
+is int8, in operators, ``where``, ``clamp`` and ``result_type`` alike
+(``numpy_scalars="python"``).
+
 Setitem casts any value into the tensor (a Python scalar, a 0-d tensor of
 any dtype), a Python complex into a real dtype only with a zero imaginary
 part ("value cannot be converted to type double without overflow"); ``clamp``
@@ -319,8 +325,14 @@ POLICY = Policy(
     functions=FUNCTIONS,
     nested="strong-scalars",
     float_scalars=FLOAT_SCALARS,
+    numpy_scalars="python",
     defaults={"bool": bool_, "int": int64, "float": float32, "complex": complex64, "index": int64},
     deviations=(
+        "NumPy bool and complex scalars: torch reads np.bool_ as the float 1.0 or 0.0 (bool_tensor + "
+        "np.True_ is float32 and bool_tensor & np.True_ has no kernel) and add/sub read np.complex64 "
+        "and np.complex128 as their real part (int32_tensor + np.complex64(1+2j) is float32 [2., 2.], "
+        "where mul keeps the complex); the policy takes them as the Python bool and complex they hold, "
+        "as torch takes np.integer and np.floating, so nothing is dropped.",
         "asarray of nested data holding 1-d or larger tensors stacks them (torch.tensor raises: only "
         "one-element tensors convert to Python scalars); their dtype follows the same rule as 0-d ones.",
         "float16 with a lower-priority complex (a Python complex or a 0-d complex tensor) gives "

@@ -71,6 +71,11 @@ tf-safe gives ``log``'s dtype.  ``tf.linalg.pinv`` refuses complex while
 ``inv``/``det``/``qr`` take it: tf-safe takes it.  TF returns ``eigvalsh``
 (and ``eigh``'s eigenvalues, ``slogdet``'s log|det|) of a complex matrix in
 the complex dtype; tf-safe gives the real dtype, as ``svdvals`` does in TF.
+
+NumPy scalars take part as the 0-d tensors they are (strong: ``int8 + np.int16(2)`` is
+int16), as ``s + t``, ``tf.add`` and ``tnp.clip`` take them in every numpy-behaviour mode
+(measured by ``python -m conformance.frameworks.numpy_scalars``, stored in
+``tests/reference/numpy-scalars.json``).
 """
 
 from __future__ import annotations

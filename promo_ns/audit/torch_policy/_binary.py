@@ -9,7 +9,7 @@ import torch
 
 from promo_ns._ops import COMPARISONS, NATIVE, OPERATORS
 from promo_ns._plan import INPLACE, NORMAL, REFLECTED, operator
-from promo_ns.audit.torch_policy._call import SCALARS
+from promo_ns.audit.torch_policy._call import OPERAND_SCALARS
 
 __all__ = ["FUNCTION", "OPERATOR_PATHS", "SPELLINGS", "operands"]
 
@@ -52,7 +52,7 @@ OPERATOR_PATHS = {(op, mode): operator(op, mode) for op, mode in set(SPELLINGS.v
 
 
 def operands(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any] | None:
-    """The op's operands from torch's arguments; None where they are not tensors and Python scalars."""
+    """The op's operands from torch's arguments; None unless they are tensors and Python or NumPy scalars."""
     arity = 3 if op == "where" else 2
     values = list(args)
     for name in ("input", "other") if op != "where" else ("condition", "input", "other"):
@@ -60,7 +60,7 @@ def operands(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any
             values.append(kwargs.pop(name))
     if kwargs:  # out=, alpha=, rounding_mode=: torch's own function
         return None
-    if len(values) != arity or not all(isinstance(v, (torch.Tensor, *SCALARS)) for v in values):
+    if len(values) != arity or not all(isinstance(v, (torch.Tensor, *OPERAND_SCALARS)) for v in values):
         return None
     if not isinstance(values[0], torch.Tensor) and not isinstance(values[-1], torch.Tensor):
         return None

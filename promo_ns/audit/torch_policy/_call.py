@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
+import numpy as np
 import torch
 
 from promo_ns._dtypes import canonical
 from promo_ns._functions._common import WIDER
 
 __all__ = [
+    "OPERAND_SCALARS",
     "SCALARS",
     "ArgumentError",
     "Call",
@@ -42,6 +44,9 @@ __all__ = [
 
 #: What a Python scalar operand may be (a bool, int, float or complex, as the namespace takes it).
 SCALARS = (bool, int, float, complex)
+#: What a scalar operand of a binary op may be: a Python scalar or a NumPy scalar (the policy says
+#: whether it takes part as a Python scalar or as the 0-d array it is).
+OPERAND_SCALARS = (*SCALARS, np.bool_, np.number)
 
 
 class Call(NamedTuple):

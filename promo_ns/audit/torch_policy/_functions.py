@@ -16,6 +16,7 @@ from typing import Any
 import torch
 
 from promo_ns.audit.torch_policy._call import (
+    OPERAND_SCALARS,
     SCALARS,
     Call,
     Calls,
@@ -71,7 +72,7 @@ def _clip(x: Any, min: Any = None, max: Any = None) -> Call | None:
     bounds = [b for b in (min, max) if b is not None]
     if not isinstance(x, torch.Tensor) or not bounds:  # no bound: torch's own error
         return None
-    if not all(isinstance(b, (torch.Tensor, *SCALARS)) for b in bounds):
+    if not all(isinstance(b, (torch.Tensor, *OPERAND_SCALARS)) for b in bounds):
         return None
     return Call("clip", (x,), {"min": min, "max": max})
 

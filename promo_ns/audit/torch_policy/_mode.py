@@ -23,7 +23,7 @@ from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
 from promo_ns._plan import INPLACE
 from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
-from promo_ns.audit.torch_policy._call import SCALARS, ArgumentError, Call, Calls, InPlace, Translator
+from promo_ns.audit.torch_policy._call import OPERAND_SCALARS, ArgumentError, Call, Calls, InPlace, Translator
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
@@ -316,7 +316,7 @@ def _letting_refusals_through(original: Callable[..., Any]) -> Callable[..., Any
     def op(self: Any, other: Any) -> Any:
         if not torch.compiler.is_compiling() and not has_torch_function((self, other)):
             return original(self, other)  # no mode (another thread), no subclass
-        if not isinstance(other, (torch.Tensor, *SCALARS)):  # a NumPy scalar, a str: torch's own answer
+        if not isinstance(other, (torch.Tensor, *OPERAND_SCALARS)):  # a str, a list: torch's own answer
             with torch._C.DisableTorchFunction():
                 return original(self, other)
         try:
