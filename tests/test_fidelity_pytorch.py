@@ -21,7 +21,7 @@ import pytest
 import promo_ns
 from promo_ns import PromotionError
 from promo_ns._dtypes import BY_NAME, DTYPES
-from promo_ns.policies import Family
+from promo_ns.policies import Family, get_policy
 from promo_ns.policies._grids import cast_grid, delegated_grid
 from tests.backends import VALUE_BACKENDS, dtypes_of, namespace, skip_without, to_numpy
 
@@ -501,3 +501,33 @@ def test_the_per_policy_cache_keys_keywords_too() -> None:
     assert f(policy, "divide", function=True) == ("divide", True)
     assert f(policy, "divide", function=True) == ("divide", True)
     assert calls == [("divide", False), ("divide", True)]
+
+
+# --- where torch's API is not the standard's: documented in Policy.deviations, checked both ways -----
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+def test_the_standards_semantics_where_torch_differs_outside_dtypes(backend: str) -> None:
+    xp = namespace(backend, "pytorch")
+    deviations = " ".join(get_policy("pytorch").deviations)
+    # sign(NaN): the standard's NaN; torch's 0
+    assert math.isnan(float(to_numpy(xp.sign(xp.asarray([math.nan])))[0]))
+    assert float(torch.sign(torch.tensor([math.nan]))[0]) == 0.0 and "sign(NaN) is NaN" in deviations
+    # where(): a bool condition only; torch still takes uint8
+    with pytest.raises(TypeError, match="bool condition"):
+        xp.where(xp.asarray([1, 0], dtype=xp.uint8), 1.0, 2.0)
+    assert torch.where(torch.tensor([1, 0], dtype=torch.uint8), 1.0, 2.0).tolist() == [1.0, 2.0]
+    # arange against the step's sign: empty; torch raises
+    assert xp.arange(-3).shape == (0,)
+    with pytest.raises(RuntimeError, match="inconsistent with step sign"):
+        torch.arange(-3)
+    # overlapping in-place operands: computed as NumPy does; torch refuses
+    x = xp.arange(5.0)
+    view = x[1:]
+    view += x[:-1]
+    assert to_numpy(view).tolist() == [1.0, 3.0, 5.0, 7.0]  # x too where slices are views (not Dask, JAX)
+    t = torch.arange(5.0)
+    with pytest.raises(RuntimeError, match="single memory location"):
+        t[1:] += t[:-1]
+    assert "overlap in memory" in deviations

@@ -333,6 +333,12 @@ POLICY = Policy(
         "and np.complex128 as their real part (int32_tensor + np.complex64(1+2j) is float32 [2., 2.], "
         "where mul keeps the complex); the policy takes them as the Python bool and complex they hold, "
         "as torch takes np.integer and np.floating, so nothing is dropped.",
+        "Where torch's API differs from the standard's and not in dtypes, the namespace follows the "
+        "standard on every backend: sign(NaN) is NaN (torch's sign gives 0); where() takes a bool condition "
+        "only (torch still takes a uint8 one, with a warning that this is deprecated and will be removed); "
+        "arange(stop) with stop against step's sign is empty (torch raises: upper bound and lower bound "
+        "inconsistent with step sign); x[1:] += x[:-1] computes as if the right side were read first, as "
+        "NumPy does (torch refuses operands that overlap in memory: Please clone() the tensor).",
         "asarray of nested data holding 1-d or larger tensors stacks them (torch.tensor raises: only "
         "one-element tensors convert to Python scalars); their dtype follows the same rule as 0-d ones.",
         "float16 with a lower-priority complex (a Python complex or a 0-d complex tensor) gives "
