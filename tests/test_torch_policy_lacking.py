@@ -561,3 +561,34 @@ def test_linear_takes_a_0d_bias_as_torch_does() -> None:
         with promo_ns.torch_policy(policy):
             out = torch.nn.functional.linear(x, w, b)
         assert out.dtype == torch.float32 and out.tolist() == torch.nn.functional.linear(x, w, b).tolist()
+
+
+def test_functions_decided_over_stand_ins_decide_once_per_signature(monkeypatch: pytest.MonkeyPatch) -> None:
+    # F.linear, einsum, cdist and xlogy decide over stand-ins once per dtypes, roles, devices and policy;
+    # inside compare every call is decided (and counted); a refusal is never remembered
+    from promo_ns.audit.torch_policy import _mode
+    from promo_ns.audit.torch_policy._call import Call
+
+    monkeypatch.setattr(_mode, "_DECIDED", {})
+    decisions = []
+    original = _mode.PolicyMode._call
+
+    def counting(self: Any, call: Any) -> Any:
+        if isinstance(call, Call) and call.name == "matmul":  # a decision over stand-ins
+            decisions.append(call)
+        return original(self, call)
+
+    monkeypatch.setattr(_mode.PolicyMode, "_call", counting)
+    x, w64 = torch.ones(2, 3), torch.ones(4, 3, dtype=torch.float64)
+    with promo_ns.torch_policy("numpy"):
+        for _ in range(3):
+            assert torch.nn.functional.linear(x, w64).dtype == torch.float64
+        assert torch.nn.functional.linear(x, w64.float()).dtype == torch.float32  # another signature
+    assert len(decisions) == 2
+    with promo_ns.torch_policy("numpy"), promo_ns.compare("numpy", "paddle") as report:
+        for _ in range(3):
+            torch.nn.functional.linear(x, w64)
+    assert [d.count for d in report.differences] == [3]
+    for _ in range(2):
+        with promo_ns.torch_policy("paddle"), pytest.raises(PromotionError):
+            torch.einsum("ij,kj->ik", x.int(), x)

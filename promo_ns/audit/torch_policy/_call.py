@@ -28,6 +28,7 @@ __all__ = [
     "ArgumentError",
     "Call",
     "Calls",
+    "Decided",
     "InPlace",
     "Translator",
     "axis",
@@ -76,6 +77,44 @@ class Calls(NamedTuple):
     combine: Callable[..., Any]
 
 
+class Decided(NamedTuple):
+    """Torch's function of ``operands`` cast to the dtype the policy gives its ``name`` of them.
+
+    ``compute`` takes that dtype and returns torch's result.  The function mode
+    decides it (:meth:`decision`) once per :meth:`signature` and policy.
+    """
+
+    name: str
+    operands: tuple[Any, ...]
+    compute: Callable[[torch.dtype], Any]
+
+    def signature(self) -> tuple[tuple[torch.dtype, bool, torch.device], ...] | None:
+        """The operands' dtypes, roles (0-d or not) and devices; None where a scalar's value may matter."""
+        if not all(isinstance(v, torch.Tensor) for v in self.operands):
+            return None
+        return tuple((v.dtype, v.ndim == 0, v.device) for v in self.operands)
+
+    def decision(self) -> Call:
+        """The namespace's ``name`` on 2 x 2 ones of each tensor's dtype on its device.
+
+        0-d ones stand for a 0-d tensor, whose role may matter to the policy,
+        but in ``matmul``, which takes none; a Python scalar takes part as it
+        is (its value may matter too, as an int beyond the tensor's dtype).  Of
+        three or more operands: on the first two, then on that result and the
+        next (``F.linear(x, w, b)`` is one kernel over all three, each
+        decision the policy's ``matmul``).
+        """
+        shaped = self.name == "matmul"  # of matrices whatever their axes (F.linear's 0-d bias)
+        stand_ins = [
+            v.new_ones((2, 2) if v.ndim or shaped else ()) if isinstance(v, torch.Tensor) else v
+            for v in self.operands
+        ]
+        folded = Call(self.name, tuple(stand_ins[:2]), {})
+        for stand_in in stand_ins[2:]:
+            folded = Call(self.name, (folded, stand_in), {})
+        return folded
+
+
 class InPlace(NamedTuple):
     """An in-place form (``x.sqrt_()``, ``x.clamp_(0)``): ``call``, its result stored in ``target``.
 
@@ -83,12 +122,12 @@ class InPlace(NamedTuple):
     does not cast the result's dtype back to ``target``'s (as it refuses ``x.add_(y)``).
     """
 
-    call: Call
+    call: Call | Decided
     target: torch.Tensor
 
 
 #: A torch function's arguments -> the namespace's call (or calls), or None: torch's own call.
-Translator = Callable[..., Call | Calls | InPlace | None]
+Translator = Callable[..., Call | Calls | Decided | InPlace | None]
 
 
 class ArgumentError(TypeError):
@@ -148,25 +187,12 @@ def decided_as(name: str, x: torch.Tensor, compute: Callable[[torch.dtype], Any]
     return Call(name, (x.new_zeros(2),), kwargs, lambda decided: compute(decided.dtype))
 
 
-def decided_over(name: str, operands: Sequence[Any], compute: Callable[[torch.dtype], Any]) -> Call:
+def decided_over(name: str, operands: Sequence[Any], compute: Callable[[torch.dtype], Any]) -> Decided:
     """:func:`decided_as` for a function of two or more operands (``xlogy``, ``einsum``, ``linear``).
 
-    The namespace's ``name`` runs on 2 x 2 ones of each tensor's dtype on its
-    device (0-d ones for a 0-d tensor, whose role may matter to the policy, but
-    in ``matmul``, which takes none), a
-    Python scalar taking part as it is (its value may matter too, as an int
-    beyond the tensor's dtype); of three or more operands,
-    on the first two, then on that result and the next (``F.linear(x, w, b)``
-    is one kernel over all three, each decision the policy's ``matmul``).
+    The policy's ``name`` of the operands decides the dtype (see :meth:`Decided.decision`).
     """
-    shaped = name == "matmul"  # of matrices whatever their axes (F.linear's 0-d bias)
-    stand_ins = [
-        v.new_ones((2, 2) if v.ndim or shaped else ()) if isinstance(v, torch.Tensor) else v for v in operands
-    ]
-    folded = Call(name, tuple(stand_ins[:2]), {})
-    for stand_in in stand_ins[2:]:
-        folded = Call(name, (folded, stand_in), {})
-    return folded._replace(after=lambda decided: compute(decided.dtype))
+    return Decided(name, tuple(operands), compute)
 
 
 def computed(
@@ -192,7 +218,7 @@ def in_place(translator: Translator) -> Translator:
 
     def call(x: Any, *args: Any, **kwargs: Any) -> InPlace | None:
         found = translator(x, *args, **kwargs)
-        return InPlace(found, x) if isinstance(found, Call) else None
+        return InPlace(found, x) if isinstance(found, (Call, Decided)) else None
 
     return call
 

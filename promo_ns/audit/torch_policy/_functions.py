@@ -20,6 +20,7 @@ from promo_ns.audit.torch_policy._call import (
     SCALARS,
     Call,
     Calls,
+    Decided,
     Translator,
     axis,
     both,
@@ -223,7 +224,7 @@ def _like_exp(name: str) -> Translator:
     return translate
 
 
-def _xlogy(x: Any, y: Any) -> Call | None:
+def _xlogy(x: Any, y: Any) -> Decided | None:
     """``torch.xlogy``: ``x * log(y)`` of two operands, of the dtype the policy gives ``divide`` of them."""
     if not any(isinstance(v, torch.Tensor) for v in (x, y)) or not all(
         isinstance(v, (torch.Tensor, *SCALARS)) for v in (x, y)
@@ -243,7 +244,7 @@ def _pairwise(fn: Callable[..., Any]) -> Translator:
     torch itself refuses two dtypes (as ``matmul`` does); the policy promotes them.
     """
 
-    def call(x1: Any, x2: Any, *args: Any, **kwargs: Any) -> Call | None:
+    def call(x1: Any, x2: Any, *args: Any, **kwargs: Any) -> Decided | None:
         if not tensors(x1, x2) or any(isinstance(v, torch.Tensor) for v in (*args, *kwargs.values())):
             return None
         return decided_over("matmul", (x1, x2), lambda d: fn(x1.to(d), x2.to(d), *args, **kwargs))
@@ -251,7 +252,7 @@ def _pairwise(fn: Callable[..., Any]) -> Translator:
     return call
 
 
-def _linear(input: Any, weight: Any, bias: Any = None) -> Call | None:
+def _linear(input: Any, weight: Any, bias: Any = None) -> Decided | None:
     """``torch.nn.functional.linear``: torch's on every operand cast to the policy's ``matmul`` dtype.
 
     One kernel (``addmm``) over the input, the weight and the bias: the
@@ -266,7 +267,7 @@ def _linear(input: Any, weight: Any, bias: Any = None) -> Call | None:
     )
 
 
-def _einsum(equation: Any, *operands: Any) -> Call | None:
+def _einsum(equation: Any, *operands: Any) -> Decided | None:
     """``torch.einsum`` of two or more tensors: torch's on all cast to the dtype of the policy's ``matmul``.
 
     Decided pairwise, left to right, as for ``matmul(matmul(x, y), z)``;

@@ -15,6 +15,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode, handle_torch_function, has_torch_function
 
+from promo_ns._context import current
 from promo_ns._convert import wrap
 from promo_ns._dtypes import canonical
 from promo_ns._engine.operands import Operand, PromotionError
@@ -23,7 +24,15 @@ from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
 from promo_ns._plan import INPLACE
 from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
-from promo_ns.audit.torch_policy._call import OPERAND_SCALARS, ArgumentError, Call, Calls, InPlace, Translator
+from promo_ns.audit.torch_policy._call import (
+    OPERAND_SCALARS,
+    ArgumentError,
+    Call,
+    Calls,
+    Decided,
+    InPlace,
+    Translator,
+)
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
@@ -204,10 +213,12 @@ class PolicyMode(TorchFunctionMode):
             inplace_dtype(self.xp.policy_now(), inplace.call.name, (left,), canonical(out.dtype))
         return target.copy_(out)
 
-    def _call(self, call: Call | Calls) -> Any:
+    def _call(self, call: Call | Calls | Decided) -> Any:
         """The namespace's function of ``call``, tensors wrapped and torch dtypes its own: torch's result."""
         if isinstance(call, Calls):
             return call.combine(*(self._call(c) for c in call.calls))
+        if isinstance(call, Decided):
+            return call.compute(self._decided_dtype(call))
         xp = self.xp
 
         def ours(v: Any) -> Any:
@@ -231,6 +242,24 @@ class PolicyMode(TorchFunctionMode):
         result = _native(out)
         return result if call.after is None else call.after(result)
 
+    def _decided_dtype(self, decided: Decided) -> torch.dtype:
+        """The dtype the policy gives ``decided``'s operands: decided once per signature and policy.
+
+        Inside a ``trace`` or ``compare`` block it is decided every time, so the block hears of it.
+        """
+        scope = current()
+        signature = decided.signature()
+        if signature is None or (scope is not None and scope.tracer is not None):
+            return self._call(decided.decision()).dtype  # type: ignore[no-any-return]
+        key = (self.xp.policy_now(), decided.name, signature)
+        found = _DECIDED.get(key)
+        if found is None:
+            found = _DECIDED[key] = self._call(decided.decision()).dtype
+        return found
+
+
+#: (policy, op, operands' signature) -> the dtype the policy decided (:meth:`PolicyMode._decided_dtype`).
+_DECIDED: dict[tuple[Any, str, tuple[Any, ...]], torch.dtype] = {}
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
