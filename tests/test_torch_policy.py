@@ -422,3 +422,22 @@ def test_a_block_a_generator_ends_in_another_context_leaves_that_contexts_block_
         started.close()
         assert (i32 + f16).dtype == torch.float64  # numpy's, still
     assert (i32 + f16).dtype == torch.float16  # torch's own outside
+
+
+def test_a_users_function_mode_around_the_block_sees_the_ops_it_decides() -> None:
+    # was (hostile review): promo_ns ran its torch calls with torch function dispatch off, so an
+    # enclosing TorchFunctionMode (a profiler, a logger) never saw the decided ops
+    from torch.overrides import TorchFunctionMode
+
+    seen: list[str] = []
+
+    class Logging(TorchFunctionMode):
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            seen.append(getattr(func, "__name__", str(func)))
+            return func(*args, **(kwargs or {}))
+
+    i8, u8 = torch.ones(3, dtype=torch.int8), torch.ones(3, dtype=torch.uint8)
+    with Logging(), promo_ns.torch_policy("numpy"):
+        out = torch.add(i8, u8)
+    assert out.dtype == torch.int16
+    assert "add" in seen  # the kernel promo_ns ran for the call (the block's mode, innermost, took the call)

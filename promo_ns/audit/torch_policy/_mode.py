@@ -111,7 +111,7 @@ class PolicyMode(TorchFunctionMode):
     ) -> Any:
         """``func`` as promo_ns decides it: the namespace's op, or torch's own where it is another call."""
         out = kwargs.get("out")
-        with torch._C.DisableTorchFunction():  # promo_ns's own torch calls: torch's, not an outer block's
+        with _own_calls():
             if out is not None and (func in CREATION or _differentiated(args, kwargs)):
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
             computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
@@ -260,6 +260,17 @@ class PolicyMode(TorchFunctionMode):
 
 #: (policy, op, operands' signature) -> the dtype the policy decided (:meth:`PolicyMode._decided_dtype`).
 _DECIDED: dict[tuple[Any, str, tuple[Any, ...]], torch.dtype] = {}
+
+def _own_calls() -> contextlib.AbstractContextManager[Any]:
+    """Where promo_ns's own torch calls go: to the function modes below this one (a user's), if any.
+
+    Inside a mode's handler torch has popped the mode itself; with no other
+    mode on the stack the calls skip torch's function dispatch altogether.
+    """
+    if torch._C._len_torch_function_stack():
+        return contextlib.nullcontext()
+    return torch._C.DisableTorchFunction()
+
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
