@@ -261,6 +261,7 @@ class PolicyMode(TorchFunctionMode):
 #: (policy, op, operands' signature) -> the dtype the policy decided (:meth:`PolicyMode._decided_dtype`).
 _DECIDED: dict[tuple[Any, str, tuple[Any, ...]], torch.dtype] = {}
 
+
 def _own_calls() -> contextlib.AbstractContextManager[Any]:
     """Where promo_ns's own torch calls go: to the function modes below this one (a user's), if any.
 
