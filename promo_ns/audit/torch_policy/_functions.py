@@ -252,21 +252,6 @@ def _pairwise(fn: Callable[..., Any]) -> Translator:
     return call
 
 
-def _linear(input: Any, weight: Any, bias: Any = None) -> Decided | None:
-    """``torch.nn.functional.linear``: torch's on every operand cast to the policy's ``matmul`` dtype.
-
-    One kernel (``addmm``) over the input, the weight and the bias: the
-    policy's ``matmul`` decides the product's dtype, then the bias joins it as
-    one more ``matmul`` operand.  torch itself refuses two dtypes.
-    """
-    operands = (input, weight) if bias is None else (input, weight, bias)
-    if not tensors(*operands):
-        return None
-    return decided_over(
-        "matmul", operands, lambda d: torch.nn.functional.linear(*(v.to(d) for v in operands))
-    )
-
-
 def _einsum(equation: Any, *operands: Any) -> Decided | None:
     """``torch.einsum`` of two or more tensors: torch's on all cast to the dtype of the policy's ``matmul``.
 
@@ -436,7 +421,6 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **dict.fromkeys((*both("xlogy"), torch.special.xlogy), _xlogy),
     torch.cdist: _pairwise(torch.cdist),
     torch.einsum: _einsum,
-    torch.nn.functional.linear: _linear,
     **{
         fn: in_place(translator)
         for name, translator in _IN_PLACE.items()

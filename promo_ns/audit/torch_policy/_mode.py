@@ -36,6 +36,7 @@ from promo_ns.audit.torch_policy._call import (
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
+from promo_ns.audit.torch_policy._nn import NN
 from promo_ns.policies import Role
 
 __all__ = ["OPERATORS_OPEN", "PolicyMode", "deciding"]
@@ -46,6 +47,7 @@ _ROUTES: dict[Callable[..., Any], tuple[str, int] | Translator] = {
     **FUNCTIONS,
     **LINALG,
     **FFT,
+    **NN,
     **CREATION,
     **SPELLINGS,
 }
