@@ -518,3 +518,31 @@ def test_only_a_0d_array_converts_to_a_python_scalar(backend: str) -> None:
             convert(xp.ones(1, dtype=xp.int32))
         if has_values(xp):
             assert convert(xp.ones((), dtype=xp.int32)) == 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_axis_beyond_the_arrays_is_an_axis_error_on_every_backend(backend: str) -> None:
+    # was (hostile review): sum(x0d, axis=0) gave a value on NumPy where Dask and JAX raised, torch
+    # computed sort(x0d, axis=0), and each library raised its own error type for axis=2 of a 1-d array
+    from numpy.exceptions import AxisError
+
+    xp = namespace(backend, "array-api")
+    z, v = xp.asarray(2.0), xp.ones(3)
+    missed = []
+    for name, arrays, axis in _array_functions(xp):
+        if not axis or name in ("concat", "stack", "expand_dims"):  # axes of a sequence, or of the result
+            continue
+        fn = getattr(xp, name)
+        for x, bad in ((z, 0), (z, -1), (v, 1), (v, -2)):
+            try:
+                fn(*(x,) * arrays, axis=bad)
+            except AxisError:
+                continue
+            except Exception as e:
+                missed.append(f"{name}({x.ndim}-d, axis={bad}): {type(e).__name__}: {e}")
+            else:
+                missed.append(f"{name}({x.ndim}-d, axis={bad}) computed")
+    assert not missed, "\n".join(missed)
+    assert xp.expand_dims(z, axis=0).shape == (1,) and xp.expand_dims(v, axis=-2).shape == (1, 3)
+    with pytest.raises(AxisError):
+        xp.expand_dims(v, axis=2)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -592,3 +593,39 @@ def test_functions_decided_over_stand_ins_decide_once_per_signature(monkeypatch:
     for _ in range(2):
         with promo_ns.torch_policy("paddle"), pytest.raises(PromotionError):
             torch.einsum("ij,kj->ik", x.int(), x)
+
+
+#: torch functions of a dim that take dim 0 or -1 of a 0-d tensor as its one element.
+_ZERO_D_DIMS: dict[str, Callable[[Any], Any]] = {
+    **{
+        name: partial(getattr(torch, name), dim=0)
+        for name in ("sum", "prod", "mean", "cumsum", "cumprod", "argmax", "argmin", "amax", "amin")
+    },
+    **{name: partial(getattr(torch, name), dim=0) for name in ("all", "any", "logsumexp", "nansum")},
+    "std": lambda t: torch.std(t.float(), -1, keepdim=True),
+    "sort": lambda t: t.sort(0).values,
+    "argsort": lambda t: t.argsort(-1),
+    "max": lambda t: torch.max(t, 0).values,
+    "sum(dim=[0])": lambda t: torch.sum(t, [0], keepdim=True),
+}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("policy", POLICIES)
+def test_dim_0_of_a_0d_tensor_is_its_one_element_as_in_torch(policy: str) -> None:
+    # was: the namespace's axis check refused axis=0 of a 0-d array, which torch takes
+    xp = promo_ns.namespace("torch", policy=policy)
+    for name, call in _ZERO_D_DIMS.items():
+        t = torch.tensor(3.0 if name in ("mean", "logsumexp", "std") else 3)
+        want = call(t)
+        with promo_ns.torch_policy(policy):
+            try:
+                got = call(t)
+            except PromotionError:
+                continue  # the policy refuses the function on int32 (mean under pytorch): tested elsewhere
+        assert got.shape == want.shape and float(got) == pytest.approx(float(want), nan_ok=True), name
+        short = name.split("(")[0]
+        ours = {"cumsum": "cumulative_sum", "cumprod": "cumulative_prod", "amax": "max", "amin": "min"}
+        one_d = getattr(xp, ours.get(short, short), None)
+        if one_d is not None and short not in ("std", "logsumexp"):
+            assert got.dtype == promo_ns.unwrap(one_d(xp.asarray(t.reshape(1)), axis=0)).dtype, name

@@ -116,11 +116,16 @@ def checking_axes(fn: Callable[..., Any], name: str, sig: inspect.Signature | No
         def checked(*args: Any, **kwargs: Any) -> Any:
             if kwargs:
                 axis = kwargs.get("axis")
-                if axis is not None and axis.__class__ is not int:
-                    kwargs["axis"] = _checked_axes(name, "axis", axis, one)
+                if axis is not None:
+                    if axis.__class__ is not int:
+                        axis = kwargs["axis"] = _checked_axes(name, "axis", axis, one)
+                    if args:
+                        _within(name, "axis", axis, args[0], 0)
             return fn(*args, **kwargs)
 
         return checked
+
+    beyond = 1 if name == "expand_dims" else 0  # its axis is one of the result's
 
     @functools.wraps(fn)
     def checked_all(*args: Any, **kwargs: Any) -> Any:
@@ -128,12 +133,39 @@ def checking_axes(fn: Callable[..., Any], name: str, sig: inspect.Signature | No
             if i is None or i >= len(args):
                 value = kwargs.get(parameter)
                 if value is not None and value.__class__ is not int:
-                    kwargs[parameter] = _checked_axes(name, parameter, value, one)
+                    value = kwargs[parameter] = _checked_axes(name, parameter, value, one)
             elif (value := args[i]) is not None and value.__class__ is not int:
-                args = (*args[:i], _checked_axes(name, parameter, value, one), *args[i + 1 :])
+                value = _checked_axes(name, parameter, value, one)
+                args = (*args[:i], value, *args[i + 1 :])
+            if value is not None and args:
+                _within(name, parameter, value, args[0], beyond)
         return fn(*args, **kwargs)
 
     return checked_all
+
+
+def _within(name: str, parameter: str, value: Any, x: Any, beyond: int) -> None:
+    """Check ``value`` (an int, or a tuple or list of them) against the axes of promo_ns array ``x``.
+
+    ``beyond``: how many axes the result has beyond ``x``'s (``expand_dims``'s 1).
+
+    Raises
+    ------
+    numpy.exceptions.AxisError
+        An axis outside ``-ndim .. ndim - 1`` (a ValueError and an IndexError), on every backend: the
+        libraries disagree on a 0-d array's ``axis=0``, NumPy's reductions taking it.
+    """
+    if not hasattr(x, "_k") or not hasattr(x, "_x"):  # a sequence of arrays (concat, stack): the function's
+        return
+    n = x.ndim + beyond
+    for axis in value if isinstance(value, (tuple, list)) else (value,):
+        if axis.__class__ is int and not -n <= axis < n:
+            from numpy.exceptions import AxisError
+
+            raise AxisError(
+                f"{name}(): {parameter} {axis} is out of bounds for an array of {x.ndim} dimension"
+                f"{'' if x.ndim == 1 else 's'} (axes {-n} .. {n - 1})"
+            )
 
 
 #: The positional axis arguments of the standard's functions that have any.

@@ -234,6 +234,10 @@ class PolicyMode(TorchFunctionMode):
                 return tuple(ours(t) for t in v)
             return getattr(xp, str(v).removeprefix("torch.")) if isinstance(v, torch.dtype) else v
 
+        first = call.args[0] if call.args else None
+        scalar = isinstance(first, torch.Tensor) and first.ndim == 0 and call.kwargs.get("axis") in _ITS_AXIS
+        if scalar:  # torch takes dim 0 or -1 of a 0-d tensor as its one element, the standard no axis
+            call = call._replace(args=(call.args[0].reshape(1), *call.args[1:]))
         arguments = [ours(a) for a in call.args]
         if call.name == "__matmul__":
             out = arguments[0] @ arguments[1]
@@ -242,6 +246,8 @@ class PolicyMode(TorchFunctionMode):
             fn = getattr(getattr(xp, owner) if owner else xp, short)
             out = fn(*arguments, **{k: ours(v) for k, v in call.kwargs.items()})
         result = _native(out)
+        if scalar:
+            result = result.reshape(())
         return result if call.after is None else call.after(result)
 
     def _decided_dtype(self, decided: Decided) -> torch.dtype:
@@ -274,6 +280,9 @@ def _own_calls() -> contextlib.AbstractContextManager[Any]:
         return contextlib.nullcontext()
     return torch._C.DisableTorchFunction()
 
+
+#: A 0-d tensor's ``dim`` torch takes (``torch.sum(t, 0)``, ``t.sort(-1)``), as the namespace's ``axis``.
+_ITS_AXIS = (0, -1, (0,), (-1,))
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
