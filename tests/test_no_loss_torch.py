@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -548,3 +549,21 @@ def test_every_binary_op_gives_numpy_outcome_on_torch(op: str, policy: str, case
         return
     for backend in TORCH:
         _check(op, backend, policy, case)
+
+
+@pytest.mark.parametrize("op", sorted(INPLACE))
+def test_an_inference_tensor_is_refused_in_place_unchanged(op: str) -> None:
+    # was (hostile review): torch writes an inference tensor, then raises its RuntimeError
+    import torch
+
+    xp = namespace("torch", "pytorch")
+    dtype = torch.int32 if op.startswith("bitwise") else torch.float32
+    with torch.inference_mode():
+        x = xp.asarray(torch.tensor([1, 2, 3], dtype=dtype))
+    update = getattr(x, INPLACE[op])
+    for write in (partial(update, xp.ones(3, dtype=x.dtype)), partial(x.__setitem__, 0, 5)):
+        with pytest.raises(ValueError, match="inference tensor"):
+            write()
+        assert promo_ns.unwrap(x).tolist() == [1, 2, 3]
+    with torch.inference_mode():  # inside inference mode: torch's own update
+        update(xp.ones(3, dtype=x.dtype))

@@ -286,6 +286,7 @@ class TorchBackend(DTypeMaps, KernelErrors):
         temporary, written into ``x`` once it succeeded, as do ops autograd
         records (``x`` or ``y`` requiring its gradient), which ``out=`` refuses.
         """
+        _check_writable(f"in-place {op!r}", x)
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
         if _differentiated(x, y):  # from a copy of x, which autograd may keep for the gradient (x **= y)
@@ -444,6 +445,7 @@ class TorchBackend(DTypeMaps, KernelErrors):
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         """``x[key] = value``, every key part checked first: ``x`` is left untouched if it raises."""
+        _check_writable("setitem", x)
         index.setitem(x, key, value)
 
 
@@ -495,9 +497,27 @@ def _is_array(x: Any) -> bool:
 
 def _into_same_shape(fn: Callable[..., Any], x: Any, y: Any) -> None:
     """``fn(x, y, out=x)`` for a ``y`` of ``x``'s shape where autograd records nothing; a ValueError else."""
-    if y.shape != x.shape or _differentiated(x, y):
-        raise ValueError("another shape, or an op autograd records: the full path does it")
+    if y.shape != x.shape or _differentiated(x, y) or x.is_inference():
+        raise ValueError("another shape, an op autograd records, an inference tensor: the full path does it")
     fn(x, y, out=x)
+
+
+def _check_writable(what: str, x: Any) -> None:
+    """Raise unless torch lets ``x`` be written in place: an inference tensor only inside inference mode.
+
+    torch's own refusal comes after its kernel has written ``x``.
+
+    Raises
+    ------
+    ValueError
+        ``x`` was made under ``torch.inference_mode()`` and this is outside it.
+    """
+    if x.is_inference() and not torch.is_inference_mode_enabled():
+        raise ValueError(
+            f"{what}: the array is an inference tensor (made under torch.inference_mode()), which torch "
+            "does not update in place outside inference mode; the array is unchanged. Copy it first "
+            "(x = xp.asarray(x, copy=True)) or update it under torch.inference_mode()"
+        )
 
 
 def _differentiated(x: Any, y: Any) -> bool:
