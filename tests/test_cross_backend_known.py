@@ -546,3 +546,19 @@ def test_an_axis_beyond_the_arrays_is_an_axis_error_on_every_backend(backend: st
     assert xp.expand_dims(z, axis=0).shape == (1,) and xp.expand_dims(v, axis=-2).shape == (1, 3)
     with pytest.raises(AxisError):
         xp.expand_dims(v, axis=2)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bool_floor_divide_and_remainder_without_a_kernel_is_a_type_error_on_every_backend(
+    backend: str,
+) -> None:
+    # was (hostile review): JAX checked its int32 kernel's zero divisor first (ZeroDivisionError) where the
+    # other backends found no bool kernel (TypeError)
+    xp = namespace(backend, "pytorch")
+    if not has_values(xp):
+        pytest.skip("torch's meta device has a bool kernel of every op (no data to divide)")
+    b = xp.asarray([True, False])
+    for divisor in (b, False, xp.asarray([True, True])):
+        for op in (operator.floordiv, operator.mod):
+            with pytest.raises(TypeError, match="kernel"):
+                to_numpy(op(b, divisor))

@@ -396,7 +396,7 @@ def _floor_divide(rule: str, x: Any, y: Any) -> Any:
     NumPy's 0, ``"raise"`` raises (see :func:`_check_divisor`).
     """
     out = jnp.floor_divide(x, y)
-    if out.dtype.kind not in "iu" or rule == "xla":
+    if out.dtype.kind not in "iu" or rule == "xla" or _is_bool(y):  # bools: no kernel, the caller says
         return out
     zero = _check_divisor("floor_divide", rule, y)
     return out if zero is None else jnp.where(zero, jnp.zeros((), out.dtype), out)
@@ -411,11 +411,16 @@ def _remainder(rule: str, zero_sign: str, x: Any, y: Any) -> Any:
     (:attr:`Values.zero_remainder`) says so.
     """
     out = jnp.remainder(x, y)
-    if out.dtype.kind in "iu":
+    if out.dtype.kind in "iu" and not _is_bool(y):
         _check_divisor("remainder", rule, y)
     elif out.dtype.kind == "f" and zero_sign == "divisor":
         return jnp.copysign(out, y)
     return out
+
+
+def _is_bool(y: Any) -> bool:
+    """Whether divisor ``y`` is a bool or a bool array: JAX's kernel gives int32, which promo_ns refuses."""
+    return y.__class__ is bool or getattr(y, "dtype", None) == jnp.bool_
 
 
 def _check_divisor(op: str, rule: str, y: Any) -> Any:
