@@ -149,8 +149,12 @@ def test_x64_off_data_paths() -> None:
 
 
 def _p32() -> Any:
+    # NumPy scalars as the 0-d arrays they are (pytorch takes them as Python numbers), so they bring
+    # their 64-bit dtypes
     base = promo_ns.get_policy("pytorch")
-    return base.derive("pytorch-int32", defaults={**base.defaults, "int": int32, "index": int32})
+    return base.derive(
+        "pytorch-int32", defaults={**base.defaults, "int": int32, "index": int32}, numpy_scalars="arrays"
+    )
 
 
 @pytest.mark.parametrize("backend", JAX_AND_NUMPY)
