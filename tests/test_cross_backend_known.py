@@ -562,3 +562,17 @@ def test_bool_floor_divide_and_remainder_without_a_kernel_is_a_type_error_on_eve
         for op in (operator.floordiv, operator.mod):
             with pytest.raises(TypeError, match="kernel"):
                 to_numpy(op(b, divisor))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_take_out_of_bounds_is_an_index_error(backend: str) -> None:
+    # was (hostile review): Dask's take read index 5 of 3 elements as another element
+    xp = namespace(backend, "numpy")
+    if backend == "jax" or not has_values(xp):
+        pytest.skip("a JAX index array is not read back from the device (JAX fills); meta has no values")
+    x = xp.asarray([1.0, 2.0, 3.0])
+    with pytest.raises(IndexError):
+        to_numpy(xp.take(x, xp.asarray([0, 5])))
+    assert to_numpy(xp.take(x, xp.asarray([2, -3]))).tolist() == [3.0, 1.0]
+    m = xp.reshape(xp.arange(6.0), (2, 3))
+    assert to_numpy(xp.take(m, xp.asarray([2, 0]), axis=1)).tolist() == [[2.0, 0.0], [5.0, 3.0]]

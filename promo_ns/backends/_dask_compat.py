@@ -21,6 +21,8 @@ import dask.array as dask_array
 import numpy
 from dask.array.ufunc import ufunc as dask_ufunc
 
+from promo_ns.backends._dask_indexing import getitem
+
 __all__ = ["DaskCompat"]
 
 
@@ -284,6 +286,19 @@ def _take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
     )
 
 
+def _take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    """``take`` as ``x[..., indices]`` along ``axis``: its indices checked against the axis.
+
+    Dask's own reads an index out of bounds as another one; the indexing path
+    checks known ones now, others when the graph is computed.
+    """
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"take() of a {x.ndim}-d array needs an axis")
+        axis = 0
+    return getitem(x, (slice(None),) * (axis % x.ndim) + (indices,))
+
+
 def _from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
     """A Dask array of one block over any DLPack-capable array (NumPy's ``from_dlpack``).
 
@@ -412,7 +427,8 @@ class DaskCompat(ModuleType):
     stack (:func:`_linalg`); ``tensordot`` and ``vecdot`` give their
     operands' dtype; ``searchsorted`` takes a ``sorter``, ``repeat`` no
     axis; ``linspace`` ends at ``stop`` exactly; ``take_along_axis`` is
-    NumPy's along the axis.  Every other name is the compat module's own,
+    NumPy's along the axis, ``take`` indexing that checks its indices.
+    Every other name is the compat module's own,
     with its arguments checked where Dask's would take them silently or fail
     only when the graph is computed (:func:`_wrapped`).
     """
@@ -435,6 +451,7 @@ class DaskCompat(ModuleType):
             self.linspace = self._linspace
             self.repeat = self._repeat
             self.take_along_axis = _take_along_axis
+            self.take = _take
             self.diff = _bool_diff(_wrapped(base.diff, "diff"))
         else:
             for name, fn in _linalg(base).items():
