@@ -125,7 +125,7 @@ def checking_axes(fn: Callable[..., Any], name: str, sig: inspect.Signature | No
 
         return checked
 
-    beyond = 1 if name == "expand_dims" else 0  # its axis is one of the result's
+    new_axes = name == "expand_dims"  # its axes are the result's: one more per axis given
 
     @functools.wraps(fn)
     def checked_all(*args: Any, **kwargs: Any) -> Any:
@@ -138,6 +138,7 @@ def checking_axes(fn: Callable[..., Any], name: str, sig: inspect.Signature | No
                 value = _checked_axes(name, parameter, value, one)
                 args = (*args[:i], value, *args[i + 1 :])
             if value is not None and args:
+                beyond = (len(value) if isinstance(value, (tuple, list)) else 1) if new_axes else 0
                 _within(name, parameter, value, args[0], beyond)
         return fn(*args, **kwargs)
 
@@ -147,7 +148,7 @@ def checking_axes(fn: Callable[..., Any], name: str, sig: inspect.Signature | No
 def _within(name: str, parameter: str, value: Any, x: Any, beyond: int) -> None:
     """Check ``value`` (an int, or a tuple or list of them) against the axes of promo_ns array ``x``.
 
-    ``beyond``: how many axes the result has beyond ``x``'s (``expand_dims``'s 1).
+    ``beyond``: how many axes the result has beyond ``x``'s (``expand_dims``'s, one per axis).
 
     Raises
     ------
