@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from promo_ns._dtypes import DTYPES, FLOAT_OVERFLOW, INT_RANGE, DType, real_float
+from promo_ns._dtypes import BY_NAME, DTYPES, FLOAT_OVERFLOW, INT_RANGE, DType, real_float
 from promo_ns._engine.functions import check_input_kind
 from promo_ns._engine.operands import Operand, PromotionError, operand
 from promo_ns._operands import _KEYS, _SCALAR_CODE, _SCALAR_TYPES, Space, code_of
@@ -244,9 +244,12 @@ _NUMPY_MODULES = ("numpy", "cupy", "ml_dtypes")
 
 
 def is_numpy_scalar(x: Any) -> bool:
-    """Whether ``x`` is a NumPy scalar (``np.float64(1.5)``, ``ml_dtypes.bfloat16(1)``), not an array."""
+    """Whether ``x`` is a NumPy scalar of a canonical dtype (``np.float64(1.5)``, ``ml_dtypes.bfloat16(1)``).
+
+    Not an array, and not ``np.longdouble``, ``np.timedelta64`` (a NumPy integer) or a string.
+    """
     np = sys.modules.get("numpy")
-    return np is not None and isinstance(x, np.generic)
+    return np is not None and isinstance(x, np.generic) and x.dtype.name in BY_NAME
 
 
 def cast(ns: Space, x: Any, dtype: DType, like: Any = None) -> Any:

@@ -35,11 +35,12 @@ def numpy_scalar_at(index: int, scalar: Any) -> Iterator[None]:
     The op took it as a 0-d array or as a Python scalar, as its policy takes
     NumPy scalars; a compare decides it as each compared policy takes it.
     """
+    outer = getattr(_noted, "operand", None)
     _noted.operand = (index, scalar)
     try:
         yield
     finally:
-        _noted.operand = None
+        _noted.operand = outer
 
 
 def numpy_scalar(scalar: Any) -> tuple[DType, Role, Any]:

@@ -130,10 +130,12 @@ class Trace:
 
 def _cast(op: str, operands: Reported, result: DType, compute: DType) -> Cast | None:
     """The record of ``op`` on ``operands`` (dtype or None, role, native array or scalar); None: no cast."""
-    arrays = [(d, x) for d, _, x in operands if d is not None and d is not compute]
+    arrays = [
+        (d, x) for d, r, x in operands if d is not None and d is not compute and r is not Role.NP_SCALAR
+    ]
     if not arrays:
         return None
-    inputs = [d for d, _, _ in operands if d is not None]
+    inputs = [d for d, r, _ in operands if d is not None and r is not Role.NP_SCALAR]
     return Cast(
         op,
         tuple(str(r) if d is None else f"{d} ({r})" for d, r, _ in operands),

@@ -343,3 +343,27 @@ def test_numpy_scalars_as_the_framework_takes_them(policy: str) -> None:
             if not any(applies(op, t, s, seen, got) for _, applies in _DEVIATIONS[policy]):
                 misses.append(f"{op} {key}: {_OBSERVED[policy]['version']} {seen}, promo_ns {got}")
     assert not misses, "\n".join(misses)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_numpy_scalars_of_no_canonical_dtype_are_refused(policy: str) -> None:
+    # found in review: np.longdouble's item() is an np.longdouble (endless recursion under "python"),
+    # np.timedelta64 is a NumPy integer whose item() is an int
+    xp = namespace("numpy", policy)
+    a = xp.ones(2, dtype=xp.float32)
+    for s in (np.longdouble(1.5), np.timedelta64(5), np.str_("a")):
+        with pytest.raises(TypeError):
+            a + s
+        with pytest.raises(TypeError):
+            xp.where(a > 0, a, s)
+    with promo_ns.torch_policy(policy):  # torch's own answer for them
+        assert (torch.ones(2) + np.longdouble(1.5)).tolist() == [2.5, 2.5]
+
+
+def test_a_trace_counts_no_cast_of_a_numpy_scalar() -> None:
+    # found in review: a NumPy scalar taken as a Python float was reported as a converted array
+    xp = namespace("numpy", "pytorch")
+    with promo_ns.trace() as casts:
+        xp.ones(3, dtype=xp.int8) + np.float64(1.5)
+    [cast] = list(casts)
+    assert cast.converted == ("int8 -> float32",) and cast.bytes == 12

@@ -570,7 +570,7 @@ def test_functions_decided_over_stand_ins_decide_once_per_signature(monkeypatch:
     from promo_ns.audit.torch_policy import _mode
     from promo_ns.audit.torch_policy._call import Call
 
-    monkeypatch.setattr(_mode, "_DECIDED", {})
+    fresh = promo_ns.get_policy("numpy").derive(name="decided-once")  # nothing decided for it yet
     decisions = []
     original = _mode.PolicyMode._call
 
@@ -581,7 +581,7 @@ def test_functions_decided_over_stand_ins_decide_once_per_signature(monkeypatch:
 
     monkeypatch.setattr(_mode.PolicyMode, "_call", counting)
     x, w64 = torch.ones(2, 3), torch.ones(4, 3, dtype=torch.float64)
-    with promo_ns.torch_policy("numpy"):
+    with promo_ns.torch_policy(fresh):
         for _ in range(3):
             assert torch.nn.functional.linear(x, w64).dtype == torch.float64
         assert torch.nn.functional.linear(x, w64.float()).dtype == torch.float32  # another signature
@@ -629,3 +629,30 @@ def test_dim_0_of_a_0d_tensor_is_its_one_element_as_in_torch(policy: str) -> Non
         one_d = getattr(xp, ours.get(short, short), None)
         if one_d is not None and short not in ("std", "logsumexp"):
             assert got.dtype == promo_ns.unwrap(one_d(xp.asarray(t.reshape(1)), axis=0)).dtype, name
+
+
+def test_decisions_over_stand_ins_are_freed_with_their_policy() -> None:
+    # found in review: the per-signature cache held every policy it had decided for
+    import gc
+    import weakref
+
+    policy = promo_ns.get_policy("numpy").derive(name="decided-then-dropped")
+    held = weakref.ref(policy)
+    with promo_ns.torch_policy(policy):
+        assert torch.nn.functional.linear(torch.ones(2, 3), torch.ones(4, 3, dtype=torch.float64)).dtype == (
+            torch.float64
+        )
+    del policy
+    gc.collect()
+    assert held() is None
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_functions_that_refuse_a_0d_tensor_still_refuse_it() -> None:
+    # found in review: the 0-d dim translation reshaped every call, so fft of a 0-d tensor computed
+    t = torch.tensor(3.0)
+    for call in (torch.fft.fft, torch.fft.rfft, torch.diff):
+        with pytest.raises((IndexError, RuntimeError)):
+            call(t)
+        with promo_ns.torch_policy("pytorch"), pytest.raises(IndexError):
+            call(t)

@@ -131,3 +131,21 @@ def test_further_tensor_arguments_leave_the_call_to_torch() -> None:
     assert F.mse_loss(x, t).dtype == torch.float64  # outside: torch's promotion
     with pytest.raises(RuntimeError):
         F.conv1d(torch.rand(1, 2, 5), torch.rand(3, 2, 2, dtype=torch.float64))  # outside: torch's refusal
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_losses_broadcast_a_0d_tensor_and_leave_bool_or_integer_targets_to_torch() -> None:
+    # found in review: 0-d stand-ins made a 0-d target a lower class (torch broadcasts first), and a
+    # bool target was refused as subtract's where torch computes the loss
+    cases = [
+        (F.mse_loss, torch.rand(3, dtype=torch.float16), torch.tensor(0.5)),
+        (F.l1_loss, torch.rand(3), torch.tensor(1.0, dtype=torch.float64)),
+        (F.mse_loss, torch.rand(3), torch.tensor([True, False, True])),
+        (F.smooth_l1_loss, torch.rand(3), torch.tensor([1, 0, 1])),
+        (F.kl_div, torch.rand(3), torch.tensor([1, 0, 1])),
+    ]
+    for fn, x, t in cases:
+        want = _outcome(lambda: fn(x, t))  # noqa: B023
+        with promo_ns.torch_policy("pytorch"):
+            got = _outcome(lambda: fn(x, t))  # noqa: B023
+        assert got[0] == want[0], (fn.__name__, x.dtype, t.dtype, got[0], want[0])

@@ -9,7 +9,7 @@ import torch
 
 from promo_ns._ops import COMPARISONS, NATIVE, OPERATORS
 from promo_ns._plan import INPLACE, NORMAL, REFLECTED, operator
-from promo_ns.audit.torch_policy._call import OPERAND_SCALARS
+from promo_ns.audit.torch_policy._call import is_operand
 
 __all__ = ["FUNCTION", "OPERATOR_PATHS", "SPELLINGS", "operands"]
 
@@ -60,7 +60,7 @@ def operands(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any
             values.append(kwargs.pop(name))
     if kwargs:  # out=, alpha=, rounding_mode=: torch's own function
         return None
-    if len(values) != arity or not all(isinstance(v, (torch.Tensor, *OPERAND_SCALARS)) for v in values):
+    if len(values) != arity or not all(map(is_operand, values)):
         return None
     if not isinstance(values[0], torch.Tensor) and not isinstance(values[-1], torch.Tensor):
         return None

@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-import numpy as np
 import torch
 
+from promo_ns._convert import is_numpy_scalar
 from promo_ns._dtypes import canonical
 from promo_ns._functions._common import WIDER
 
 __all__ = [
-    "OPERAND_SCALARS",
     "SCALARS",
     "ArgumentError",
     "Call",
@@ -38,6 +37,7 @@ __all__ = [
     "decided_over",
     "in_place",
     "is_dim",
+    "is_operand",
     "one_array",
     "tensors",
     "unhonoured",
@@ -45,9 +45,16 @@ __all__ = [
 
 #: What a Python scalar operand may be (a bool, int, float or complex, as the namespace takes it).
 SCALARS = (bool, int, float, complex)
-#: What a scalar operand of a binary op may be: a Python scalar or a NumPy scalar (the policy says
-#: whether it takes part as a Python scalar or as the 0-d array it is).
-OPERAND_SCALARS = (*SCALARS, np.bool_, np.number)
+
+
+def is_operand(value: Any) -> bool:
+    """Whether ``value`` is an operand the namespace takes: a tensor, a Python or NumPy scalar.
+
+    The policy says whether a NumPy scalar takes part as a Python scalar or as
+    the 0-d array it is; one of no canonical dtype (``np.longdouble``,
+    ``np.timedelta64``) is torch's to take.
+    """
+    return isinstance(value, (torch.Tensor, *SCALARS)) or is_numpy_scalar(value)
 
 
 class Call(NamedTuple):
@@ -87,6 +94,7 @@ class Decided(NamedTuple):
     name: str
     operands: tuple[Any, ...]
     compute: Callable[[torch.dtype], Any]
+    broadcast: bool = False  #: the function broadcasts its tensors first: 0-d ones count as n-d
 
     def signature(self) -> tuple[tuple[torch.dtype, bool, torch.device], ...] | None:
         """The operands' dtypes, roles (0-d or not) and devices; None where a scalar's value may matter."""
@@ -104,7 +112,7 @@ class Decided(NamedTuple):
         next (``F.linear(x, w, b)`` is one kernel over all three, each
         decision the policy's ``matmul``).
         """
-        shaped = self.name == "matmul"  # of matrices whatever their axes (F.linear's 0-d bias)
+        shaped = self.name == "matmul" or self.broadcast  # of matrices whatever their axes (a 0-d bias)
         stand_ins = [
             v.new_ones((2, 2) if v.ndim or shaped else ()) if isinstance(v, torch.Tensor) else v
             for v in self.operands
@@ -187,12 +195,15 @@ def decided_as(name: str, x: torch.Tensor, compute: Callable[[torch.dtype], Any]
     return Call(name, (x.new_zeros(2),), kwargs, lambda decided: compute(decided.dtype))
 
 
-def decided_over(name: str, operands: Sequence[Any], compute: Callable[[torch.dtype], Any]) -> Decided:
+def decided_over(
+    name: str, operands: Sequence[Any], compute: Callable[[torch.dtype], Any], *, broadcast: bool = False
+) -> Decided:
     """:func:`decided_as` for a function of two or more operands (``xlogy``, ``einsum``, ``linear``).
 
-    The policy's ``name`` of the operands decides the dtype (see :meth:`Decided.decision`).
+    The policy's ``name`` of the operands decides the dtype (see :meth:`Decided.decision`);
+    ``broadcast``: the function broadcasts them first, so a 0-d one counts as n-d.
     """
-    return Decided(name, tuple(operands), compute)
+    return Decided(name, tuple(operands), compute, broadcast)
 
 
 def computed(

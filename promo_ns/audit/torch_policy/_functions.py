@@ -16,7 +16,6 @@ from typing import Any
 import torch
 
 from promo_ns.audit.torch_policy._call import (
-    OPERAND_SCALARS,
     SCALARS,
     Call,
     Calls,
@@ -29,6 +28,7 @@ from promo_ns.audit.torch_policy._call import (
     decided_over,
     in_place,
     is_dim,
+    is_operand,
     one_array,
     tensors,
 )
@@ -73,7 +73,7 @@ def _clip(x: Any, min: Any = None, max: Any = None) -> Call | None:
     bounds = [b for b in (min, max) if b is not None]
     if not isinstance(x, torch.Tensor) or not bounds:  # no bound: torch's own error
         return None
-    if not all(isinstance(b, (torch.Tensor, *OPERAND_SCALARS)) for b in bounds):
+    if not all(map(is_operand, bounds)):
         return None
     return Call("clip", (x,), {"min": min, "max": max})
 
@@ -226,9 +226,7 @@ def _like_exp(name: str) -> Translator:
 
 def _xlogy(x: Any, y: Any) -> Decided | None:
     """``torch.xlogy``: ``x * log(y)`` of two operands, of the dtype the policy gives ``divide`` of them."""
-    if not any(isinstance(v, torch.Tensor) for v in (x, y)) or not all(
-        isinstance(v, (torch.Tensor, *SCALARS)) for v in (x, y)
-    ):
+    if not any(isinstance(v, torch.Tensor) for v in (x, y)) or not all(map(is_operand, (x, y))):
         return None
 
     def compute(d: torch.dtype) -> Any:

@@ -20,24 +20,25 @@ from promo_ns._convert import wrap
 from promo_ns._dtypes import canonical
 from promo_ns._engine.operands import Operand, PromotionError
 from promo_ns._engine.resolution import inplace_dtype, output_dtype
+from promo_ns._memo import per_policy
 from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
 from promo_ns._plan import INPLACE
 from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
 from promo_ns.audit.torch_policy._call import (
-    OPERAND_SCALARS,
     ArgumentError,
     Call,
     Calls,
     Decided,
     InPlace,
     Translator,
+    is_operand,
 )
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
 from promo_ns.audit.torch_policy._nn import NN
-from promo_ns.policies import Role
+from promo_ns.policies import Policy, Role
 
 __all__ = ["OPERATORS_OPEN", "PolicyMode", "deciding"]
 
@@ -235,7 +236,12 @@ class PolicyMode(TorchFunctionMode):
             return getattr(xp, str(v).removeprefix("torch.")) if isinstance(v, torch.dtype) else v
 
         first = call.args[0] if call.args else None
-        scalar = isinstance(first, torch.Tensor) and first.ndim == 0 and call.kwargs.get("axis") in _ITS_AXIS
+        scalar = (
+            isinstance(first, torch.Tensor)
+            and first.ndim == 0
+            and call.name in _REDUCING
+            and call.kwargs.get("axis") in _ITS_AXIS
+        )
         if scalar:  # torch takes dim 0 or -1 of a 0-d tensor as its one element, the standard no axis
             call = call._replace(args=(call.args[0].reshape(1), *call.args[1:]))
         arguments = [ours(a) for a in call.args]
@@ -259,15 +265,18 @@ class PolicyMode(TorchFunctionMode):
         signature = decided.signature()
         if signature is None or (scope is not None and scope.tracer is not None):
             return self._call(decided.decision()).dtype  # type: ignore[no-any-return]
-        key = (self.xp.policy_now(), decided.name, signature)
-        found = _DECIDED.get(key)
+        decisions = _decisions(self.xp.policy_now())
+        key = (decided.name, signature)
+        found = decisions.get(key)
         if found is None:
-            found = _DECIDED[key] = self._call(decided.decision()).dtype
+            found = decisions[key] = self._call(decided.decision()).dtype
         return found
 
 
-#: (policy, op, operands' signature) -> the dtype the policy decided (:meth:`PolicyMode._decided_dtype`).
-_DECIDED: dict[tuple[Any, str, tuple[Any, ...]], torch.dtype] = {}
+@per_policy
+def _decisions(policy: Policy) -> dict[tuple[str, tuple[Any, ...]], torch.dtype]:
+    """(op, operands' signature) -> the dtype ``policy`` decided (:meth:`PolicyMode._decided_dtype`)."""
+    return {}
 
 
 def _own_calls() -> contextlib.AbstractContextManager[Any]:
@@ -281,8 +290,15 @@ def _own_calls() -> contextlib.AbstractContextManager[Any]:
     return torch._C.DisableTorchFunction()
 
 
-#: A 0-d tensor's ``dim`` torch takes (``torch.sum(t, 0)``, ``t.sort(-1)``), as the namespace's ``axis``.
+#: A 0-d tensor's ``dim`` torch takes (``torch.sum(t, 0)``, ``t.sort(-1)``), as the namespace's ``axis``,
+#: in the reductions and scans that take it (torch's ``fft`` and ``diff`` refuse a 0-d tensor).
 _ITS_AXIS = (0, -1, (0,), (-1,))
+_REDUCING = frozenset(
+    (
+        *("sum", "prod", "mean", "std", "var", "max", "min", "argmax", "argmin", "all", "any"),
+        *("cumulative_sum", "cumulative_prod", "sort", "argsort"),
+    )
+)
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
@@ -368,7 +384,7 @@ def _letting_refusals_through(original: Callable[..., Any]) -> Callable[..., Any
     def op(self: Any, other: Any) -> Any:
         if not torch.compiler.is_compiling() and not has_torch_function((self, other)):
             return original(self, other)  # no mode (another thread), no subclass
-        if not isinstance(other, (torch.Tensor, *OPERAND_SCALARS)):  # a str, a list: torch's own answer
+        if not is_operand(other):  # a str, a list, an np.longdouble: torch's own answer
             with torch._C.DisableTorchFunction():
                 return original(self, other)
         try:

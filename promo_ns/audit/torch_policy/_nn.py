@@ -4,8 +4,10 @@ Each function runs as torch's own on its tensors cast to one dtype, the one
 the policy gives an op of the namespace over them (:func:`decided_over`):
 
 * ``subtract`` for the losses and distances that torch computes elementwise
-  from both tensors and promotes (``mse_loss(float32, float64)`` is float64
-  in torch): under ``pytorch`` the same answers as torch;
+  from floating tensors and promotes (``mse_loss(float32, float64)`` is
+  float64 in torch), broadcast first (a 0-d tensor counts as n-d): under
+  ``pytorch`` the same answers as torch; a bool or integer tensor among them
+  leaves the call to torch (which computes it as a float, or refuses it);
 * ``matmul`` for the layers (``linear``, ``conv*``, ``conv_transpose*``,
   ``bilinear``, ``prelu``, ``scaled_dot_product_attention``) and
   ``binary_cross_entropy``, whose kernels take one dtype (torch refuses two:
@@ -35,12 +37,16 @@ from promo_ns.audit.torch_policy._call import Decided, Translator, decided_over
 __all__ = ["NN"]
 
 
-def _decided_by(op: str, fn: Callable[..., Any], names: tuple[str, ...], following: int = 0) -> Translator:
+def _decided_by(
+    op: str, fn: Callable[..., Any], names: tuple[str, ...], following: int = 0, *, floats: bool = False
+) -> Translator:
     """``fn``'s tensors ``names`` (the leading parameters; the first two given) cast to the dtype of ``op``.
 
     The last ``following`` of them are cast without deciding (torch's
     ``conv_transpose1d`` casts its bias to the input's dtype).  Any other
-    argument that is a tensor makes the call torch's own.
+    argument that is a tensor makes the call torch's own; with ``floats``, so
+    does a tensor that is not floating (a bool or integer target, which torch
+    computes as a float, or refuses: ``kl_div``'s "Integral inputs not supported").
     """
     deciding = names[: len(names) - following]
 
@@ -57,6 +63,8 @@ def _decided_by(op: str, fn: Callable[..., Any], names: tuple[str, ...], followi
             return None
         if any(isinstance(v, torch.Tensor) for v in (*args[positional:], *options.values())):
             return None
+        if floats and not all(v.is_floating_point() for v in tensors):
+            return None
 
         def compute(dtype: torch.dtype) -> Any:
             cast = {name: None if v is None else v.to(dtype) for name, v in given.items()}
@@ -64,7 +72,7 @@ def _decided_by(op: str, fn: Callable[..., Any], names: tuple[str, ...], followi
             named = {name: cast[name] for name in names[positional:] if name in cast}
             return fn(*leading, *args[positional:], **named, **options)
 
-        return decided_over(op, operands, compute)
+        return decided_over(op, operands, compute, broadcast=True)
 
     return call
 
@@ -95,7 +103,7 @@ _ONE_DTYPE: dict[Callable[..., Any], tuple[str, ...]] = {
 }
 #: ``torch.nn.functional``'s functions whose dtype the policy decides -> their translators.
 NN: dict[Callable[..., Any], Translator] = {
-    **{fn: _decided_by("subtract", fn, names) for fn, names in _ELEMENTWISE.items()},
+    **{fn: _decided_by("subtract", fn, names, floats=True) for fn, names in _ELEMENTWISE.items()},
     **{fn: _decided_by("matmul", fn, names) for fn, names in _ONE_DTYPE.items()},
     **{
         fn: _decided_by("matmul", fn, ("input", "weight", "bias"), following=1)
