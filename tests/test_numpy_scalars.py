@@ -195,27 +195,14 @@ def test_compare_decides_a_numpy_scalar_as_each_policy_takes_it() -> None:
         xp.where(a > 0, xp.ones(3, dtype=xp.int8), np.int64(1))  # numpy, jax: int64; pytorch: int8
         xp.ones(3, dtype=xp.float16) * np.float64(1.0)  # numpy: float64; pytorch: float16; jax: float64
     found = {(d.op, d.operands): dict(d.results) for d in report.differences}
+    want = {  # numpy, pytorch, jax
+        ("multiply", ("int32 (n-d array)", "float64 (NumPy scalar)")): ("float64", "float32", "float64"),
+        ("add", ("float32 (NumPy scalar)", "int32 (n-d array)")): ("float64", "float32", "float32"),
+        ("where", ("int8 (n-d array)", "int64 (NumPy scalar)")): ("int64", "int8", "int64"),
+        ("multiply", ("float16 (n-d array)", "float64 (NumPy scalar)")): ("float64", "float16", "float64"),
+    }
     assert found == {
-        ("multiply", ("int32 (n-d array)", "float64 (NumPy scalar)")): {
-            "numpy": "float64",
-            "pytorch": "float32",
-            "jax": "float64",
-        },
-        ("add", ("float32 (NumPy scalar)", "int32 (n-d array)")): {
-            "numpy": "float64",
-            "pytorch": "float32",
-            "jax": "float32",
-        },
-        ("where", ("int8 (n-d array)", "int64 (NumPy scalar)")): {
-            "numpy": "int64",
-            "pytorch": "int8",
-            "jax": "int64",
-        },
-        ("multiply", ("float16 (n-d array)", "float64 (NumPy scalar)")): {
-            "numpy": "float64",
-            "pytorch": "float16",
-            "jax": "float64",
-        },
+        cell: dict(zip(("numpy", "pytorch", "jax"), got, strict=True)) for cell, got in want.items()
     }
 
 
