@@ -332,7 +332,9 @@ POLICY = Policy(
         "np.True_ is float32 and bool_tensor & np.True_ has no kernel) and add/sub read np.complex64 "
         "and np.complex128 as their real part (int32_tensor + np.complex64(1+2j) is float32 [2., 2.], "
         "where mul keeps the complex); the policy takes them as the Python bool and complex they hold, "
-        "as torch takes np.integer and np.floating, so nothing is dropped.",
+        "as torch takes np.integer and np.floating, so nothing is dropped. An np.uint64 beyond int64 is "
+        "the Python int it holds; torch's operators hand that op to NumPy (an ndarray comes back) and "
+        "its functions refuse it (an integer is required).",
         "Where torch's API differs from the standard's and not in dtypes, the namespace follows the "
         "standard on every backend: sign(NaN) is NaN (torch's sign gives 0); where() takes a bool condition "
         "only (torch still takes a uint8 one, with a warning that this is deprecated and will be removed); "
