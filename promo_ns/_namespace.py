@@ -27,7 +27,7 @@ from promo_ns._convert import (
     unknown_device,
     wrap_any,
 )
-from promo_ns._dtypes import DTYPES, a_or_an
+from promo_ns._dtypes import DTYPES, DType, a_or_an
 from promo_ns._functions import (
     creation,
     data_types,
@@ -58,6 +58,19 @@ _ADDED_IN_2025_12 = frozenset(("isin", "broadcast_shapes", "linalg.eig", "linalg
 _ARRAY_ARGUMENTS = {"take": 2, "take_along_axis": 2}
 _CHAPTERS = (creation, data_types, elementwise, manipulation, searching, statistical, linalg)
 _CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
+
+
+def _check_indices(name: str, indices: Any) -> None:
+    """Raise unless promo_ns array ``indices`` has an integer dtype, as the standard's ``take`` requires.
+
+    The libraries read bool indices as ints or as a mask, and float ones they refuse each in its words.
+    """
+    dtype = getattr(indices, "dtype", None)
+    if dtype.__class__ is DType and dtype.kind not in "iu":
+        raise TypeError(
+            f"{name}() takes indices of an integer dtype, not {dtype}; cast them first: "
+            "xp.astype(indices, xp.int64), or xp.nonzero(mask)[0] for the places a bool mask is True"
+        )
 
 
 class Namespace(ModuleType):
@@ -195,6 +208,8 @@ class Namespace(ModuleType):
                 *[array_of(self, a, name) for a in args[1:arrays]],
                 *[native_argument(self, a, name) for a in args[arrays:]],
             )
+            if arrays == 2 and len(given) > 1:  # take, take_along_axis: their indices
+                _check_indices(name, given[1])
             if kwargs:
                 kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
             try:

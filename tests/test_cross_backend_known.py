@@ -15,6 +15,7 @@ import math
 import operator
 import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -576,3 +577,15 @@ def test_take_out_of_bounds_is_an_index_error(backend: str) -> None:
     assert to_numpy(xp.take(x, xp.asarray([2, -3]))).tolist() == [3.0, 1.0]
     m = xp.reshape(xp.arange(6.0), (2, 3))
     assert to_numpy(xp.take(m, xp.asarray([2, 0]), axis=1)).tolist() == [[2.0, 0.0], [5.0, 3.0]]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_take_refuses_indices_that_are_not_integers(backend: str) -> None:
+    # found in review: Dask read bool indices as a mask where the others read them as ints; float
+    # indices gave torch's raw RuntimeError and Dask's AttributeError
+    xp = namespace(backend, "numpy")
+    x = xp.asarray([1.0, 2.0, 3.0])
+    for indices in (xp.asarray([True, False, True]), xp.asarray([0.0, 1.0])):
+        for call in (xp.take, partial(xp.take_along_axis, axis=0)):
+            with pytest.raises(TypeError, match="indices of an integer dtype"):
+                call(x, indices)
