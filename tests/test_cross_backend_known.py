@@ -577,6 +577,8 @@ def test_take_out_of_bounds_is_an_index_error(backend: str) -> None:
     assert to_numpy(xp.take(x, xp.asarray([2, -3]))).tolist() == [3.0, 1.0]
     m = xp.reshape(xp.arange(6.0), (2, 3))
     assert to_numpy(xp.take(m, xp.asarray([2, 0]), axis=1)).tolist() == [[2.0, 0.0], [5.0, 3.0]]
+    one = xp.take(m, xp.asarray([0]), axis=1)  # Dask's own shape for one index was the whole axis
+    assert one.shape == (2, 1) and to_numpy(one).tolist() == [[0.0], [3.0]]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -589,3 +591,16 @@ def test_take_refuses_indices_that_are_not_integers(backend: str) -> None:
         for call in (xp.take, partial(xp.take_along_axis, axis=0)):
             with pytest.raises(TypeError, match="indices of an integer dtype"):
                 call(x, indices)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_vecdot_and_cross_check_the_axis_against_both_arrays(backend: str) -> None:
+    # found in review: only the first array's axes were checked; Dask computed cross with axis=1 of a 1-d x2
+    from numpy.exceptions import AxisError
+
+    xp = namespace(backend, "array-api")
+    a, v = xp.ones((2, 3)), xp.ones(3)
+    for call in (xp.vecdot, xp.linalg.cross, xp.linalg.vecdot):
+        with pytest.raises(AxisError):
+            call(a, v, axis=1)
+        assert call(a, v, axis=-1).shape[0] == 2

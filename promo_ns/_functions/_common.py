@@ -111,6 +111,7 @@ def checking_axes(fn: Callable[..., Any], name: str, sig: inspect.Signature | No
     one = name in _ONE_AXIS
 
     if places == {"axis": None}:  # the common case: one keyword-only axis
+        along = 2 if name.rpartition(".")[2] in ("vecdot", "cross") else 1  # the arrays the axis is of
 
         @functools.wraps(fn)
         def checked(*args: Any, **kwargs: Any) -> Any:
@@ -119,8 +120,8 @@ def checking_axes(fn: Callable[..., Any], name: str, sig: inspect.Signature | No
                 if axis is not None:
                     if axis.__class__ is not int:
                         axis = kwargs["axis"] = _checked_axes(name, "axis", axis, one)
-                    if args:
-                        _within(name, "axis", axis, args[0], 0)
+                    for x in args[:along]:
+                        _within(name, "axis", axis, x, 0)
             return fn(*args, **kwargs)
 
         return checked

@@ -21,7 +21,7 @@ import dask.array as dask_array
 import numpy
 from dask.array.ufunc import ufunc as dask_ufunc
 
-from promo_ns.backends._dask_indexing import getitem
+from promo_ns.backends._dask_indexing import getitem, known
 
 __all__ = ["DaskCompat"]
 
@@ -290,13 +290,16 @@ def _take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     """``take`` as ``x[..., indices]`` along ``axis``: its indices checked against the axis.
 
     Dask's own reads an index out of bounds as another one; the indexing path
-    checks known ones now, others when the graph is computed.
+    checks known ones now, others when the graph is computed.  Known indices
+    index as the NumPy array they are (Dask gives an index array of one
+    element the shape of the whole axis).
     """
     if axis is None:
         if x.ndim != 1:
             raise ValueError(f"take() of a {x.ndim}-d array needs an axis")
         axis = 0
-    return getitem(x, (slice(None),) * (axis % x.ndim) + (indices,))
+    values = known(indices)
+    return getitem(x, (slice(None),) * (axis % x.ndim) + (indices if values is None else values,))
 
 
 def _from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
