@@ -21,6 +21,7 @@ policy's rules for floating arrays with Python scalars.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from functools import cache
 from typing import Any
 
@@ -179,9 +180,7 @@ def operator(  # noqa: PLR0915
                 if other_side and defers_to(other, other_side):
                     return NotImplemented
                 taken = _other_operand(ns, other, op)
-                if innermost() is None or not is_numpy_scalar(other):
-                    return binary(self, taken)
-                with numpy_scalar_at(0 if reflected else 1, other):
+                with _noting(other, 0 if reflected else 1):
                     return binary(self, taken)
             y = other
         if reflected:
@@ -481,11 +480,15 @@ def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
     if kb is None:  # a NumPy scalar, taken as a 0-d array or a Python scalar
         taken = _other_operand(a._ns, other, op)
         kb = taken._k if taken.__class__ is a.__class__ else _SCALAR_CODE[taken.__class__]
-        if is_numpy_scalar(other):
-            with numpy_scalar_at(1, other):
-                _record(scope, op, plan, (a._k, a._x), (kb, y), inplace=True)
-            return
-    _record(scope, op, plan, (a._k, a._x), (kb, y), inplace=True)
+    with _noting(other, 1):
+        _record(scope, op, plan, (a._k, a._x), (kb, y), inplace=True)
+
+
+def _noting(other: Any, index: int) -> AbstractContextManager[Any]:
+    """The note reporting ``other`` as NumPy scalar operand ``index``, where it is one inside a block."""
+    if innermost() is None or not is_numpy_scalar(other):
+        return nullcontext()
+    return numpy_scalar_at(index, other)
 
 
 def kernel(ns: Space, op: str, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

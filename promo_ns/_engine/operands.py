@@ -85,11 +85,10 @@ def as_taken(policy: Policy, o: Operand) -> Operand:
     A NumPy scalar's operand carries its dtype and, as its value, the Python
     scalar it holds (``np.float64(1.5).item()``); other operands are returned as they are.
     """
-    if o.role is not Role.NP_SCALAR or o.dtype is None:
+    if o.role is not Role.NP_SCALAR:
         return o
-    if policy.numpy_scalars == "python":
-        return Operand(None, _PYTHON_ROLE[o.dtype.kind], o.value)
-    return Operand(o.dtype, Role.ZERO_D)
+    dtype, role = taken_role(policy, o.dtype, o.role)
+    return Operand(dtype, role, o.value if dtype is None else None)
 
 
 def taken_role(policy: Policy, dtype: DType | None, role: Role) -> Key:

@@ -34,6 +34,7 @@ __all__ = [
     "both",
     "computed",
     "decided_as",
+    "decided_by",
     "decided_over",
     "in_place",
     "is_dim",
@@ -204,6 +205,48 @@ def decided_over(
     ``broadcast``: the function broadcasts them first, so a 0-d one counts as n-d.
     """
     return Decided(name, tuple(operands), compute, broadcast)
+
+
+def decided_by(
+    op: str, fn: Callable[..., Any], names: tuple[str, ...], following: int = 0, *, floats: bool = False
+) -> Translator:
+    """Torch's ``fn`` with its tensors ``names`` (its leading parameters) cast to the dtype of ``op`` of them.
+
+    The first two must be given; a 0-d one counts as n-d (torch broadcasts first).
+
+    The last ``following`` of them are cast without deciding (torch's
+    ``conv_transpose1d`` casts its bias to the input's dtype).  Any other
+    argument that is a tensor makes the call torch's own; with ``floats``, so
+    does a tensor that is not floating (a bool or integer target, which torch
+    computes as a float, or refuses: ``kl_div``'s "Integral inputs not supported").
+    """
+    deciding = names[: len(names) - following]
+
+    def call(*args: Any, **kwargs: Any) -> Decided | None:
+        positional = min(len(args), len(names))
+        given = dict(zip(names, args[:positional], strict=False))
+        options = dict(kwargs)
+        for name in names[positional:]:
+            if name in options:
+                given[name] = options.pop(name)
+        tensors = [given[name] for name in names if given.get(name) is not None]
+        operands = [given[name] for name in deciding if given.get(name) is not None]
+        if len(operands) < 2 or not all(isinstance(v, torch.Tensor) for v in tensors):
+            return None
+        if any(isinstance(v, torch.Tensor) for v in (*args[positional:], *options.values())):
+            return None
+        if floats and not all(v.is_floating_point() for v in tensors):
+            return None
+
+        def compute(dtype: torch.dtype) -> Any:
+            cast = {name: None if v is None else v.to(dtype) for name, v in given.items()}
+            leading = (cast[name] for name in names[:positional])
+            named = {name: cast[name] for name in names[positional:] if name in cast}
+            return fn(*leading, *args[positional:], **named, **options)
+
+        return decided_over(op, operands, compute, broadcast=True)
+
+    return call
 
 
 def computed(

@@ -25,6 +25,7 @@ from promo_ns.audit.torch_policy._call import (
     both,
     computed,
     decided_as,
+    decided_by,
     decided_over,
     in_place,
     is_dim,
@@ -236,20 +237,6 @@ def _xlogy(x: Any, y: Any) -> Decided | None:
     return decided_over("divide", (x, y), compute)
 
 
-def _pairwise(fn: Callable[..., Any]) -> Translator:
-    """``torch.cdist(x1, x2, ...)``: torch's on both cast to the dtype the policy gives their ``matmul``.
-
-    torch itself refuses two dtypes (as ``matmul`` does); the policy promotes them.
-    """
-
-    def call(x1: Any, x2: Any, *args: Any, **kwargs: Any) -> Decided | None:
-        if not tensors(x1, x2) or any(isinstance(v, torch.Tensor) for v in (*args, *kwargs.values())):
-            return None
-        return decided_over("matmul", (x1, x2), lambda d: fn(x1.to(d), x2.to(d), *args, **kwargs))
-
-    return call
-
-
 def _einsum(equation: Any, *operands: Any) -> Decided | None:
     """``torch.einsum`` of two or more tensors: torch's on all cast to the dtype of the policy's ``matmul``.
 
@@ -417,7 +404,7 @@ FUNCTIONS: dict[Callable[..., Any], Translator] = {
     **dict.fromkeys(both("vdot"), _vdot),
     **dict.fromkeys(both("inner"), _inner),
     **dict.fromkeys((*both("xlogy"), torch.special.xlogy), _xlogy),
-    torch.cdist: _pairwise(torch.cdist),
+    torch.cdist: decided_by("matmul", torch.cdist, ("x1", "x2")),  # torch refuses two dtypes
     torch.einsum: _einsum,
     **{
         fn: in_place(translator)

@@ -29,52 +29,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import torch
 import torch.nn.functional as F  # noqa: N812 - torch's own name for it
 
-from promo_ns.audit.torch_policy._call import Decided, Translator, decided_over
+from promo_ns.audit.torch_policy._call import Translator, decided_by
 
 __all__ = ["NN"]
-
-
-def _decided_by(
-    op: str, fn: Callable[..., Any], names: tuple[str, ...], following: int = 0, *, floats: bool = False
-) -> Translator:
-    """``fn``'s tensors ``names`` (the leading parameters; the first two given) cast to the dtype of ``op``.
-
-    The last ``following`` of them are cast without deciding (torch's
-    ``conv_transpose1d`` casts its bias to the input's dtype).  Any other
-    argument that is a tensor makes the call torch's own; with ``floats``, so
-    does a tensor that is not floating (a bool or integer target, which torch
-    computes as a float, or refuses: ``kl_div``'s "Integral inputs not supported").
-    """
-    deciding = names[: len(names) - following]
-
-    def call(*args: Any, **kwargs: Any) -> Decided | None:
-        positional = min(len(args), len(names))
-        given = dict(zip(names, args[:positional], strict=False))
-        options = dict(kwargs)
-        for name in names[positional:]:
-            if name in options:
-                given[name] = options.pop(name)
-        tensors = [given[name] for name in names if given.get(name) is not None]
-        operands = [given[name] for name in deciding if given.get(name) is not None]
-        if len(operands) < 2 or not all(isinstance(v, torch.Tensor) for v in tensors):
-            return None
-        if any(isinstance(v, torch.Tensor) for v in (*args[positional:], *options.values())):
-            return None
-        if floats and not all(v.is_floating_point() for v in tensors):
-            return None
-
-        def compute(dtype: torch.dtype) -> Any:
-            cast = {name: None if v is None else v.to(dtype) for name, v in given.items()}
-            leading = (cast[name] for name in names[:positional])
-            named = {name: cast[name] for name in names[positional:] if name in cast}
-            return fn(*leading, *args[positional:], **named, **options)
-
-        return decided_over(op, operands, compute, broadcast=True)
-
-    return call
 
 
 #: The losses and distances torch promotes elementwise: their tensors' names.
@@ -103,10 +62,10 @@ _ONE_DTYPE: dict[Callable[..., Any], tuple[str, ...]] = {
 }
 #: ``torch.nn.functional``'s functions whose dtype the policy decides -> their translators.
 NN: dict[Callable[..., Any], Translator] = {
-    **{fn: _decided_by("subtract", fn, names, floats=True) for fn, names in _ELEMENTWISE.items()},
-    **{fn: _decided_by("matmul", fn, names) for fn, names in _ONE_DTYPE.items()},
+    **{fn: decided_by("subtract", fn, names, floats=True) for fn, names in _ELEMENTWISE.items()},
+    **{fn: decided_by("matmul", fn, names) for fn, names in _ONE_DTYPE.items()},
     **{
-        fn: _decided_by("matmul", fn, ("input", "weight", "bias"), following=1)
+        fn: decided_by("matmul", fn, ("input", "weight", "bias"), following=1)
         for fn in (F.conv_transpose1d, F.conv_transpose2d)
     },
 }
