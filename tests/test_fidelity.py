@@ -93,7 +93,7 @@ def _agrees(f: _fidelity.Fidelity, step: int = 1) -> None:
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("backend", [b for b in VALUE_BACKENDS if b not in _fidelity.BACKENDS])
 def test_policy_agrees_with_its_framework(backend: str, policy: str) -> None:
-    """On a backend the report does not run (test_report_is_current checks its backends)."""
+    """On a backend the report does not run (test_report_and_readme_rows_are_current checks its backends)."""
     step = SAMPLED.get(backend, 1)
     _agrees(_fidelity.compare(policy, _sample(stored(policy), step), (backend,)), step)
 
