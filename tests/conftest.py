@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -38,3 +39,12 @@ def _no_block_outlives_its_test() -> Iterator[None]:
     left = current()  # a block closed in another context is dropped here
     if left is not None:
         pytest.fail(f"this test left a promo_ns block open: {left!r}")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The docs site, built once per test process (strict, as CI builds it); tests read it, never write."""
+    pytest.importorskip("mkdocs.config")
+    from tests.test_docs import build
+
+    return build(tmp_path_factory.mktemp("site"))

@@ -46,9 +46,9 @@ def nd_grid(policy: Policy, op: str = "add") -> str:
     return format_view(view(policy, op, Role.ND, Role.ND))
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build(tmp_path_factory.mktemp("site"))
+@pytest.fixture
+def site(built_site: Path) -> Path:
+    return built_site
 
 
 def test_every_policy_and_op_has_a_picture_inlined_in_the_tables_page(site: Path) -> None:

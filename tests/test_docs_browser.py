@@ -21,7 +21,6 @@ from typing import TypedDict
 import pytest
 
 pytest.importorskip("mkdocs.config")
-from tests.test_docs import build  # after the skip: it needs MkDocs
 
 #: Where Chromium (or Chrome) may be found on PATH, in order.
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -116,11 +115,12 @@ def measure(page: Path, profile: Path) -> list[Measured]:
     return result
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture
+def site(request: pytest.FixtureRequest) -> Path:
     if browser() is None:
         pytest.skip(f"no Chromium found (looked for {', '.join(BROWSERS)} on PATH)")
-    return build(tmp_path_factory.mktemp("site"))
+    built: Path = request.getfixturevalue("built_site")
+    return built
 
 
 @pytest.mark.parametrize("page", PAGES)

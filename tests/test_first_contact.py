@@ -468,12 +468,9 @@ addEventListener("load", () => document.fonts.ready.then(() => {
 </script>"""
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("mkdocs.config")
-    from tests.test_docs import build
-
-    return build(tmp_path_factory.mktemp("site"))
+@pytest.fixture
+def built(built_site: Path) -> Path:
+    return built_site
 
 
 def test_no_markdown_is_left_raw_on_the_built_site(built: Path) -> None:

@@ -131,8 +131,8 @@ def _native(xp: Any, x: Any, result: DType) -> Any:
     return promo_ns.unwrap(xp.asarray(_narrow(x, result).tolist(), dtype=result))
 
 
-#: the share of cells a check runs inside a policy block (see Tally._runs_next)
-_BLOCK_SHARE = 3
+#: one in this many cells runs inside a policy block and on torch's meta device (see Tally._runs_next)
+_SHARE = 3
 
 
 @dataclass
@@ -142,6 +142,7 @@ class Tally:
     what: str
     xp: Any  #: the namespace: results must be on its device; values are checked where it has data
     backend: str  #: its label in BACKENDS
+    policy: str  #: the policy whose decisions are checked
     wrong: list[str] = field(default_factory=list)
     cells: int = 0
     refused: int = 0
@@ -149,16 +150,19 @@ class Tally:
     seen: int = 0  #: cells offered to check(), run or not
 
     def _runs_next(self) -> bool:
-        """Whether check() runs its next cell: all of them, but in a policy block a third.
+        """Whether check() runs its next cell: all of them, but a third in a policy block or on meta.
 
         The block path differs from the namespace's only in where the policy
-        comes from; each backend runs another third, so together they run every cell.
+        comes from, and torch's meta device (no values) takes the plans torch
+        takes on the CPU, which runs every cell: there each backend and policy
+        runs another third of the cells.
         """
         self.seen += 1
-        if current() is None:
+        if current() is None and has_values(self.xp):
             return True
         names = [b if isinstance(b, str) else b.values[0] for b in BACKENDS]
-        return self.seen % _BLOCK_SHARE == names.index(self.backend) % _BLOCK_SHARE
+        offset = names.index(self.backend) + POLICIES.index(self.policy)
+        return self.seen % _SHARE == offset % _SHARE
 
     def check(
         self,
@@ -268,7 +272,7 @@ def env(request: pytest.FixtureRequest, backend: str, policy: str) -> Iterator[E
 def test_where(env: Env, backend: str, policy: str) -> None:
     xp, pol, compat = env
     cond = xp.asarray([True, False, True])
-    tally = Tally(f"where under {policy} on {backend}", xp, backend)
+    tally = Tally(f"where under {policy} on {backend}", xp, backend, policy)
 
     def expected(c: Any, a: Any, b: Any) -> DType:
         return resolve_many(pol, "where", [_op(a), _op(b)])
@@ -328,7 +332,7 @@ def _clip_reference(x: Any, lo: Any, hi: Any, r: DType) -> Any:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_clip(env: Env, backend: str, policy: str) -> None:
     xp, pol, compat = env
-    tally = Tally(f"clip under {policy} on {backend}", xp, backend)
+    tally = Tally(f"clip under {policy} on {backend}", xp, backend, policy)
     xs = _items(xp, VALUES, scalars=False)
     lows, highs = _items(xp, LOWER), _items(xp, UPPER)
 
@@ -400,7 +404,7 @@ THIRD = ("bool", "int8", "uint8", "int32", "uint64", "float16", "bfloat16", "flo
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_concat_stack(env: Env, backend: str, policy: str, name: str) -> None:
     xp, pol, _ = env
-    tally = Tally(f"{name} under {policy} on {backend}", xp, backend)
+    tally = Tally(f"{name} under {policy} on {backend}", xp, backend, policy)
     nd = _items(xp, VALUES, zero_d=False, scalars=False)
     other = _items(xp, OTHER, zero_d=False, scalars=False)
     third = [
@@ -487,7 +491,7 @@ def test_linalg(env: Env, backend: str, policy: str, name: str) -> None:
     path, make1, make2, kwargs, reference = LINALG[name]
     op = path.rsplit(".", 1)[-1]
     fn, native_fn = _resolve(xp, path), _resolve(compat, path)
-    tally = Tally(f"{name} under {policy} on {backend}", xp, backend)
+    tally = Tally(f"{name} under {policy} on {backend}", xp, backend, policy)
     for d1, d2 in itertools.product(DTYPES, DTYPES):
         try:
             a, b = make1(xp, d1), make2(xp, d2)
@@ -511,7 +515,7 @@ def test_linalg(env: Env, backend: str, policy: str, name: str) -> None:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_result_type(env: Env, backend: str, policy: str) -> None:
     xp, pol, _ = env
-    tally = Tally(f"result_type under {policy} on {backend}", xp, backend)
+    tally = Tally(f"result_type under {policy} on {backend}", xp, backend, policy)
     arrays = _items(xp, VALUES, scalars=False)
     dtypes: list[Item] = [(f"{d}", d, d) for d in DTYPES]
     items = dtypes + arrays + SCALARS_ITEMS
@@ -588,7 +592,7 @@ def _asked(pol: Any, name: str, x: Any, dtype: DType) -> DType:
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_accumulation_dtype(env: Env, backend: str, policy: str, name: str) -> None:
     xp, pol, compat = env
-    tally = Tally(f"{name} under {policy} on {backend}", xp, backend)
+    tally = Tally(f"{name} under {policy} on {backend}", xp, backend, policy)
     fn, native_fn, reference = getattr(xp, name), getattr(compat, name), REDUCTIONS[name]
     arrays = _items(xp, VALUES, zero_d=name in ("sum", "prod"), scalars=False)
     targets: list[DType | None] = [None, *DTYPES]
