@@ -100,6 +100,16 @@ def skip_without(backend: str, dtype: str) -> None:
         pytest.skip(reason)
 
 
+def backend_name(backend: Any) -> str:
+    """The label of an entry of BACKENDS (a plain label, or a GPU's ``pytest.param`` with its skip)."""
+    return str(backend.values[0] if hasattr(backend, "values") else backend)
+
+
+def backend_marks(backend: Any) -> tuple[Any, ...]:
+    """The marks of an entry of BACKENDS (a GPU's skip), none for a plain label."""
+    return tuple(getattr(backend, "marks", ()))
+
+
 def namespace(backend: str, policy: str = "array-api") -> Any:
     """The namespace under test: a backend name, or ``torch:DEVICE``."""
     name, _, device = backend.partition(":")

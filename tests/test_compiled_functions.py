@@ -20,7 +20,15 @@ import pytest
 import promo_ns
 from promo_ns._dtypes import DTYPES
 from promo_ns._functions import elementwise, statistical
-from tests.backends import POLICIES, VALUE_BACKENDS, dtypes_of, namespace, to_numpy
+from tests.backends import (
+    POLICIES,
+    VALUE_BACKENDS,
+    backend_marks,
+    backend_name,
+    dtypes_of,
+    namespace,
+    to_numpy,
+)
 
 #: Every function of the namespace built by ``decided`` or ``reduction`` with no argument but the array.
 ONE_ARRAY = sorted(
@@ -60,18 +68,19 @@ def _arrays(xp: Any, backend: str) -> list[Any]:
     return out
 
 
-def _name(backend: Any) -> str:
-    return str(backend.values[0] if hasattr(backend, "values") else backend)
-
-
 #: The policies run per backend: JAX compiles each op of each dtype and shape eagerly, and Dask
 #: builds a graph per op; both share the compiled path with NumPy's backend, which runs every policy.
 _SOME_POLICIES = {"jax": ("jax",), "dask": ("numpy", "pytorch")}
 _CASES = [
-    pytest.param(_name(backend), policy, marks=getattr(backend, "marks", ()), id=f"{_name(backend)}-{policy}")
+    pytest.param(
+        backend_name(backend),
+        policy,
+        marks=backend_marks(backend),
+        id=f"{backend_name(backend)}-{policy}",
+    )
     for backend in VALUE_BACKENDS
     for policy in POLICIES
-    if policy in _SOME_POLICIES.get(_name(backend), POLICIES)
+    if policy in _SOME_POLICIES.get(backend_name(backend), POLICIES)
 ]
 
 

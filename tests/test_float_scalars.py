@@ -26,7 +26,15 @@ from hypothesis import strategies as st
 import promo_ns
 from conformance.frameworks import edge_agreement, edges
 from promo_ns._dtypes import BY_NAME
-from tests.backends import BACKENDS, has_values, namespace, skip_without, to_numpy
+from tests.backends import (
+    BACKENDS,
+    backend_marks,
+    backend_name,
+    has_values,
+    namespace,
+    skip_without,
+    to_numpy,
+)
 
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
@@ -96,8 +104,8 @@ _JAX_DIVISION = pytest.mark.xfail(
 def _cases() -> list[Any]:
     out = []
     for backend in _value_backends():
-        name = backend if isinstance(backend, str) else backend.values[0]
-        marks = list(getattr(backend, "marks", ()))
+        name = backend_name(backend)
+        marks = list(backend_marks(backend))
         for form in FORMS:
             extra = [_JAX_DIVISION] if name == "jax" and form == "x / s" else []
             out.append(pytest.param(name, form, marks=[*marks, *extra], id=f"{name}-{form}"))

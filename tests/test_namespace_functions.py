@@ -37,7 +37,7 @@ from promo_ns._engine.resolution import can_cast, resolve, resolve_many
 from promo_ns._engine.scalars import int_value
 from promo_ns.policies import Policy, Role
 from tests.backends import GRID_BACKENDS as BACKENDS
-from tests.backends import POLICIES, close, has_values, namespace, on_device, to_numpy
+from tests.backends import POLICIES, backend_name, close, has_values, namespace, on_device, to_numpy
 
 VALUES: dict[str, list[Any]] = {
     "b": [True, False, True],
@@ -160,7 +160,7 @@ class Tally:
         self.seen += 1
         if current() is None and has_values(self.xp):
             return True
-        names = [b if isinstance(b, str) else b.values[0] for b in BACKENDS]
+        names = [backend_name(b) for b in BACKENDS]
         offset = names.index(self.backend) + POLICIES.index(self.policy)
         return self.seen % _SHARE == offset % _SHARE
 

@@ -20,7 +20,16 @@ from promo_ns._engine.decisions import compute_table
 from promo_ns._engine.operands import Refusal
 from promo_ns._ops import NATIVE, family_of
 from tests.backends import GRID_BACKENDS as BACKENDS
-from tests.backends import POLICIES, close, has_values, namespace, on_device, to_numpy
+from tests.backends import (
+    POLICIES,
+    backend_marks,
+    backend_name,
+    close,
+    has_values,
+    namespace,
+    on_device,
+    to_numpy,
+)
 
 VALUES: dict[str, list[Any]] = {
     "b": [True, True, True],
@@ -96,7 +105,7 @@ def _grid() -> list[Any]:
     """(backend, policy, op) of every cell of the grid, with the backend's marks (a GPU's skip)."""
     out = []
     for b in BACKENDS:
-        backend, marks = (b, ()) if isinstance(b, str) else (b.values[0], b.marks)
+        backend, marks = backend_name(b), backend_marks(b)
         out += [
             pytest.param(backend, policy, op, marks=marks)
             for policy in POLICIES

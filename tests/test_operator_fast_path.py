@@ -25,7 +25,15 @@ from promo_ns._binary_plans import plans
 from promo_ns._dtypes import DTYPES
 from promo_ns._operands import _NK
 from promo_ns._ops import INPLACE_OPERATORS, OPERATORS
-from tests.backends import GRID_VALUE_BACKENDS, POLICIES, dtypes_of, namespace, to_numpy
+from tests.backends import (
+    GRID_VALUE_BACKENDS,
+    POLICIES,
+    backend_marks,
+    backend_name,
+    dtypes_of,
+    namespace,
+    to_numpy,
+)
 
 NAMES = [d.name for d in DTYPES]
 #: Values with a zero (division), a negative (shifts, powers) and a large one (overflow).
@@ -59,12 +67,13 @@ def _stored(xp: Any, op: str, a: Any, b: Any) -> tuple[str, bytes | None]:
     return str(x.dtype), np.ascontiguousarray(to_numpy(x)).tobytes()
 
 
-def _name(backend: Any) -> str:
-    return str(backend.values[0] if hasattr(backend, "values") else backend)
-
-
 _CASES = [
-    pytest.param(_name(backend), policy, marks=getattr(backend, "marks", ()), id=f"{_name(backend)}-{policy}")
+    pytest.param(
+        backend_name(backend),
+        policy,
+        marks=backend_marks(backend),
+        id=f"{backend_name(backend)}-{policy}",
+    )
     for backend in GRID_VALUE_BACKENDS
     for policy in POLICIES
 ]

@@ -226,7 +226,7 @@ def _run(xp: Any, policy: str, op: str, pairs: list[tuple[int, int]], values: bo
 @pytest.mark.parametrize("op", list(NATIVE))
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("backend", TORCH)
-@settings(max_examples=max(10, settings.default.max_examples // 5))  # an example is every cell of op
+@settings(max_examples=max(10, settings().max_examples // 5))  # an example is every cell of op
 @given(pairs=PAIRS)
 def test_binary_ops_match_numpy(backend: str, policy: str, op: str, pairs: list[tuple[int, int]]) -> None:
     wrong = _run(namespace(backend, policy), policy, op, pairs, values=True)
