@@ -43,7 +43,7 @@ from promo_ns._convert import (
     promoted_operand,
     reflected_name,
 )
-from promo_ns._dtypes import DTYPES, DType, bool_, float32, uint8
+from promo_ns._dtypes import DTYPES, FLOAT_MAX, DType, bool_, float32, real_float, uint8
 from promo_ns._engine.decisions import compute_cell, family_name
 from promo_ns._engine.functions import one_array_plan
 from promo_ns._engine.operands import PromotionError, Refusal
@@ -99,6 +99,10 @@ def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -
     floating kernel) leaves the native kernel for the backend's ``binary``.
     """
     value = y if index else x
+    if value.__class__ is float:
+        top = _FLOAT_TOP.get(plan.compute)
+        if top is not None and -top <= value <= top:  # what checked_inexact() and fit() leave as it is
+            return x, y, plan
     ints = plan.ints
     if ints is not None and value.__class__ is int:
         if ints.plain[0] <= value <= ints.plain[1]:
@@ -113,6 +117,9 @@ def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -
         plan = plan._replace(direct=False, kernel=None)
     return (x, converted, plan) if index else (converted, y, plan)
 
+
+#: The largest finite value of each floating and complex dtype: a Python float within goes as it is.
+_FLOAT_TOP = {d: FLOAT_MAX[real_float(d)] for d in DTYPES if d.kind in "fc"}
 
 _new = object.__new__
 

@@ -384,3 +384,34 @@ def test_edge_agreement_has_no_undocumented_float_scalar_difference(policy: str,
         for where, want, got in agreement.differ
     )
     assert not agreement.differ, f"{len(agreement.differ)} cells differ, none in DEVIATIONS:\n{cells}"
+
+
+_FLOAT_OPS = ("add", "multiply", "divide", "less", "maximum", "setitem")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.one_of(st.floats(), st.sampled_from([65504.0, -65504.0, 65505.0, 3.4e38, 3.5e38, 1e308, -0.0])),
+    dtype=st.sampled_from([d for d in promo_ns._dtypes.DTYPES if d.kind in "fc"]),
+    policy=st.sampled_from(promo_ns.policies()),
+    op=st.sampled_from(_FLOAT_OPS),
+)
+def test_a_float_taken_as_it_is_is_what_the_checks_leave(
+    value: float, dtype: Any, policy: str, op: str
+) -> None:
+    """The binary path's shortcut for a Python float within a floating dtype's range changes nothing.
+
+    Outside the range (and for NaN), the checks run; within it, they must leave
+    the float as it is under every policy, op and side.
+    """
+    from promo_ns._convert import fit
+    from promo_ns._engine.scalars import checked_inexact
+    from promo_ns._plan import _FLOAT_TOP
+
+    top = _FLOAT_TOP[dtype]
+    if not -top <= value <= top:
+        return
+    for index in (0, 1):
+        checked = checked_inexact(promo_ns.get_policy(policy), op, value, dtype, index)
+        assert checked is value
+        assert fit(checked, dtype) is value

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any, NamedTuple
 
 from promo_ns._context import innermost
@@ -60,13 +59,8 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
             raise
         raise error from e
     if repeatable and innermost() is None:
-        ns._plans[(astype, x._k, dtype, copy)] = repeat(ns, partial(_cast_to, cast, target, copy), wanted)
+        ns._plans[(astype, x._k, dtype, copy)] = repeat(ns, ns._backend.caster(target, copy), wanted)
     return wrap(out, ns)
-
-
-def _cast_to(cast: Callable[..., Any], target: Any, copy: bool, x: Any) -> Any:
-    """``cast(x, target, copy=copy)``: a compiled ``astype`` (``cast`` takes its dtype positionally)."""
-    return cast(x, target, copy=copy)
 
 
 def result_type(ns: Space, *arrays_and_dtypes: Any) -> DType:

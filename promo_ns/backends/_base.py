@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -184,6 +185,10 @@ class Backend(Protocol):
         """:meth:`accumulate` of ``name`` for arrays of ``x`` into ``dtype``: a function of the array."""
         ...
 
+    def caster(self, target: Any, copy: bool) -> Callable[[Any], Any]:
+        """``compat.astype(x, target, copy=copy)`` as a function of ``x``: a compiled ``astype``."""
+        ...
+
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d native array of ``value`` as ``dtype`` on ``like``'s device."""
         ...
@@ -225,6 +230,7 @@ class DTypeMaps:
     """Cached maps between a library's dtypes and the canonical ones, shared by every adapter."""
 
     module: ModuleType
+    compat: Any
     #: Arrays are eager unless an adapter says otherwise (see :attr:`Backend.lazy`).
     lazy: bool = False
     #: Python scalars of arrays compute (see :attr:`Backend.refuses_conversions`).
@@ -255,6 +261,15 @@ class DTypeMaps:
         if found is None:
             found = self._native[dtype] = native(dtype, self.module)
         return found
+
+    def caster(self, target: Any, copy: bool) -> Callable[[Any], Any]:
+        """``compat.astype(x, target, copy=copy)`` as a function of ``x`` (see :meth:`Backend.caster`)."""
+        return partial(_compat_cast, self.compat.astype, target, copy)
+
+
+def _compat_cast(cast: Callable[..., Any], target: Any, copy: bool, x: Any) -> Any:
+    """``cast(x, target, copy=copy)``: :meth:`DTypeMaps.caster`'s function."""
+    return cast(x, target, copy=copy)
 
 
 #: Python's own words where a library's code indexes a shape past its end (an axis a 0-d array lacks).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
+from operator import methodcaller
 from types import ModuleType
 from typing import Any
 
@@ -411,6 +412,12 @@ class NumpyLike(DTypeMaps, KernelErrors):
         if self._cupy and x.kind == "c" and dtype.kind != "c":
             return partial(cast_before, self.astype, dtype, fn)  # CuPy's kernels cannot cast complex to real
         return fn
+
+    def caster(self, target: Any, copy: bool) -> Callable[[Any], Any]:
+        """NumPy: the array's own ``astype``, which ``compat.astype`` calls; else ``compat.astype``."""
+        if self._numpy:
+            return methodcaller("astype", target, copy=copy)
+        return super().caster(target, copy)
 
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``, without a copy when it already is."""
