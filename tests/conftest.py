@@ -43,7 +43,10 @@ def _no_block_outlives_its_test() -> Iterator[None]:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The docs site, built once per test process (strict, as CI builds it); tests read it, never write."""
+    """The docs site, built once per test process (strict, as CI builds it).
+
+    Tests read its pages and never change them (the browser tests add copies of their own).
+    """
     pytest.importorskip("mkdocs.config")
     from tests.test_docs import build
 
