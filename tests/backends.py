@@ -26,6 +26,7 @@ import pytest
 import promo_ns
 from promo_ns import policies
 from promo_ns._dtypes import DType, native
+from promo_ns._ops import NATIVE, family_of
 
 
 def _cupy_gpu() -> bool:
@@ -108,6 +109,17 @@ def backend_name(backend: Any) -> str:
 def backend_marks(backend: Any) -> tuple[Any, ...]:
     """The marks of an entry of BACKENDS (a GPU's skip), none for a plain label."""
     return tuple(getattr(backend, "marks", ()))
+
+
+def one_op_per_family(policy: str) -> tuple[str, ...]:
+    """The first binary op of each of ``policy``'s families, in the registry's order.
+
+    The ops of one family (the policy's own, where it moves an op into a family
+    of its own) read one decision table, so their cells take the same casts.
+    """
+    pol = promo_ns.get_policy(policy)
+    first = {pol.op_families.get(op) or family_of(op): op for op in reversed(NATIVE)}
+    return tuple(op for op in NATIVE if op in first.values())
 
 
 def namespace(backend: str, policy: str = "array-api") -> Any:

@@ -34,7 +34,7 @@ from promo_ns._engine.decisions import compute_table  # noqa: E402
 from promo_ns._engine.operands import Refusal  # noqa: E402
 from promo_ns._ops import NATIVE, OPERATORS, family_of  # noqa: E402
 from promo_ns.backends.jax import JaxX64Error  # noqa: E402
-from tests.backends import POLICIES, close, to_numpy  # noqa: E402
+from tests.backends import POLICIES, close, one_op_per_family, to_numpy  # noqa: E402
 from tests.test_namespace_grid import _operands, _role_key  # noqa: E402
 
 DATA = np.random.default_rng(0).standard_normal((6, 3)).astype(np.float32)
@@ -288,10 +288,6 @@ def test_inplace_under_jit() -> None:
 
 # --- every cast explicit: strict promotion over every cell of every binary op ----------------
 
-#: Under policies other than ``jax`` (every op), one op of each family: the cells of a family's ops
-#: take the same casts (tracing each cell of each op costs about 20 s per policy).
-_ONE_PER_FAMILY = tuple({family_of(op): op for op in reversed(NATIVE)}.values())
-
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_every_cell_under_strict_promotion(policy: str) -> None:
@@ -334,7 +330,9 @@ def test_every_cell_under_strict_promotion(policy: str) -> None:
                     wrong.append(f"{cell}: expected {expected[0]}, got {out.dtype}")
 
     with jax.numpy_dtype_promotion("strict"):
-        for op in NATIVE if policy == "jax" else _ONE_PER_FAMILY:  # one trace per op: JAX's tracing
+        # under policies other than jax, one op of each of the policy's families, whose cells take the
+        # same casts (tracing each cell of each op costs about 20 s per policy)
+        for op in NATIVE if policy == "jax" else one_op_per_family(policy):  # one trace per op
             jax.eval_shape(partial(every_cell, op), *arrays)  # slows down as a trace grows
     assert not wrong, f"{len(wrong)} wrong cells under {policy}:\n" + "\n".join(wrong[:40])
 

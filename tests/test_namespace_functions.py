@@ -148,6 +148,11 @@ class Tally:
     cells: int = 0
     refused: int = 0
     no_kernel: list[str] = field(default_factory=list)
+    share: int = field(init=False)  #: the third of the cells this backend and policy run (see _runs)
+
+    def __post_init__(self) -> None:
+        names = [backend_name(b) for b in BACKENDS]
+        self.share = (names.index(self.backend) + POLICIES.index(self.policy)) % _SHARE
 
     def _runs(self, label: str) -> bool:
         """Whether check() runs cell ``label``: every cell, but a third in a policy block or on meta.
@@ -160,9 +165,7 @@ class Tally:
         """
         if current() is None and has_values(self.xp):
             return True
-        names = [backend_name(b) for b in BACKENDS]
-        offset = names.index(self.backend) + POLICIES.index(self.policy)
-        return zlib.crc32(label.encode()) % _SHARE == offset % _SHARE
+        return zlib.crc32(label.encode()) % _SHARE == self.share
 
     def check(
         self,

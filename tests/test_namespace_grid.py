@@ -28,6 +28,7 @@ from tests.backends import (
     has_values,
     namespace,
     on_device,
+    one_op_per_family,
     to_numpy,
 )
 
@@ -95,26 +96,19 @@ def _no_kernel(xp: Any, op: str, x: Any, y: Any, compute: DType, result: DType) 
     return canonical(out.dtype) is not result
 
 
-def _meta_ops(policy: str) -> frozenset[str]:
-    """The ops the grid runs on torch's meta device under ``policy``: the first of each of its families.
-
-    The meta device computes no values, and its calls run torch's Python
-    decompositions (about 10 ms each).  The ops of one of the policy's families
-    (its own, where it moves an op into a family of its own) read one decision
-    table; torch on the CPU runs every op.
-    """
-    pol = get_policy(policy)
-    return frozenset({pol.op_families.get(op) or family_of(op): op for op in reversed(NATIVE)}.values())
-
-
 def _grid() -> list[Any]:
-    """(backend, policy, op) of every cell of the grid, with the backend's marks (a GPU's skip)."""
+    """(backend, policy, op) of every cell of the grid, with the backend's marks (a GPU's skip).
+
+    torch's meta device computes no values, and its calls run torch's Python
+    decompositions (about 10 ms each): there one op of each of the policy's
+    families; torch on the CPU runs every op.
+    """
     out = []
     for b in BACKENDS:
         backend, marks = backend_name(b), backend_marks(b)
         for policy in POLICIES:
-            ops = _meta_ops(policy) if backend == "torch:meta" else NATIVE
-            out += [pytest.param(backend, policy, op, marks=marks) for op in NATIVE if op in ops]
+            ops = one_op_per_family(policy) if backend == "torch:meta" else tuple(NATIVE)
+            out += [pytest.param(backend, policy, op, marks=marks) for op in ops]
     return out
 
 
