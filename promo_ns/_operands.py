@@ -27,7 +27,7 @@ class Space(Protocol):
     Array: Any  #: the array wrapper class, whose instances have ``_x``, ``_ns`` and ``_k``
     policy: Policy
     _backend: Backend
-    _plans: dict[Any, Any]  #: op -> the binary plans; (op, operand code) -> a one-array plan
+    _plans: dict[Any, Any]  #: op -> the binary plans; function -> operand code -> a one-array plan
 
     def policy_now(self) -> Policy:
         """The policy in force."""

@@ -43,16 +43,17 @@ from promo_ns._operands import _KEYS, _NA, _SCALAR_CODE, Space, code_of
 from promo_ns.policies import Policy, Role
 
 __all__ = [
+    "NO_REPEATS",
     "SLOW",
     "Compiled",
     "Repeat",
     "clip",
     "finished",
     "joined",
+    "keep",
     "planned_clip",
     "planned_join",
     "planned_where",
-    "repeat",
     "repeated",
     "where",
 ]
@@ -250,9 +251,9 @@ class _SlowPathError(Exception):
 class Repeat(NamedTuple):
     """A call of one array (``log``, ``sum``, ``astype``) kept from its first run outside blocks.
 
-    Keyed in the namespace's plans by the function and the array's operand
-    code, it runs again with no decision: the native function, then the result
-    as :func:`finished` wraps it.
+    Kept in the namespace's plans under the function, then the array's operand
+    code (:func:`keep`), it runs again with no decision: the native function,
+    then the result as :func:`finished` wraps it.
     """
 
     run: Callable[[Any], Any]  #: the native function of the native array
@@ -262,10 +263,20 @@ class Repeat(NamedTuple):
     array_type: Any  #: the backend's array type (NumPy's reductions return scalars)
 
 
-def repeat(ns: Space, run: Callable[[Any], Any], dtype: DType) -> Repeat:
-    """The :class:`Repeat` of native function ``run`` whose result has ``dtype``."""
+#: The repeats of a function that has not run yet: read by the hot paths, never written.
+NO_REPEATS: dict[Any, Repeat] = {}
+
+
+def keep(ns: Space, function: Any, code: Any, run: Callable[[Any], Any], dtype: DType) -> None:
+    """Keep native function ``run``, whose result has ``dtype``, as ``function``'s repeat on operand ``code``.
+
+    The hot path reads it back as ``ns._plans.get(function, NO_REPEATS).get(code)``:
+    two lookups of a function and an int, where one tuple key costs more to
+    build and hash than both.
+    """
     backend = ns._backend
-    return Repeat(run, dtype, code_of(dtype, False), backend.native_dtype(dtype), backend.array_type)
+    plan = Repeat(run, dtype, code_of(dtype, False), backend.native_dtype(dtype), backend.array_type)
+    ns._plans.setdefault(function, {})[code] = plan
 
 
 def finished(ns: Space, op: str, plan: Compiled, out: Any) -> Any:

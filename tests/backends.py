@@ -17,6 +17,7 @@ sample of every grid on Dask, computed in one go.
 from __future__ import annotations
 
 import importlib.util
+import zlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -120,6 +121,22 @@ def one_op_per_family(policy: str) -> tuple[str, ...]:
     pol = promo_ns.get_policy(policy)
     first = {pol.op_families.get(op) or family_of(op): op for op in reversed(NATIVE)}
     return tuple(op for op in NATIVE if op in first.values())
+
+
+#: The sampled grids (torch's meta device, policy blocks) run one cell in this many.
+SHARE = 3
+
+
+def sampled(cell: str, *grid: str) -> bool:
+    """Whether a sampled grid (its backend, policy ...) runs ``cell``: a third of its cells.
+
+    Picked by the checksum of the cell's label, not by position, which would
+    keep whole columns of a grid; each grid runs another third.  Sampled are
+    only the grids whose cells another grid runs whole (torch on the CPU for
+    torch's meta device, which has no values, and the namespace's own policy
+    for a ``promo_ns.policy`` block).
+    """
+    return zlib.crc32(cell.encode()) % SHARE == zlib.crc32("|".join(grid).encode()) % SHARE
 
 
 def namespace(backend: str, policy: str = "array-api") -> Any:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import itertools
 import os
 import warnings
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -38,7 +37,7 @@ from promo_ns._engine.resolution import can_cast, resolve, resolve_many
 from promo_ns._engine.scalars import int_value
 from promo_ns.policies import Policy, Role
 from tests.backends import GRID_BACKENDS as BACKENDS
-from tests.backends import POLICIES, backend_name, close, has_values, namespace, on_device, to_numpy
+from tests.backends import POLICIES, close, has_values, namespace, on_device, sampled, to_numpy
 
 VALUES: dict[str, list[Any]] = {
     "b": [True, False, True],
@@ -132,10 +131,6 @@ def _native(xp: Any, x: Any, result: DType) -> Any:
     return promo_ns.unwrap(xp.asarray(_narrow(x, result).tolist(), dtype=result))
 
 
-#: one in this many cells runs inside a policy block and on torch's meta device (see Tally._runs)
-_SHARE = 3
-
-
 @dataclass
 class Tally:
     """Cells checked, refused as expected, without a backend kernel, and wrong ones."""
@@ -148,24 +143,17 @@ class Tally:
     cells: int = 0
     refused: int = 0
     no_kernel: list[str] = field(default_factory=list)
-    share: int = field(init=False)  #: the third of the cells this backend and policy run (see _runs)
-
-    def __post_init__(self) -> None:
-        names = [backend_name(b) for b in BACKENDS]
-        self.share = (names.index(self.backend) + POLICIES.index(self.policy)) % _SHARE
 
     def _runs(self, label: str) -> bool:
-        """Whether check() runs cell ``label``: every cell, but a third in a policy block or on meta.
+        """Whether check() runs cell ``label``: all, but a third in a block or on meta (:func:`sampled`).
 
         The block path differs from the namespace's only in where the policy
         comes from, and torch's meta device (no values) takes the plans torch
-        takes on the CPU, which runs every cell: there each backend and policy
-        runs another third of the cells, picked by the label's checksum (not
-        by position, which would keep whole columns of a grid).
+        takes on the CPU, which runs every cell.
         """
         if current() is None and has_values(self.xp):
             return True
-        return zlib.crc32(label.encode()) % _SHARE == self.share
+        return sampled(label, self.backend, self.policy)
 
     def check(
         self,

@@ -13,6 +13,7 @@ from promo_ns._dtypes import DTYPES, DType
 from promo_ns._engine.decisions import cell, run
 from promo_ns._engine.functions import _holds
 from promo_ns._engine.operands import _DEFAULT_OF, Operand, PromotionError, Refusal, _kinds
+from promo_ns._memo import per_policy
 from promo_ns.policies._model import Policy, Role
 
 __all__ = ["describe_call"]
@@ -26,30 +27,39 @@ def describe_call(op: str, operands: Sequence[Operand]) -> str:
 
 def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> str:
     """An explicit cast that makes the op valid under ``policy``, in words."""
-    arrays = [(i, o) for i, o in enumerate(operands) if o.dtype is not None]
-    if not arrays:
+    if all(o.dtype is None for o in operands):
         return "Fix: make one operand an array first, e.g. xp.asarray(x1)."
     taken = policy.families[family].scalar_kinds if family in policy.families else None
     for i, o in enumerate(operands):
         if o.dtype is None and taken is not None and o.role.kind not in taken:
             value = f"{o.value!r}" if o.value is not None else f"the {o.role}"
             return f"Fix: {op!r} takes no {o.role} here; pass {value} as an int or float, e.g. x{i + 1}=1."
+    return _cast_fix(policy, op, family, tuple((o.dtype, o.role) for o in operands))
+
+
+@per_policy
+def _cast_fix(policy: Policy, op: str, family: str, keys: tuple[tuple[DType | None, Role], ...]) -> str:
+    """The cast :func:`_fix` suggests for operands ``keys`` (some an array), which depends on no value.
+
+    Cached: finding it decides the cell again per candidate dtype, and code
+    that tries op after op (a probe, a test grid) meets the same refusal often.
+    """
+    arrays = [(i, d) for i, (d, _) in enumerate(keys) if d is not None]
     # Operand order among equal categories: a set's order would change with the hash seed.
-    dtypes = dict.fromkeys(o.dtype for _, o in arrays if o.dtype is not None)
+    dtypes = dict.fromkeys(d for _, d in arrays)
     targets = sorted(dtypes, key=lambda d: -d.category)
-    scalar_kinds = [o.role.kind for o in operands if o.dtype is None]
-    for kind in scalar_kinds:
-        default = policy.defaults.get(_DEFAULT_OF[kind])
+    for role in [r for d, r in keys if d is None]:
+        default = policy.defaults.get(_DEFAULT_OF[role.kind])
         if default is not None and default not in targets:
             targets.append(default)
     holder = _int_holder(list(dtypes))  # integers: first a dtype that holds every operand's values
     wrapping = ""  # a cast that would wrap an integer operand's values: suggested only if nothing else works
     ints = [d for d in dtypes if d.kind in "iu"]
     for target in targets if holder is None else [holder, *targets]:
-        trial = [Operand(target, Role.ND) if o.dtype is not None else o for o in operands]
-        decided = run(cell(policy, policy.families.get(family), [(o.dtype, o.role) for o in trial]))
+        trial = [(target, Role.ND) if d is not None else (d, r) for d, r in keys]
+        decided = run(cell(policy, policy.families.get(family), trial))
         if not isinstance(decided.result, Refusal):
-            casts = [f"xp.astype(x{i + 1}, xp.{target})" for i, o in arrays if o.dtype is not target]
+            casts = [f"xp.astype(x{i + 1}, xp.{target})" for i, d in arrays if d is not target]
             if casts and target.kind in "biu" and not all(_holds(target, d) for d in ints):
                 wrapping = wrapping or f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
             elif casts:

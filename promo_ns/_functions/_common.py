@@ -29,7 +29,7 @@ from promo_ns._engine.functions import delegated_dtype
 from promo_ns._engine.operands import PromotionError
 from promo_ns._operands import Space
 from promo_ns._plan import finish, kernel_failure, one_array
-from promo_ns._plan_functions import SLOW, repeat, repeated
+from promo_ns._plan_functions import NO_REPEATS, SLOW, keep, repeated
 from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
 from promo_ns.backends._base import cast_before
@@ -270,7 +270,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
         if args or kwargs:
             _check_arguments(name, args, kwargs)
         elif x.__class__ is ns.Array and x._ns is ns and innermost() is None:
-            compiled = ns._plans.get((one, x._k))
+            compiled = ns._plans.get(one, NO_REPEATS).get(x._k)
             if compiled is not None:  # this call ran before, with nothing to report: run it again
                 found = repeated(ns, compiled, x)
                 if found is not SLOW:
@@ -303,7 +303,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
         if repeatable and backend.dtype(backend.to_array(out)) is result:
             cast = native_x is not x._x
             run = partial(cast_before, backend.astype, backend.dtype(native_x), fn) if cast else fn
-            ns._plans[(one, x._k)] = repeat(ns, run, result)
+            keep(ns, one, x._k, run, result)
         return finish(ns, out, result, name)
 
     one.__name__ = one.__qualname__ = short

@@ -12,7 +12,7 @@ from promo_ns._engine.functions import check_astype
 from promo_ns._engine.resolution import can_cast as engine_can_cast
 from promo_ns._engine.resolution import resolve_many
 from promo_ns._operands import Space
-from promo_ns._plan_functions import SLOW, repeat, repeated
+from promo_ns._plan_functions import NO_REPEATS, SLOW, keep, repeated
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 
@@ -40,8 +40,9 @@ class iinfo_object(NamedTuple):  # noqa: N801 - the standard's name
 def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any = None) -> Any:
     """``x`` cast to ``dtype``: an explicit cast, which the policy refuses only by kind (``astype_kinds``)."""
     repeatable = device is None and dtype.__class__ is DType and x.__class__ is ns.Array and x._ns is ns
-    if repeatable and innermost() is None:
-        compiled = ns._plans.get((astype, x._k, dtype, copy))
+    repeatable = repeatable and copy.__class__ is bool
+    if repeatable and innermost() is None:  # repeats kept under the dtype, copy=False's under ~code
+        compiled = ns._plans.get(dtype, NO_REPEATS).get(x._k if copy else ~x._k)
         if compiled is not None:  # this cast ran before, with nothing to report: run it again
             found = repeated(ns, compiled, x)
             if found is not SLOW:
@@ -59,7 +60,7 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
             raise
         raise error from e
     if repeatable and innermost() is None:
-        ns._plans[(astype, x._k, dtype, copy)] = repeat(ns, ns._backend.caster(target, copy), wanted)
+        keep(ns, dtype, x._k if copy else ~x._k, ns._backend.caster(target, copy), wanted)
     return wrap(out, ns)
 
 

@@ -12,7 +12,7 @@ from promo_ns._engine.functions import accumulation_dtype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array
-from promo_ns._plan_functions import SLOW, repeat, repeated
+from promo_ns._plan_functions import NO_REPEATS, SLOW, keep, repeated
 from promo_ns._report import traced
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
@@ -37,7 +37,7 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
 
     def reduce(ns: Space, x: Any, /, *, dtype: DType | None = None, **kwargs: Any) -> Any:
         if not kwargs and dtype is None and x.__class__ is ns.Array and x._ns is ns and innermost() is None:
-            compiled = ns._plans.get((reduce, x._k))
+            compiled = ns._plans.get(reduce, NO_REPEATS).get(x._k)
             if compiled is not None:  # this call ran before, with nothing to report: run it again
                 found = repeated(ns, compiled, x)
                 if found is not SLOW:
@@ -59,7 +59,7 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
             out = backend.accumulate(name, native_x, dtype, **kwargs)
             repeatable = not kwargs and given is None and innermost() is None
             if repeatable and backend.dtype(backend.to_array(out)) is dtype:  # no rounding to repeat
-                ns._plans[(reduce, x._k)] = repeat(ns, backend.accumulator(name, x.dtype, dtype), dtype)
+                keep(ns, reduce, x._k, backend.accumulator(name, x.dtype, dtype), dtype)
         return wrap_result(ns, short, out, dtype)
 
     reduce.__name__ = reduce.__qualname__ = short

@@ -415,8 +415,8 @@ class NumpyLike(DTypeMaps, KernelErrors):
 
     def caster(self, target: Any, copy: bool) -> Callable[[Any], Any]:
         """NumPy: the array's own ``astype``, which ``compat.astype`` calls; else ``compat.astype``."""
-        if self._numpy:
-            return methodcaller("astype", target, copy=copy)
+        if self._numpy:  # NumPy parses a keyword slower than it copies 100 elements: copy=True is its default
+            return methodcaller("astype", target) if copy else methodcaller("astype", target, copy=False)
         return super().caster(target, copy)
 
     def astype(self, x: Any, dtype: DType) -> Any:
