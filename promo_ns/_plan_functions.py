@@ -54,7 +54,6 @@ __all__ = [
     "planned_clip",
     "planned_join",
     "planned_where",
-    "repeated",
     "where",
 ]
 
@@ -248,21 +247,9 @@ class _SlowPathError(Exception):
     """The operands leave the plan: the general path decides."""
 
 
-class Repeat(NamedTuple):
-    """A call of one array (``log``, ``sum``, ``astype``) kept from its first run outside blocks.
-
-    Kept in the namespace's plans under the function, then the array's operand
-    code (:func:`keep`), it runs again with no decision: the native function,
-    then the result as :func:`finished` wraps it.
-    """
-
-    run: Callable[[Any], Any]  #: the native function of the native array
-    dtype: DType  #: the result dtype, which the first run returned
-    code: int  #: the result's operand code, less its 0-d bit
-    native: Any  #: the backend's dtype of ``dtype``
-    array_type: Any  #: the backend's array type (NumPy's reductions return scalars)
-
-
+#: A call of one array (``log``, ``sum``, ``astype``) kept from its first run outside blocks (:func:`keep`):
+#: a function of the array, which runs again with no decision and returns the result, or :data:`SLOW`.
+Repeat = Callable[[Any], Any]
 #: The repeats of a function that has not run yet: read by the hot paths, never written.
 NO_REPEATS: dict[Any, Repeat] = {}
 
@@ -270,13 +257,33 @@ NO_REPEATS: dict[Any, Repeat] = {}
 def keep(ns: Space, function: Any, code: Any, run: Callable[[Any], Any], dtype: DType) -> None:
     """Keep native function ``run``, whose result has ``dtype``, as ``function``'s repeat on operand ``code``.
 
-    The hot path reads it back as ``ns._plans.get(function, NO_REPEATS).get(code)``:
-    two lookups of a function and an int, where one tuple key costs more to
-    build and hash than both.
+    The hot path reads it back as ``ns._plans.get(function, NO_REPEATS).get(code)``
+    (two lookups of a function and an int cost less than building and hashing
+    one tuple key) and calls it on the array.  It returns the result as an
+    array of ``ns``, or :data:`SLOW` where ``run`` raises or gives another
+    dtype: the full path then says what went wrong (a backend whose state
+    changed since the first run: JAX with ``jax_enable_x64`` turned off).
     """
     backend = ns._backend
-    plan = Repeat(run, dtype, code_of(dtype, False), backend.native_dtype(dtype), backend.array_type)
-    ns._plans.setdefault(function, {})[code] = plan
+    to_array, dtype_of, array_type = backend.to_array, backend.dtype, backend.array_type
+    result_code, native, cls = code_of(dtype, False), backend.native_dtype(dtype), ns.Array
+
+    def repeat(x: Any) -> Any:
+        try:
+            out = run(x._x)
+        except Exception:  # the full path runs it again and says what went wrong
+            return SLOW
+        if out.__class__ is not array_type:  # NumPy's reductions return scalars
+            out = to_array(out)
+        if out.dtype is not native and dtype_of(out) is not dtype:
+            return SLOW
+        a = _new(cls)
+        a._x = out
+        a._ns = ns
+        a._k = result_code + (out.ndim == 0)
+        return a
+
+    ns._plans.setdefault(function, {})[code] = repeat
 
 
 def finished(ns: Space, op: str, plan: Compiled, out: Any) -> Any:
@@ -285,27 +292,6 @@ def finished(ns: Space, op: str, plan: Compiled, out: Any) -> Any:
         out = ns._backend.to_array(out)
     if out.dtype is not plan.native and ns._backend.dtype(out) is not plan.dtype:
         return wrap_result(ns, op, out, plan.dtype)
-    a = _new(ns.Array)
-    a._x = out
-    a._ns = ns
-    a._k = plan.code + (out.ndim == 0)
-    return a
-
-
-def repeated(ns: Space, plan: Repeat, x: Any) -> Any:
-    """``plan`` run again on array ``x``, or :data:`SLOW` where it raises or gives another dtype.
-
-    The full path then says what went wrong (a backend whose state changed
-    since the first run: JAX with ``jax_enable_x64`` turned off).
-    """
-    try:
-        out = plan.run(x._x)
-    except Exception:  # the full path runs it again and says what went wrong
-        return SLOW
-    if out.__class__ is not plan.array_type:
-        out = ns._backend.to_array(out)
-    if out.dtype is not plan.native and ns._backend.dtype(out) is not plan.dtype:
-        return SLOW
     a = _new(ns.Array)
     a._x = out
     a._ns = ns

@@ -29,7 +29,7 @@ from promo_ns._engine.functions import delegated_dtype
 from promo_ns._engine.operands import PromotionError
 from promo_ns._operands import Space
 from promo_ns._plan import finish, kernel_failure, one_array
-from promo_ns._plan_functions import NO_REPEATS, SLOW, keep, repeated
+from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
 from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
 from promo_ns.backends._base import cast_before
@@ -272,7 +272,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
         elif x.__class__ is ns.Array and x._ns is ns and innermost() is None:
             compiled = ns._plans.get(one, NO_REPEATS).get(x._k)
             if compiled is not None:  # this call ran before, with nothing to report: run it again
-                found = repeated(ns, compiled, x)
+                found = compiled(x)
                 if found is not SLOW:
                     return found
         result, native_x = one_array(ns, like or name, x)

@@ -12,7 +12,7 @@ from promo_ns._engine.functions import check_astype
 from promo_ns._engine.resolution import can_cast as engine_can_cast
 from promo_ns._engine.resolution import resolve_many
 from promo_ns._operands import Space
-from promo_ns._plan_functions import NO_REPEATS, SLOW, keep, repeated
+from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 
@@ -44,7 +44,7 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
     if repeatable and innermost() is None:  # repeats kept under the dtype, copy=False's under ~code
         compiled = ns._plans.get(dtype, NO_REPEATS).get(x._k if copy else ~x._k)
         if compiled is not None:  # this cast ran before, with nothing to report: run it again
-            found = repeated(ns, compiled, x)
+            found = compiled(x)
             if found is not SLOW:
                 return found
     native_x = array_of(ns, x, "astype")

@@ -12,7 +12,7 @@ from promo_ns._engine.functions import accumulation_dtype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array
-from promo_ns._plan_functions import NO_REPEATS, SLOW, keep, repeated
+from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
 from promo_ns._report import traced
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
@@ -39,7 +39,7 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
         if not kwargs and dtype is None and x.__class__ is ns.Array and x._ns is ns and innermost() is None:
             compiled = ns._plans.get(reduce, NO_REPEATS).get(x._k)
             if compiled is not None:  # this call ran before, with nothing to report: run it again
-                found = repeated(ns, compiled, x)
+                found = compiled(x)
                 if found is not SLOW:
                     return found
         native_x = array_of(ns, x, name)
