@@ -118,7 +118,7 @@ def setup_code(backend: str, n: int | tuple[int, int]) -> str:
     )
     strict = (
         "import array_api_strict as strict\n"
-        "SA, SB, SI8, S2, SC, SW = (strict.asarray(v) for v in (a, b, i8, x2, c, w))\n"
+        "SA, SB, SI8, S2, SC, SW, SM = (strict.asarray(v) for v in (a, b, i8, x2, c, w, m))\n"
         if backend == "numpy"
         else ""
     )
@@ -154,6 +154,7 @@ def native(v):
     return {to_native}
 a, b = (native(rng.standard_normal({n!r}).astype(numpy.float32)) for _ in range(2))
 i8 = native(rng.integers(-100, 100, {n!r}, dtype=numpy.int8))
+m = native(rng.standard_normal((10, 10)).astype(numpy.float32))
 x2 = native(rng.standard_normal((1000, 100)).astype(numpy.float32))
 h = native(rng.standard_normal({n!r}).astype(numpy.float16))
 xp = promo_ns.namespace({name!r}, policy="array-api")
@@ -164,8 +165,8 @@ import benchmarks.minimal
 mw = benchmarks.minimal.MinimalNamespace(nat)
 c = a < b
 w = native(rng.standard_normal({n!r}).astype(numpy.float32))
-MA, MB, MI8, MC, MW, MX2 = (mw.asarray(v) for v in (a, b, i8, c, w, x2))
-C, AI8, W = xp.asarray(c), xp.asarray(i8), xp.asarray(w)
+MA, MB, MI8, MC, MW, MX2, MM = (mw.asarray(v) for v in (a, b, i8, c, w, x2, m))
+C, AI8, W, M = xp.asarray(c), xp.asarray(i8), xp.asarray(w), xp.asarray(m)
 PT = promo_ns.get_policy("pytorch")
 NAME = {name!r}
 import contextvars, itertools, operator
@@ -259,6 +260,13 @@ _SMALL_FUNCTIONS = {
         "promo_ns": "xp.sum(AI8)",
         "compat": "compat.sum(i8)",
         "strict": "strict.sum(SI8)",
+    },
+    "xp.matmul(m, m), 10x10": {
+        "native": "nat.matmul(m, m)",
+        "minimal": "mw.matmul(MM, MM)",
+        "promo_ns": "xp.matmul(M, M)",
+        "compat": "compat.matmul(m, m)",
+        "strict": "strict.matmul(SM, SM)",
     },
     "xp.astype(a, float64)": {
         "native": "a.astype(numpy.float64) if hasattr(a, 'astype') else a.to(nat.float64)",
@@ -358,6 +366,18 @@ CASES: tuple[Case, ...] = (
         _FUNCTION_FLOORS,
     ),
     *(Case("small (n=100)", n, _SMALL, stmts, _FUNCTION_FLOORS) for n, stmts in _SMALL_FUNCTIONS.items()),
+    Case(  # a dtype, nothing to wrap: the minimal wrapper is the native call
+        "small (n=100)",
+        "xp.result_type(a, b)",
+        _SMALL,
+        {
+            "native": "nat.result_type(a, b)",
+            "minimal": "mw.result_type(MA, MB)",
+            "promo_ns": "xp.result_type(A, B)",
+            "compat": "compat.result_type(a, b)",
+            "strict": "strict.result_type(SA, SB)",
+        },
+    ),
     Case(
         "small (n=100)",
         "x[mask] = 0.5",

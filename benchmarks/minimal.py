@@ -61,6 +61,14 @@ class MinimalNamespace:
         """The native ``log``."""
         return _new(self._m.log(a.x))
 
+    def matmul(self, a: Minimal, b: Minimal) -> Minimal:
+        """The native ``matmul``."""
+        return _new(self._m.matmul(a.x, b.x))
+
+    def result_type(self, a: Minimal, b: Minimal) -> Any:
+        """The native ``result_type`` (a dtype: nothing to wrap)."""
+        return self._m.result_type(a.x, b.x)
+
     def mean(self, a: Minimal) -> Minimal:
         """The native ``mean``."""
         return _new(self._m.mean(a.x))

@@ -6,7 +6,9 @@ of ``(policy, backend, op)`` (:mod:`promo_ns._binary_plans` compiles a cell on
 its first use) gives the result dtype, the dtype the
 kernel computes in, and the backend's native function where its own promotion
 already gives those.  Functions over several operands (``where``, ``clip``,
-``concat``, ``matmul``) go through :func:`promoted`, functions of one array
+``concat``, ``matmul``) go through :func:`promoted` where their compiled plans
+(:mod:`promo_ns._plan_functions`, :mod:`promo_ns._plan_products`) do not
+take the operands, functions of one array
 whose result dtype the policy decides (``log``, ``mean``, ``abs``) through
 :func:`one_array`.  Device checks and Python scalar checks happen here once.
 This is the only caller of :mod:`promo_ns._engine` on the hot path.

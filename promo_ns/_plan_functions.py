@@ -48,6 +48,7 @@ __all__ = [
     "Compiled",
     "Repeat",
     "clip",
+    "compiled",
     "finished",
     "joined",
     "keep",
@@ -94,7 +95,7 @@ class Compiled(NamedTuple):
     array_type: Any  #: the backend's array type, which its kernels return (NumPy: also scalars)
 
 
-def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool) -> Compiled | None:
+def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool, module: str | None) -> Compiled | None:
     """The plan of ``op`` over operands of ``codes`` (-1: an absent ``clip`` bound); None: none.
 
     The engine decides with a probe value for each Python scalar; a Python
@@ -121,7 +122,7 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool) -> Compiled
         inexact.append(
             _inexact_dtype(policy, name, operands, dtype, i) if role in (Role.FLOAT, Role.COMPLEX) else None
         )
-    kernel, scalar_kernel = _kernel(ns, op, dtype)
+    kernel, scalar_kernel = _kernel(ns, op, dtype, module)
     floats = op == "clip" and scalar_kernel is not None
     asis = tuple(
         _FLOAT_MAX[dtype] if floats and key == (None, Role.FLOAT) and checked is None else None
@@ -178,7 +179,9 @@ def _inexact_dtype(
 _FLOAT_MAX = {float32: float(FLOAT_MAX[float32]), float64: float(FLOAT_MAX[float64])}
 
 
-def _kernel(ns: Space, op: str, dtype: DType) -> tuple[Callable[..., Any], Callable[..., Any] | None]:
+def _kernel(
+    ns: Space, op: str, dtype: DType, module: str | None
+) -> tuple[Callable[..., Any], Callable[..., Any] | None]:
     """The backend's function the general path runs for ``op`` on operands of ``dtype``, and one for floats.
 
     The general path runs ``compat.<op>`` on operands it has cast to
@@ -191,7 +194,12 @@ def _kernel(ns: Space, op: str, dtype: DType) -> tuple[Callable[..., Any], Calla
     - torch's ``where``: compat's casts nothing of operands of one dtype (a
       dtype without a kernel raises, and the general path takes over);
     - torch's ``concat`` along an axis (``axis=None`` raises there: compat
-      flattens the arrays first, on the general path).
+      flattens the arrays first, on the general path);
+    - ``matmul`` (also ``linalg.matmul``): NumPy's, which compat's calls as it is,
+      and torch's of floating operands (compat's casts operands of one dtype to
+      that dtype; promo_ns's own products differ only for bool and integers).
+
+    ``module`` names the compat submodule of the general path's function (``"linalg"``).
 
     The second function of ``concat`` and ``stack`` is NumPy's or torch's
     own, which takes the axis as a positional argument.  That of ``clip`` of
@@ -214,14 +222,21 @@ def _kernel(ns: Space, op: str, dtype: DType) -> tuple[Callable[..., Any], Calla
             backend.module if op == "concat" and backend.name == "torch" else compat, op
         )
         return join, join
-    return getattr(compat, op), None
+    if op == "matmul" and (backend.name == "numpy" or (backend.name == "torch" and dtype.kind in "fc")):
+        return backend.module.matmul, None
+    return getattr(compat if module is None else getattr(compat, module), op), None
 
 
-def _plan(ns: Space, key: tuple[Any, ...], op: str, codes: Sequence[int], zero_d: bool) -> Compiled | None:
-    """The plan cached under ``key``, compiled the first time."""
+def compiled(
+    ns: Space, key: tuple[Any, ...], op: str, codes: Sequence[int], zero_d: bool, *, module: str | None = None
+) -> Compiled | None:
+    """The plan cached under ``key``, compiled the first time; None where the general path decides.
+
+    ``module``: the compat submodule whose function ``op`` the kernel is (``"linalg"``).
+    """
     plan = ns._plans.get(key)
     if plan is None:
-        plan = ns._plans[key] = _compile(ns, op, codes, zero_d) or _NONE
+        plan = ns._plans[key] = _compile(ns, op, codes, zero_d, module) or _NONE
     return None if plan is _NONE else plan
 
 
@@ -322,7 +337,7 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any) -> Any:
     plan = ns._plans.get(key)
     if plan is None or plan is _NONE:
         zero_d = bool((kc | (k1 if k1 < _NA else 0) | (k2 if k2 < _NA else 0)) & 1)
-        plan = _plan(ns, key, "where", (k1, k2), zero_d)
+        plan = compiled(ns, key, "where", (k1, k2), zero_d)
         if plan is None:
             return SLOW
     c = condition._x
@@ -357,7 +372,7 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
     if plan is None or plan is _NONE:
         codes = key[1:]
         zero_d = any(0 <= k < _NA and k & 1 for k in codes)
-        plan = _plan(ns, key, "clip", codes, zero_d)
+        plan = compiled(ns, key, "clip", codes, zero_d)
         if plan is None:
             return SLOW
     top = plan.top
@@ -426,7 +441,7 @@ def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any
         key = tuple(codes)
     plan = ns._plans.get(key)
     if plan is None or plan is _NONE:
-        plan = _plan(ns, key, name, key[1:], any(k & 1 for k in key[1:]))
+        plan = compiled(ns, key, name, key[1:], any(k & 1 for k in key[1:]))
         if plan is None:
             return SLOW
     try:

@@ -1,4 +1,7 @@
-"""The compiled plans of ``where``, ``clip``, ``concat`` and ``stack`` (promo_ns/_plan_functions.py).
+"""The compiled plans of functions of several operands (promo_ns/_plan_functions.py, _plan_products.py).
+
+``where``, ``clip``, ``concat``, ``stack``, the products (``matmul``,
+``tensordot``, ``vecdot``, also of ``linalg``) and ``result_type``.
 
 Outside blocks these functions look their plan up by the operands' codes; the
 general path (inside a ``promo_ns.policy(...)`` block) is the reference.  For
@@ -67,9 +70,12 @@ Spec = tuple[str, str, Any]
 
 @st.composite
 def operands(draw: st.DrawFn, roles: list[str] = _ROLES) -> tuple[str, str, Any]:
-    """A drawn operand: ``(role, dtype name, value)``; an array's value is the index of its values."""
+    """A drawn operand: ``(role, dtype name, value)``; an array's value is the index of its values.
+
+    Role ``"dtype"``: a dtype, of the name drawn.
+    """
     role = draw(st.sampled_from(roles))
-    if role in ("nd", "0d"):
+    if role in ("nd", "0d", "dtype"):
         return role, draw(st.sampled_from(_DTYPES)), draw(st.integers(0, 2))
     return role, "", draw(st.sampled_from(_SCALARS[role]))
 
@@ -163,6 +169,76 @@ def test_joined(
     _check(backend, policy, lambda xp: getattr(xp, name)([_make(xp, a) for a in arrays], axis=axis))
 
 
+#: The products of two arrays, each with the keywords it is called with here.
+_PRODUCTS: dict[str, dict[str, Any]] = {
+    "matmul": {},
+    "tensordot": {"axes": 1},
+    "vecdot": {},
+    "linalg.matmul": {},
+    "linalg.tensordot": {"axes": 1},
+    "linalg.vecdot": {"axis": 0},
+}
+
+
+def _function(xp: Any, name: str) -> Any:
+    """``xp.<name>``, ``name`` dotted for an extension's function (``"linalg.matmul"``)."""
+    owner, _, short = name.rpartition(".")
+    return getattr(getattr(xp, owner) if owner else xp, short)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", list(_PRODUCTS))
+@given(
+    policy=st.sampled_from(POLICIES),
+    x1=operands(["nd"] * 6 + ["0d", "float"]),
+    x2=operands(["nd"] * 6 + ["0d", "int"]),
+    matrices=st.tuples(st.booleans(), st.booleans()),
+)
+def test_products(
+    backend: str,
+    name: str,
+    policy: str,
+    x1: tuple[str, str, Any],
+    x2: tuple[str, str, Any],
+    matrices: tuple[bool, bool],
+) -> None:
+    """Products of vectors and 3x3 matrices (0-d arrays, scalars raise): the plan's is the general path's."""
+
+    def operand(xp: Any, spec: tuple[str, str, Any], matrix: bool) -> Any:
+        x = _make(xp, spec)
+        return xp.stack([x, x, x]) if matrix and getattr(x, "ndim", 0) == 1 else x
+
+    def call(xp: Any) -> Any:
+        a, b = (operand(xp, spec, matrix) for spec, matrix in zip((x1, x2), matrices, strict=True))
+        return _function(xp, name)(a, b, **_PRODUCTS[name])
+
+    _check(backend, policy, call)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(
+    policy=st.sampled_from(POLICIES),
+    args=st.lists(operands(["nd", "0d", "dtype"]), min_size=1, max_size=4),
+)
+def test_result_type(backend: str, policy: str, args: list[tuple[str, str, Any]]) -> None:
+    """``result_type`` of arrays and dtypes: the dtype kept from the first call is the general path's."""
+    xp = promo_ns.namespace(backend, policy=policy)
+    operands = [
+        getattr(xp, name) if role == "dtype" else _make(xp, (role, name, i)) for role, name, i in args
+    ]
+
+    def outcome() -> Outcome:
+        try:
+            return ("returns", xp.result_type(*operands))
+        except Exception as e:
+            return ("raises", type(e), str(e))
+
+    first, cached = outcome(), outcome()
+    with promo_ns.policy(policy):
+        block = outcome()
+    assert first == cached == block, (first, cached, block)
+
+
 _FRAMES: dict[str, Callable[[Any, Any, Any, Any], Any]] = {
     "where(c, a, b)": lambda xp, c, a, b: xp.where(c, a, b),  # float32 with int8: a cast
     "where(c, a, a)": lambda xp, c, a, b: xp.where(c, a, a),
@@ -170,6 +246,10 @@ _FRAMES: dict[str, Callable[[Any, Any, Any, Any], Any]] = {
     "clip(a, None, 0.5)": lambda xp, c, a, b: xp.clip(a, None, 0.5),
     "concat([a, b])": lambda xp, c, a, b: xp.concat([a, b]),
     "stack([a, a, a])": lambda xp, c, a, b: xp.stack([a, a, a]),
+    "matmul(a, a)": lambda xp, c, a, b: xp.matmul(a, a),
+    "a @ b": lambda xp, c, a, b: a @ b,  # a cast
+    "linalg.vecdot(a, a)": lambda xp, c, a, b: xp.linalg.vecdot(a, a),
+    "result_type(a, b, float64)": lambda xp, c, a, b: xp.result_type(a, b, xp.float64),
 }
 
 
@@ -217,6 +297,10 @@ _ON_DEVICES: dict[str, Callable[[Any, dict[str, Any]], Any]] = {
     "concat([a, m])": lambda xp, v: xp.concat([v["a"], v["m"]]),
     "stack([a0, m0])": lambda xp, v: xp.stack([v["a0"], v["m0"]]),
     "concat([m, m])": lambda xp, v: xp.concat([v["m"], v["m"]]),
+    "matmul(a, m)": lambda xp, v: xp.matmul(v["a"], v["m"]),
+    "vecdot(m, a)": lambda xp, v: xp.vecdot(v["m"], v["a"]),
+    "matmul(m, m)": lambda xp, v: xp.matmul(v["m"], v["m"]),
+    "tensordot(a0, m)": lambda xp, v: xp.tensordot(v["a0"], v["m"], axes=0),
 }
 
 

@@ -13,6 +13,7 @@ from promo_ns._engine.resolution import can_cast as engine_can_cast
 from promo_ns._engine.resolution import resolve_many
 from promo_ns._operands import Space
 from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
+from promo_ns._plan_products import planned_result_type
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 
@@ -160,7 +161,7 @@ def iinfo(ns: Space, type: DType | Any, /) -> iinfo_object:
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "astype": astype,
-    "result_type": result_type,
+    "result_type": planned_result_type(result_type),
     "can_cast": can_cast,
     "isdtype": isdtype,
     "finfo": finfo,

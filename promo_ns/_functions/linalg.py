@@ -11,6 +11,7 @@ from promo_ns._functions.statistical import reduction
 from promo_ns._operands import Space
 from promo_ns._ops import FUNCTION_FAMILY
 from promo_ns._plan import kernel, promoted
+from promo_ns._plan_products import planned_product
 
 __all__ = ["EXTENSION_DELEGATED", "EXTENSION_FUNCTIONS", "FUNCTIONS"]
 
@@ -27,7 +28,7 @@ def _combining(name: str, module: str | None = None) -> Callable[..., Any]:
 
     combine.__name__ = combine.__qualname__ = name
     combine.__doc__ = f"``{name}(x1, x2)`` of the Array API standard, in the active policy's result dtype."
-    return combine
+    return planned_product(name, module, combine)  # the general path: combine
 
 
 _SIGNATURES: dict[str, Callable[..., None]] = {
