@@ -122,7 +122,9 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool, module: str
         inexact.append(
             _inexact_dtype(policy, name, operands, dtype, i) if role in (Role.FLOAT, Role.COMPLEX) else None
         )
+    guarded = ns._backend.guarded
     kernel, scalar_kernel = _kernel(ns, op, dtype, module)
+    kernel, scalar_kernel = guarded(kernel, dtype), scalar_kernel and guarded(scalar_kernel, dtype)
     floats = op == "clip" and scalar_kernel is not None
     asis = tuple(
         _FLOAT_MAX[dtype] if floats and key == (None, Role.FLOAT) and checked is None else None

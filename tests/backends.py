@@ -127,16 +127,18 @@ def one_op_per_family(policy: str) -> tuple[str, ...]:
 SHARE = 3
 
 
-def sampled(cell: str, *grid: str) -> bool:
-    """Whether a sampled grid (its backend, policy ...) runs ``cell``: a third of its cells.
+def sampled(cell: str, backend: str, policy: str, *grid: str) -> bool:
+    """Whether a sampled grid (of ``backend``, ``policy`` and any ``grid`` labels) runs ``cell``: a third.
 
     Picked by the checksum of the cell's label, not by position, which would
-    keep whole columns of a grid; each grid runs another third.  Sampled are
+    keep whole columns of a grid; the policies of one backend's grid take
+    the thirds in turn, so each cell runs under some policy.  Sampled are
     only the grids whose cells another grid runs whole (torch on the CPU for
     torch's meta device, which has no values, and the namespace's own policy
     for a ``promo_ns.policy`` block).
     """
-    return zlib.crc32(cell.encode()) % SHARE == zlib.crc32("|".join(grid).encode()) % SHARE
+    share = zlib.crc32("|".join((backend, *grid)).encode()) + POLICIES.index(policy)
+    return zlib.crc32(cell.encode()) % SHARE == share % SHARE
 
 
 def namespace(backend: str, policy: str = "array-api") -> Any:

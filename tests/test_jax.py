@@ -546,6 +546,33 @@ def test_64_bit_arrays_made_with_x64_on_refuse_every_op_with_it_off(policy: str)
     assert not kept, kept[:6]
 
 
+#: Functions of several operands on two 64-bit arrays (each has a compiled plan besides its general path).
+_SEVERAL: dict[str, Callable[[Any, Any], Any]] = {
+    "matmul": lambda xp, x: xp.matmul(x, x),
+    "x @ x": lambda xp, x: x @ x,
+    "tensordot": lambda xp, x: xp.tensordot(x, x, axes=1),
+    "vecdot": lambda xp, x: xp.vecdot(x, x),
+    "linalg.matmul": lambda xp, x: xp.linalg.matmul(x, x),
+    "where": lambda xp, x: xp.where(x > 0, x, x),
+    "clip": lambda xp, x: xp.clip(x, 0.0, 1.0),
+    "concat": lambda xp, x: xp.concat([x, x]),
+    "stack": lambda xp, x: xp.stack([x, x]),
+}
+
+
+@pytest.mark.parametrize("call", list(_SEVERAL))
+def test_64_bit_arrays_refuse_functions_of_several_operands_with_x64_off(call: str) -> None:
+    # was (review): matmul's compiled plan, made with x64 on, computed float32 under a float64 label
+    xp = promo_ns.namespace("jax", policy="numpy")
+    for x in (xp.asarray([[1e30, 0.0], [0.0, 1.5]]), xp.asarray([[7, 2], [1, 3]], dtype=xp.int64)):
+        _SEVERAL[call](xp, x)  # compiles the plan, x64 on
+        with jax.enable_x64(False):
+            with pytest.raises(JaxX64Error):
+                _SEVERAL[call](xp, x)
+            with promo_ns.policy("numpy"), pytest.raises(JaxX64Error):  # the general path
+                _SEVERAL[call](xp, x)
+
+
 def test_x64_off_with_a_32_bit_policy() -> None:
     base = get_policy("pytorch")
     from promo_ns._dtypes import int32

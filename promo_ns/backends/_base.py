@@ -189,6 +189,16 @@ class Backend(Protocol):
         """``compat.astype(x, target, copy=copy)`` as a function of ``x``: a compiled ``astype``."""
         ...
 
+    def guarded(self, kernel: Callable[..., Any], compute: DType) -> Callable[..., Any]:
+        """``kernel`` on operands of ``compute``, as a compiled plan keeps it for every later call.
+
+        As it is, but where the library's state decides whether it computes in
+        ``compute`` (JAX's 64-bit dtypes, only with ``jax_enable_x64`` on):
+        there it checks that state first on each call and raises as a cast to
+        ``compute`` would.
+        """
+        ...
+
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d native array of ``value`` as ``dtype`` on ``like``'s device."""
         ...
@@ -265,6 +275,10 @@ class DTypeMaps:
     def caster(self, target: Any, copy: bool) -> Callable[[Any], Any]:
         """``compat.astype(x, target, copy=copy)`` as a function of ``x`` (see :meth:`Backend.caster`)."""
         return partial(_compat_cast, self.compat.astype, target, copy)
+
+    def guarded(self, kernel: Callable[..., Any], compute: DType) -> Callable[..., Any]:
+        """``kernel`` as it is: the library computes in every dtype it has (see :meth:`Backend.guarded`)."""
+        return kernel
 
 
 def _compat_cast(cast: Callable[..., Any], target: Any, copy: bool, x: Any) -> Any:

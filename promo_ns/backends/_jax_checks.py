@@ -295,10 +295,10 @@ def require_x64(dtype: DType) -> None:
         raise x64_error(dtype)
 
 
-def in_wide(fn: Callable[[Any, Any], Any], compute: DType, x: Any, y: Any) -> Any:
-    """``fn(x, y)`` computed in 64-bit ``compute``; a JaxX64Error where x64 is off (JAX would narrow it)."""
+def in_wide(fn: Callable[..., Any], compute: DType, *args: Any, **kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` in 64-bit ``compute``; JaxX64Error where x64 is off (JAX narrows)."""
     require_x64(compute)
-    return fn(x, y)
+    return fn(*args, **kwargs)
 
 
 def x64_error(dtype: DType, what: str | None = None) -> JaxX64Error:

@@ -226,6 +226,10 @@ class JaxBackend(DTypeMaps, KernelErrors):
         """``jax.numpy.<name>(x, dtype=...)`` (``sum``, ``prod``, ``cumulative_sum``, ``linalg.trace``)."""
         return self.accumulator(name, self.dtype(x), dtype)(x, **kwargs)
 
+    def guarded(self, kernel: Callable[..., Any], compute: DType) -> Callable[..., Any]:
+        """``kernel``, raising JaxX64Error first where ``compute`` is 64-bit and x64 is off (JAX narrows)."""
+        return partial(in_wide, kernel, compute) if compute in WIDE else kernel
+
     def accumulator(self, name: str, x: DType, dtype: DType) -> Callable[..., Any]:
         """``jax.numpy.<name>`` accumulating in ``dtype``: a function of the array."""
         return partial(named(jnp, name), dtype=self.native_dtype(dtype))
