@@ -27,7 +27,9 @@ class Space(Protocol):
     Array: Any  #: the array wrapper class, whose instances have ``_x``, ``_ns`` and ``_k``
     policy: Policy
     _backend: Backend
-    _plans: dict[Any, Any]  #: op -> the binary plans; function -> operand code -> a one-array plan
+    #: The plan layer's caches: op -> the binary plans; function (astype: the target dtype) -> operand
+    #: code -> a one-array repeat; (op, operand codes ...) -> a plan of several operands.
+    _plans: dict[Any, Any]
 
     def policy_now(self) -> Policy:
         """The policy in force."""
