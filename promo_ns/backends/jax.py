@@ -176,9 +176,7 @@ class JaxBackend(DTypeMaps, KernelErrors):
             if isinstance(operand, Role) and _ROLE_KIND[operand] != compute.kind:
                 return None
         fn = self._functions(values).get(op)
-        if fn is None or compute not in WIDE:
-            return fn
-        return partial(in_wide, fn, compute)
+        return None if fn is None else self.guarded(fn, compute)
 
     def _operand(self, v: Any, compute: DType, like: Any) -> Any:
         """Native array or Python scalar ``v`` as the kernel takes it in ``compute``, explicitly.
