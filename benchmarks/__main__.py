@@ -168,45 +168,114 @@ def import_times(runs: int) -> list[tuple[str, float, list[str]]]:
     return [(m, min(samples[m]), loaded[m]) for m in modules]
 
 
-def gpu_checks() -> list[tuple[str, str, bool]]:
-    """Torch on CUDA: kernels launched per mixed op against native torch, and no host synchronization."""
+def _launches(fn: Callable[[], object]) -> list[str]:
+    """The names of the CUDA kernels and copies one call of ``fn`` makes (after a warm-up call).
+
+    torch's profiler reads them through CUPTI, which sees every library's kernels in the process,
+    CuPy's included.
+    """
+    import torch
+
+    fn()
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    return [e.name for e in prof.events() if e.device_type.name == "CUDA"]
+
+
+def _kernels_and_copies(names: list[str]) -> tuple[int, int]:
+    """How many of ``names`` are kernels, and how many copies to the host."""
+    to_host = sum("DtoH" in name for name in names)  # "Memcpy DtoH (Device -> Pageable)"
+    return len(names) - to_host, to_host
+
+
+def _small_op_launches(backend: str) -> list[tuple[str, str, bool]]:
+    """Kernels and copies to the host of the small functions and the workload: native, then promo_ns."""
+    import numpy
+
+    import promo_ns
+    from benchmarks.cases import standardize_logsumexp, standardize_logsumexp_torch
+
+    if backend == "cupy":
+        import cupy as native
+    else:
+        import torch as native
+    xq = promo_ns.namespace("cupy" if backend == "cupy" else "torch", policy="pytorch")
+    rng = numpy.random.default_rng(0)
+
+    def on_gpu(v: Any) -> Any:
+        return native.asarray(v) if backend == "cupy" else native.from_numpy(v).to("cuda")
+
+    a, b = (on_gpu(rng.standard_normal(100).astype("float32")) for _ in range(2))
+    c = on_gpu(rng.standard_normal(100) > 0)
+    x = on_gpu(rng.standard_normal((1000, 100)).astype("float32"))
+    qa, qb, qc, qx = (xq.asarray(v) for v in (a, b, c, x))
+    nat_work = (
+        (lambda: standardize_logsumexp(native, x))
+        if backend == "cupy"
+        else (lambda: standardize_logsumexp_torch(x))
+    )
+    cat = native.concatenate if backend == "cupy" else native.cat
+    ops: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
+        ("n=100 `a * 0.5`", lambda: a * 0.5, lambda: qa * 0.5),
+        ("n=100 `xp.where(c, a, b)`", lambda: native.where(c, a, b), lambda: xq.where(qc, qa, qb)),
+        ("n=100 `xp.clip(a, -0.5, 0.5)`", lambda: native.clip(a, -0.5, 0.5), lambda: xq.clip(qa, -0.5, 0.5)),
+        ("n=100 `xp.concat([a, b])`", lambda: cat([a, b]), lambda: xq.concat([qa, qb])),
+        ("n=100 `xp.mean(a)`", lambda: native.mean(a), lambda: xq.mean(qa)),
+        ("workload (standardize + logsumexp)", nat_work, lambda: standardize_logsumexp(xq, qx)),
+    ]
+    checks = []
+    for op, nat, ours in ops:
+        native_names, names = _launches(nat), _launches(ours)
+        (native_kernels, native_copies), (kernels, copies) = map(_kernels_and_copies, (native_names, names))
+        text = f"{backend}: {op}: kernels, copies to host (native {native_kernels}, {native_copies})"
+        met = kernels <= native_kernels and copies <= native_copies
+        checks.append((text, f"{kernels}, {copies}", met))
+        if not met:  # what the extra launches are, for the log
+            print(f"{text}\n  native:   {native_names}\n  promo_ns: {names}", file=sys.stderr)
+    return checks
+
+
+def gpu_checks(backends: Sequence[str]) -> list[tuple[str, str, bool]]:
+    """Kernels launched per op against the native library's, and host synchronizations on torch.
+
+    On torch on CUDA: a mixed op on 100M elements, then five ops under torch's sync debug mode.
+    On both GPU backends: the small functions and the workload, kernel by kernel.
+    """
     import torch
 
     import promo_ns
 
-    xq = promo_ns.namespace("torch", policy="pytorch")
-    n = 100_000_000
-    i8 = torch.ones(n, dtype=torch.int8, device="cuda")
-    f32 = torch.ones(n, dtype=torch.float32, device="cuda")
-    qi8, qf32 = xq.asarray(i8), xq.asarray(f32)
-
-    def kernels(fn: Callable[[], object]) -> int:
-        fn()
-        torch.cuda.synchronize()
-        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
-            fn()
-            torch.cuda.synchronize()
-        return len([e for e in prof.events() if e.device_type.name == "CUDA"])
-
-    native, ours = kernels(lambda: i8 + f32), kernels(lambda: qi8 + qf32)
-    checks = [(f"int8 + float32, n=100M: CUDA kernels (native {native})", str(ours), ours <= native)]
-    ops: list[tuple[str, Callable[[], object]]] = [
-        ("a + b", lambda: qf32 + qf32),
-        ("int8 + float32", lambda: qi8 + qf32),
-        ("a + 1.0", lambda: qf32 + 1.0),
-        ("a < b", lambda: qf32 < qi8),
-        ("a += b", lambda: qf32.__iadd__(qf32)),
-    ]
-    for text, fn in ops:
-        torch.cuda.set_sync_debug_mode("error")
-        try:
-            fn()
-            ok, seen = True, "none"
-        except RuntimeError as e:
-            ok, seen = False, str(e).splitlines()[0]
-        finally:
-            torch.cuda.set_sync_debug_mode("default")
-        checks.append((f"{text}: host synchronizations", seen, ok))
+    checks: list[tuple[str, str, bool]] = []
+    if "torch-cuda" in backends:
+        xq = promo_ns.namespace("torch", policy="pytorch")
+        n = 100_000_000
+        i8 = torch.ones(n, dtype=torch.int8, device="cuda")
+        f32 = torch.ones(n, dtype=torch.float32, device="cuda")
+        qi8, qf32 = xq.asarray(i8), xq.asarray(f32)
+        native, ours = (len(_launches(fn)) for fn in (lambda: i8 + f32, lambda: qi8 + qf32))
+        checks.append((f"int8 + float32, n=100M: CUDA kernels (native {native})", str(ours), ours <= native))
+        ops: list[tuple[str, Callable[[], object]]] = [
+            ("a + b", lambda: qf32 + qf32),
+            ("int8 + float32", lambda: qi8 + qf32),
+            ("a + 1.0", lambda: qf32 + 1.0),
+            ("a < b", lambda: qf32 < qi8),
+            ("a += b", lambda: qf32.__iadd__(qf32)),
+        ]
+        for text, fn in ops:
+            torch.cuda.set_sync_debug_mode("error")
+            try:
+                fn()
+                ok, seen = True, "none"
+            except RuntimeError as e:
+                ok, seen = False, str(e).splitlines()[0]
+            finally:
+                torch.cuda.set_sync_debug_mode("default")
+            checks.append((f"{text}: host synchronizations", seen, ok))
+    for backend in ("torch-cuda", "cupy"):
+        if backend in backends:
+            checks += _small_op_launches(backend)
     return checks
 
 
@@ -337,7 +406,7 @@ def report(
         lines += _import_lines(imports, missed)
     if gpu:
         lines += [
-            "## torch on CUDA: kernels and synchronization",
+            "## On the GPU: kernels, copies and synchronization",
             "",
             "| check | seen | met |",
             "|---|---|---|",
@@ -345,7 +414,7 @@ def report(
         for text, seen, ok in gpu:
             lines.append(f"| {text} | {seen} | {'met' if ok else '**missed**'} |")
             if not ok:
-                missed.append(f"torch-cuda: {text}: {seen}")
+                missed.append(f"GPU: {text}: {seen}")
         lines.append("")
     lines += ["## Targets", ""]
     lines += [f"- missed: {m}" for m in missed] or ["- every target measured in this run was met"]
@@ -385,14 +454,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = 5 if args.quick else 21
 
     import_runs = 3 if args.quick else 9
-    total = sum(len(cases_of(b)) for b in backends) + 1 + ("torch-cuda" in backends)
+    on_gpu = [b for b in backends if b in ("torch-cuda", "cupy")] if available("torch-cuda") else []
+    total = sum(len(cases_of(b)) for b in backends) + 1 + bool(on_gpu)
     progress = Progress(total, lambda line: print(line, file=sys.stderr, flush=True))
     rows = {b: run_backend(b, rounds=rounds, memory=not args.quick, progress=progress) for b in backends}
     progress.step(f"import times: {', '.join(IMPORT_MODULES)}, best of {import_runs} fresh interpreters")
     imports = import_times(import_runs)
-    if "torch-cuda" in backends:
-        progress.step("torch-cuda: kernels launched and host synchronizations")
-    gpu = gpu_checks() if "torch-cuda" in backends else []
+    if on_gpu:
+        progress.step(f"{', '.join(on_gpu)}: kernels launched and host synchronizations")
+    gpu = gpu_checks(on_gpu) if on_gpu else []
     text, missed = report(rows, imports, gpu)
     print(text)
     if args.write:
