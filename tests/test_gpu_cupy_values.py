@@ -10,16 +10,18 @@ CuPy's sources have it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
+import array_api_compat.numpy
 import ml_dtypes
 import numpy as np
 import pytest
 
 import promo_ns
 from promo_ns._namespace import _new_namespace
-from promo_ns.backends._cupy_ufuncs import floor_divide, loop_casts_operands, remainder
+from promo_ns.backends._cupy_compat import CupyCompat
+from promo_ns.backends._cupy_ufuncs import float16_nextafter, floor_divide, loop_casts_operands, remainder
 from promo_ns.backends.numpylike import NumpyLike
 from promo_ns.policies import get_policy
 from tests.backends import VALUE_BACKENDS, namespace, to_numpy
@@ -211,6 +213,92 @@ def test_the_remainder_gives_the_numpy_backends_values(backend: str, policy: str
         x %= -2.0
         r %= -2.0
         assert _same_bits(x, to_numpy(r)), dtype
+
+
+# --- float16 nextafter: CuPy's is nan from an infinity ------------------------------------------------
+
+
+def cupy_nextafter(x: Any, y: Any, /, **kwargs: Any) -> Any:
+    """NumPy's ``nextafter``, but nan from a float16 infinity, as CuPy 14's float16 loop gave on the H200."""
+    out = np.nextafter(x, y, **kwargs)
+    if out.dtype == np.float16:
+        out[np.isinf(np.broadcast_to(x, out.shape))] = np.nan
+    return out
+
+
+def test_float16_nextafter_is_numpys_bit_for_bit() -> None:
+    every = np.arange(-(2**15), 2**15).astype(np.int16).view(np.float16)  # every float16, nan and inf too
+    with np.errstate(all="ignore"):
+        for towards in (*_SPECIALS, 6e-8, -6e-8, 65504.0, -65504.0):
+            t = np.float16(towards)
+            assert _same_bits(float16_nextafter(np, np.asarray, every, t), np.nextafter(every, t)), t
+            assert _same_bits(float16_nextafter(np, np.asarray, t, every), np.nextafter(t, every)), t
+
+
+@pytest.mark.parametrize("backend", ["standin", *_CUPY])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # 65520.0 overflows float16, on either side
+def test_nextafter_of_float16_gives_the_numpy_backends_values(backend: str) -> None:
+    # was: nextafter(65520.0, float16 0.0) was nan on CuPy (65520.0 rounds to inf; NumPy: 65504)
+    xp, reference = _space(backend, "array-api", nextafter=cupy_nextafter), namespace("numpy", "array-api")
+
+    def outcomes(space: Any) -> list[Any]:
+        x = space.asarray([np.inf, -np.inf, 0.0, -0.0, 1.0, 65504.0, 6e-8], dtype=space.float16)
+        return [space.nextafter(x, space.asarray(0.0, dtype=space.float16)), space.nextafter(65520.0, x)]
+
+    for got, want in zip(outcomes(xp), outcomes(reference), strict=True):
+        assert got.dtype == xp.float16 and _same_bits(got, to_numpy(want))
+
+
+# --- complex logical_not and integer reciprocal: CuPy has no loop / gives 0 ----------------------
+
+
+def _cupy_like_compat() -> CupyCompat:
+    """The CuPy adapter's compat over NumPy's with CuPy's ``logical_not`` and integer ``reciprocal``."""
+    base = ModuleType("cupy_like")
+    base.__dict__.update(vars(array_api_compat.numpy))
+
+    def logical_not(x: Any, /) -> Any:
+        if x.dtype.kind == "c":
+            raise TypeError("Wrong type ((<class 'numpy.complex64'>,)) of arguments for cupy_logical_not")
+        return np.logical_not(x)
+
+    def reciprocal(x: Any, /) -> Any:
+        if x.dtype.kind not in "iu":
+            return np.reciprocal(x)
+        safe = np.where(x == 0, 1, x)
+        return np.where(x == 0, 0, np.reciprocal(safe)).astype(x.dtype)
+
+    base.logical_not, base.reciprocal = logical_not, reciprocal  # type: ignore[attr-defined]
+    return CupyCompat(base, np)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_logical_not_of_complex_is_numpys(dtype: str) -> None:
+    x = np.array([0j, 1 + 0j, 1j, complex("nan"), -0.0 + 0j], dtype=dtype)
+    assert _cupy_like_compat().logical_not(x).tolist() == np.logical_not(x).tolist()
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "uint32", "int64", "uint64"])
+def test_the_integer_reciprocal_of_zero_is_numpys(dtype: str) -> None:
+    x = np.array([0, 1, 2, 3, 0], dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = np.reciprocal(x)
+    got = _cupy_like_compat().reciprocal(x)
+    assert got.dtype == want.dtype and got.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("backend", _CUPY)
+def test_complex_logical_not_and_integer_reciprocal_give_the_numpy_backends_values(backend: str) -> None:
+    # was: logical_not of complex64/128 raised CuPy's "Wrong type"; tf-safe's reciprocal of an int32
+    # zero was 0 (NumPy: -2147483648)
+    cases: list[tuple[str, Callable[[Any], Any]]] = [
+        ("array-api", lambda xp: xp.logical_not(xp.asarray([0j, 1j, 2 + 0j]))),
+        ("tf-safe", lambda xp: xp.reciprocal(xp.asarray([0, 1, 2, -1], dtype=xp.int32))),
+        ("tf-safe", lambda xp: xp.reciprocal(xp.asarray([0, 1, -1], dtype=xp.int64))),
+    ]
+    for policy, call in cases:
+        got, want = call(namespace(backend, policy)), call(namespace("numpy", policy))
+        assert str(got.dtype) == str(want.dtype) and to_numpy(got).tolist() == to_numpy(want).tolist()
 
 
 # --- bfloat16: refused on CuPy, however it comes ------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ from promo_ns._dtypes import bfloat16, float16, float32, int32
 from promo_ns.backends import _torch_scalars as scalars
 from promo_ns.backends._base import Values
 from promo_ns.backends._torch_products import exact_integer_product, integer_matrix_power, integer_product
+from promo_ns.backends._torch_unsigned import ExactCompat
 from promo_ns.backends.torch import TorchBackend
 from promo_ns.policies import Role
 from tests.backends import to_numpy
@@ -144,6 +146,18 @@ def test_all_and_any_of_wide_unsigned_need_no_kernel_for_them(
         got = getattr(xp, name)(xp.asarray([[1, 0], [2, 3]], dtype=getattr(xp, dtype)), axis=1)
         want = [False, True] if name == "all" else [True, True]
         assert (str(got.dtype), to_numpy(got).tolist()) == ("bool", want)
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64"])
+def test_signbit_of_wide_unsigned_needs_no_kernel_for_it(dtype: str) -> None:
+    # was: TypeError "torch has no 'signbit' kernel for uint16" on CUDA (signbit_cuda has no UInt16)
+    base = ModuleType("cuda_like")
+    base.abs, base.sign = torch.abs, torch.sign  # type: ignore[attr-defined]
+    base.signbit = _refusing_wide_unsigned(torch.signbit, "signbit")  # type: ignore[attr-defined]
+    signbit = ExactCompat(base, {}).signbit
+    got = signbit(torch.from_numpy(_integers(dtype, (6,), 2)))
+    assert got.dtype == torch.bool and not got.any()
+    assert signbit(torch.tensor([-1.0, 2.0])).tolist() == [True, False]
 
 
 # --- a Python float exponent beyond float32 ------------------------------------------------------------

@@ -413,9 +413,10 @@ def _checked_fill(name: str, value: Any, dtype: DType) -> Any:
 def full(ns: Space, shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None) -> Any:
     """An array of ``shape`` filled with ``fill_value``; without ``dtype``, the policy's default dtype."""
     kind = None if dtype is not None else _kind_of_scalar(fill_value)
-    if dtype is not None:
-        fill_value = _checked_fill("full", fill_value, canonical(dtype, "full()'s dtype"))
-    kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind, "full")
+    target = None if dtype is None else canonical(dtype, "full()'s dtype")
+    kwargs = creation_kwargs(ns, {"dtype": target, "device": device}, kind, "full")  # a dtype it lacks first
+    if target is not None:
+        fill_value = _checked_fill("full", fill_value, target)
     return _created(ns, "full", ns._backend.compat.full, shape, native(ns, fill_value), **kwargs)
 
 
@@ -427,10 +428,10 @@ def full_like(
     if fill_value.__class__ not in _DEFAULT_KIND:
         raise _bad_fill_value(fill_value, "full_like")
     target = x.dtype if dtype is None else canonical(dtype, "full_like()'s dtype")
-    fill_value = _checked_fill("full_like", fill_value, target)
     kwargs: dict[str, Any] = {} if device is None else {"device": device}
     if dtype is not None:
-        kwargs["dtype"] = ns._backend.native_dtype(target)
+        kwargs["dtype"] = ns._backend.native_dtype(target)  # a dtype the backend lacks, before the value
+    fill_value = _checked_fill("full_like", fill_value, target)
     return _created(ns, "full_like", ns._backend.compat.full_like, native_x, fill_value, **kwargs)
 
 

@@ -77,6 +77,8 @@ class CupyCompat(Patched):
     - ``clip`` selects with ``where``: compat's clip assigns through boolean
       masks, and CuPy waits for the GPU to count each mask (25x a native clip).
     - ``linalg.eig`` returns the standard's named tuple.
+    - ``logical_not`` takes complex arrays, and an integer ``reciprocal`` of
+      zero is NumPy's value (CuPy has no complex loop; its integer loop gives 0).
     - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
     - creation functions run on their ``device=`` (compat drops it); ``arange``,
       ``linspace`` and ``vecdot`` give NumPy's values where CuPy's differ
@@ -139,6 +141,19 @@ class CupyCompat(Patched):
     def zero_safe(self, value: Any, like: Any) -> Any:
         """Scalar ``value`` as a 0-d array of ``like``'s dtype on its device, a negative zero kept."""
         return self.asarray(value, dtype=like.dtype, device=like.device)
+
+    def logical_not(self, x: Any, /) -> Any:
+        """``compat.logical_not``; of a complex array, whether each element is zero (CuPy has no loop)."""
+        return x == 0 if x.dtype.kind == "c" else self._base.logical_not(x)
+
+    def reciprocal(self, x: Any, /) -> Any:
+        """``compat.reciprocal``; an integer zero's is NumPy's on this machine (CuPy's integer loop: 0)."""
+        out = self._base.reciprocal(x)
+        if x.dtype.kind not in "iu":
+            return out
+        with numpy.errstate(all="ignore"):
+            at_zero = numpy.reciprocal(numpy.zeros((), dtype=x.dtype))
+        return self._base.where(x == 0, self.asarray(at_zero, device=x.device), out)
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``: the bound where ``x`` is beyond it or the bound is nan, else ``x``."""

@@ -11,6 +11,9 @@
 - Floating ``remainder`` is ``x - floor(x / y) * y``: ``1.0 % 0.1`` is 0.0
   (NumPy: 0.09999999999999995), ``0.0 % -2.0`` is +0.0 (-0.0) and ``1.0 % inf``
   nan (1.0).  :func:`remainder` computes NumPy's ``npy_divmod`` remainder.
+- float16 ``nextafter`` of an infinity is nan (NumPy: the largest finite value
+  of its sign).  :func:`float16_nextafter` steps the bits as NumPy's
+  ``npy_nextafter`` does.
 
 Every function takes the module (``cupy``) and its ``asarray`` (the adapter's,
 which keeps a 0-d negative zero) as arguments, so NumPy can stand in for CuPy
@@ -35,6 +38,7 @@ __all__ = [
     "cast_first",
     "checking_exponents",
     "dividend_signed",
+    "float16_nextafter",
     "floor_divide",
     "loop_casts_operands",
     "no_kernel",
@@ -136,6 +140,22 @@ def remainder(module: Any, a: Any, b: Any) -> Any:
 
 #: op -> NumPy's floating kernel of it, computed with CuPy's ufuncs.
 FLOAT_DIVISION: dict[str, Callable[..., Any]] = {"floor_divide": floor_divide, "remainder": remainder}
+
+
+def float16_nextafter(module: Any, asarray: Asarray, x: Any, y: Any, /, *, out: Any = None, **_: Any) -> Any:
+    """NumPy's float16 ``nextafter``: the float16 next to ``x`` towards ``y``, stepped on its bits.
+
+    ``x`` where the two are equal (NumPy's float16 rule), nan where either is; from a zero, the
+    smallest subnormal of ``y``'s sign; else the bits, read as int16, one up
+    where the step moves away from zero, one down where it moves towards it.
+    """
+    a, b = module.broadcast_arrays(*(_operand(asarray, v, numpy.float16) for v in (x, y)))
+    away = (a < b) == (a > 0)
+    stepped = (a.view(numpy.int16) + module.where(away, 1, -1).astype(numpy.int16)).view(numpy.float16)
+    tiny = module.copysign(asarray(numpy.float16(2.0**-24)), b)
+    result = module.where(a == 0, tiny, stepped)
+    result = module.where(a == b, a, result)
+    return into(out, module.where(module.isnan(a) | module.isnan(b), a + b, result))
 
 
 def checking_exponents(ufunc: Any, x: Any, y: Any, **kwargs: Any) -> Any:

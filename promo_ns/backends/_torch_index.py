@@ -9,11 +9,18 @@ NumPy arrays into tensors on the array's device, NumPy scalars and 0-d arrays
 into ints) and checked against the array (devices, bounds, mask shapes), so a
 bad key raises promo_ns's error with nothing written.  torch has no negative
 strides: a negative-step slice reads and writes through ``flip``.
+
+An index tensor out of bounds stops a CUDA kernel at a device-side assert,
+after which every CUDA call of the process fails, and ``take_along_dim``
+reads other elements on the CPU: index tensors are looked at before any
+kernel reads with them (one host sync on a GPU).
 """
 
 from __future__ import annotations
 
+import functools
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy
@@ -22,7 +29,7 @@ import torch
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_unsigned as unsigned
 
-__all__ = ["SELF_OVERLAP", "getitem", "setitem", "shared_memory_error"]
+__all__ = ["SELF_OVERLAP", "bounds_checked", "getitem", "setitem", "shared_memory_error"]
 
 Tensor = torch.Tensor
 _INT64_MAX = 2**63 - 1
@@ -228,12 +235,12 @@ def _checked(x: Tensor, k: Any, axis: int, *, write: bool) -> Any:
     if k.__class__ is int:
         n = int(x.shape[axis])
         if not -n <= k < n:
-            raise _out_of_bounds(k, axis, n)
+            raise _out_of_bounds(k, axis, n, write=write)
         return k
     if k.__class__ is list:
         n = int(x.shape[axis])
         if min(k) < -n or max(k) >= n:
-            raise _out_of_bounds(next(i for i in k if not -n <= i < n), axis, n)
+            raise _out_of_bounds(next(i for i in k if not -n <= i < n), axis, n, write=write)
         return torch.tensor(k, dtype=torch.int64, device=x.device)
     if not isinstance(k, (Tensor, numpy.ndarray)):
         return k
@@ -250,28 +257,57 @@ def _checked(x: Tensor, k: Any, axis: int, *, write: bool) -> Any:
     n = int(x.shape[axis])
     if isinstance(k, numpy.ndarray):
         if k.size and (k.max() >= n or (k.dtype.kind == "i" and k.min() < -n)):
-            raise _out_of_bounds(int(k[(k >= n) | (k < -n)][0]), axis, n)
+            raise _out_of_bounds(int(k[(k >= n) | (k < -n)][0]), axis, n, write=write)
         return torch.as_tensor(k.astype(numpy.int64, copy=False), device=x.device)
     if k.dtype not in _INDEX_DTYPES:
         signed = k.view(torch.int64) if k.dtype == torch.uint64 else k.to(torch.int64)
         if k.dtype == torch.uint64 and k.device.type != "meta" and bool((signed < 0).any()):
-            raise _out_of_bounds(int(signed[signed < 0][0]) + 2**64, axis, n)
+            raise _out_of_bounds(int(signed[signed < 0][0]) + 2**64, axis, n, write=write)
         k = signed
     if k.device.type == "meta":
         if k.ndim == 0:  # torch reads a 0-d index as an int, which a meta tensor has not: any valid one
             if n == 0:
-                raise _out_of_bounds(0, axis, n)
+                raise _out_of_bounds(0, axis, n, write=write)
             return 0
         return k
-    if write and k.numel():
-        bad = (k >= n) | (k < -n)
-        if bool(bad.any()):
-            raise _out_of_bounds(int(k[bad][0]), axis, n)
+    if write or k.device.type != "cpu":  # torch's CPU kernels raise IndexError themselves on reading
+        _check_bounds(k, axis, n, write=write)
     return k
 
 
-def _out_of_bounds(index: int, axis: int, n: int) -> IndexError:
-    return IndexError(f"index {index} is out of bounds for axis {axis} with size {n}; nothing was written")
+def _check_bounds(indices: Tensor, axis: int, n: int, *, write: bool = False) -> None:
+    """NumPy's IndexError for the first of integer tensor ``indices`` beyond an axis of size ``n``."""
+    if indices.numel() and indices.device.type != "meta":
+        bad = (indices >= n) | (indices < -n)
+        if bool(bad.any()):  # the host sync on a GPU
+            raise _out_of_bounds(int(indices[bad][0]), axis, n, write=write)
+
+
+def _out_of_bounds(index: int, axis: int, n: int, *, write: bool) -> IndexError:
+    done = "; nothing was written" if write else ""
+    return IndexError(f"index {index} is out of bounds for axis {axis} with size {n}{done}")
+
+
+def bounds_checked(take: Callable[..., Tensor], *, default_axis: int | None) -> Callable[..., Tensor]:
+    """``take`` or ``take_along_axis`` (``default_axis``: its ``axis`` unless given), indices checked first.
+
+    Raises
+    ------
+    IndexError
+        An index out of bounds for the axis it indexes.
+    """
+
+    @functools.wraps(take)
+    def checked(x: Tensor, indices: Any, /, **kwargs: Any) -> Tensor:
+        if isinstance(x, Tensor) and isinstance(indices, Tensor) and not indices.is_floating_point():
+            axis = kwargs.get("axis", default_axis)
+            if axis is None:  # take of a 1-d array
+                _check_bounds(indices, 0, x.numel())
+            elif isinstance(axis, int) and -x.ndim <= axis < max(x.ndim, 1):
+                _check_bounds(indices, axis % max(x.ndim, 1), int(x.shape[axis]) if x.ndim else 1)
+        return take(x, indices, **kwargs)
+
+    return checked
 
 
 # --- writing --------------------------------------------------------------------------------------

@@ -346,6 +346,8 @@ def _unsigned_fallback(compute: Callable[[Any], Any]) -> Callable[[Callable[...,
 _abs = _unsigned_fallback(lambda x: x.clone())
 #: ``sign``: 1 for every non-zero unsigned value, else 0.
 _sign = _unsigned_fallback(lambda x: torch.ne(x, 0).to(x.dtype))
+#: ``signbit``: no unsigned value has its sign bit set (CUDA has no uint16/32/64 kernel).
+_signbit = _unsigned_fallback(lambda x: torch.zeros_like(x, dtype=torch.bool))
 
 
 #: how a function is made exact: (how, value arguments, which results are values), see :func:`_exact`.
@@ -419,6 +421,7 @@ class ExactCompat(ModuleType):
         if hasattr(base, "abs"):
             self.abs = _abs(base.abs)
             self.sign = _sign(base.sign)
+            self.signbit = _signbit(base.signbit)
         if hasattr(base, "linalg"):
             self.linalg = ExactCompat(base.linalg, _LINALG)
 

@@ -287,7 +287,8 @@ class NumpyLike(DTypeMaps, KernelErrors):
     def _cupy_ufunc(self, op: str, compute: DType) -> Any:
         """CuPy's ufunc of ``op`` computing in ``compute`` with NumPy's values (see :mod:`._cupy_ufuncs`).
 
-        Floating ``floor_divide`` and ``remainder`` are NumPy's; a ufunc whose ``dtype=`` picks a
+        Floating ``floor_divide`` and ``remainder``, and float16 ``nextafter``, are NumPy's; a ufunc
+        whose ``dtype=`` picks a
         loop of other inputs (int8 ``power``: bool's) gets its operands cast first;
         a complex op CuPy has no kernel for raises first (:data:`._cupy_ufuncs.NO_KERNEL`).
         """
@@ -300,6 +301,8 @@ class NumpyLike(DTypeMaps, KernelErrors):
                 c = self.native_dtype(compute)
                 if op in _cupy_ufuncs.FLOAT_DIVISION and compute in (float16, float32, float64):
                     found = partial(_cupy_ufuncs.FLOAT_DIVISION[op], self.module, self._asarray, c)
+                elif op == "nextafter" and compute is float16:
+                    found = partial(_cupy_ufuncs.float16_nextafter, self.module, self._asarray)
                 elif _cupy_ufuncs.loop_casts_operands(ufunc, c):
                     found = partial(_cupy_ufuncs.cast_first, self._asarray, ufunc, c)
             self._cupy_ufuncs[(op, compute)] = found

@@ -98,6 +98,8 @@ class TorchBackend(DTypeMaps, KernelErrors):
         self.compat = unsigned.exact_compat(compat)
         self.compat.imag = numerics.imag(compat.imag)  # type: ignore[attr-defined]
         kernels.install(self.compat)
+        self.compat.take = index.bounds_checked(self.compat.take, default_axis=None)
+        self.compat.take_along_axis = index.bounds_checked(self.compat.take_along_axis, default_axis=-1)
         self.array_type: type = torch.Tensor
         self.native_policy = get_policy("pytorch")
         # The pytorch policy gives complex64 where torch makes complex32, torch
