@@ -79,6 +79,8 @@ class CupyCompat(Patched):
     - ``linalg.eig`` returns the standard's named tuple.
     - ``logical_not`` takes complex arrays, and an integer ``reciprocal`` of
       zero is NumPy's value (CuPy has no complex loop; its integer loop gives 0).
+    - ``take_along_axis`` raises NumPy's IndexError for an index out of bounds
+      (CuPy wraps it around).
     - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
     - creation functions run on their ``device=`` (compat drops it); ``arange``,
       ``linspace`` and ``vecdot`` give NumPy's values where CuPy's differ
@@ -154,6 +156,12 @@ class CupyCompat(Patched):
         with numpy.errstate(all="ignore"):
             at_zero = numpy.reciprocal(numpy.zeros((), dtype=x.dtype))
         return self._base.where(x == 0, self.asarray(at_zero, device=x.device), out)
+
+    def take_along_axis(self, x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+        """``compat.take_along_axis``, the indices checked against the axis first (one host sync)."""
+        if isinstance(axis, int) and -x.ndim <= axis < x.ndim:
+            _cupy_gaps.check_axis_bounds("take_along_axis", indices, axis % x.ndim, int(x.shape[axis]))
+        return self._base.take_along_axis(x, indices, axis=axis)
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``: the bound where ``x`` is beyond it or the bound is nan, else ``x``."""

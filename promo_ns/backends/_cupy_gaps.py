@@ -6,7 +6,8 @@
   difference of the first two values, cast);
 - ``linspace`` cannot space complex bounds (it calls ``float(stop - start)``);
 - ``vecdot`` of bools conjugates them into int8 (NumPy's: any of ``x1 & x2``);
-- integer array indices out of bounds wrap around (NumPy raises IndexError).
+- integer array indices out of bounds wrap around (NumPy raises IndexError), in
+  indexing and in ``take_along_axis``.
 
 Each function takes the module it computes with (``cupy``, or NumPy standing in
 for it in the CPU tests).
@@ -24,7 +25,7 @@ import numpy
 
 from promo_ns.backends._values import integer_arange
 
-__all__ = ["arange", "bool_vecdot", "check_index_bounds", "linspace", "on_device"]
+__all__ = ["arange", "bool_vecdot", "check_axis_bounds", "check_index_bounds", "linspace", "on_device"]
 
 
 @contextlib.contextmanager
@@ -141,11 +142,13 @@ def check_index_bounds(op: str, x: Any, key: Any) -> None:
             axis += x.ndim - sum(consumed)
             continue
         if axis < x.ndim:
-            _check_part(op, numpy.asarray(part) if isinstance(part, list) else part, axis, int(x.shape[axis]))
+            check_axis_bounds(
+                op, numpy.asarray(part) if isinstance(part, list) else part, axis, int(x.shape[axis])
+            )
         axis += taken
 
 
-def _check_part(op: str, part: Any, axis: int, n: int) -> None:
+def check_axis_bounds(op: str, part: Any, axis: int, n: int) -> None:
     """NumPy's IndexError where integer array ``part`` indexes beyond an axis of size ``n``."""
     kind = getattr(getattr(part, "dtype", None), "kind", None)
     if kind not in ("i", "u"):

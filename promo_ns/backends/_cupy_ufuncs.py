@@ -142,19 +142,24 @@ def remainder(module: Any, a: Any, b: Any) -> Any:
 FLOAT_DIVISION: dict[str, Callable[..., Any]] = {"floor_divide": floor_divide, "remainder": remainder}
 
 
+#: Whether the installed NumPy's float16 ``nextafter`` of two equal values gives the second.
+_EQUAL_GIVES_Y = not numpy.signbit(numpy.nextafter(numpy.float16(-0.0), numpy.float16(0.0)))
+
+
 def float16_nextafter(module: Any, asarray: Asarray, x: Any, y: Any, /, *, out: Any = None, **_: Any) -> Any:
     """NumPy's float16 ``nextafter``: the float16 next to ``x`` towards ``y``, stepped on its bits.
 
-    ``x`` where the two are equal (NumPy's float16 rule), nan where either is; from a zero, the
-    smallest subnormal of ``y``'s sign; else the bits, read as int16, one up
-    where the step moves away from zero, one down where it moves towards it.
+    Where the two are equal, ``x`` or ``y`` as the installed NumPy gives (2.4: ``x``, so
+    ``nextafter(-0.0, 0.0)`` is -0.0; 2.5: ``y``, as C's); nan where either is; from a zero,
+    the smallest subnormal of ``y``'s sign; else the bits, read as int16, one up where the
+    step moves away from zero, one down where it moves towards it.
     """
     a, b = module.broadcast_arrays(*(_operand(asarray, v, numpy.float16) for v in (x, y)))
     away = (a < b) == (a > 0)
     stepped = (a.view(numpy.int16) + module.where(away, 1, -1).astype(numpy.int16)).view(numpy.float16)
     tiny = module.copysign(asarray(numpy.float16(2.0**-24)), b)
     result = module.where(a == 0, tiny, stepped)
-    result = module.where(a == b, a, result)
+    result = module.where(a == b, b if _EQUAL_GIVES_Y else a, result)
     return into(out, module.where(module.isnan(a) | module.isnan(b), a + b, result))
 
 
