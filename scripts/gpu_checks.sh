@@ -2,7 +2,7 @@
 # The checks that need a CUDA GPU, in one go, each stage with a time limit and its own log:
 #   1. the tests on CuPy and torch on CUDA (pytest -k "cupy or cuda"),
 #   2. beside them, the array-api-tests suite on promo_ns.cupy (conformance/array_api_tests.py),
-#   3. then, on a quiet GPU, the benchmarks of torch-cuda and cupy.
+#   3. then, on a quiet GPU, the benchmarks of torch-cuda and cupy (kernels counted against native).
 # Usage: bash scripts/gpu_checks.sh OUT_DIR [ARRAY_API_TESTS_CHECKOUT]
 # Needs numpy, ml_dtypes, array-api-compat, torch with CUDA, cupy, pytest, pytest-xdist,
 # pytest-timeout, hypothesis, and for the suite ndindex and pytest-json-report.
