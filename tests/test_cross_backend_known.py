@@ -595,6 +595,35 @@ def test_take_out_of_bounds_is_an_index_error(backend: str) -> None:
     assert one.shape == (2, 1) and to_numpy(one).tolist() == [[0.0], [3.0]]
 
 
+_INDEX_DTYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+
+
+def _taken(call: Callable[[Any, Any], Any], xp: Any, indices: list[int], dtype: str) -> Any:
+    """``call(xp, indices)``'s values, or "IndexError"."""
+    try:
+        return to_numpy(call(xp, xp.asarray(indices, dtype=getattr(xp, dtype))))
+    except IndexError:
+        return "IndexError"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_take_takes_indices_of_every_integer_dtype(backend: str) -> None:
+    # was (GPU run 4): torch's take of int8, uint8 and uint16-64 indices raised its own RuntimeError
+    # ("Expected dtype int32 or int64 for index") or TypeError ("ge_cpu" not implemented for 'UInt16')
+    xp, reference = namespace(backend, "numpy"), namespace("numpy", "numpy")
+    if not has_values(xp):
+        pytest.skip("meta has no values")
+    calls: dict[str, Callable[[Any, Any], Any]] = {
+        "take": lambda xp, i: xp.take(xp.reshape(xp.arange(6.0), (2, 3)), i, axis=1),
+        "take_along_axis": lambda xp, i: xp.take_along_axis(xp.asarray([1.0, 2.0, 3.0]), i, axis=0),
+    }
+    for dtype in _INDEX_DTYPES:
+        for name, call in calls.items():
+            for indices in ([2, 0], [0, 5]) if backend != "jax" else ([2, 0],):  # JAX fills out of bounds
+                got, want = (_taken(call, space, indices, dtype) for space in (xp, reference))
+                assert str(got) == str(want), (name, dtype, indices, got, want)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_take_refuses_indices_that_are_not_integers(backend: str) -> None:
     # found in review: Dask read bool indices as a mask where the others read them as ints; float

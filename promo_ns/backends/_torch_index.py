@@ -38,6 +38,9 @@ _PLAIN = frozenset((int, slice, type(None), type(Ellipsis)))
 _SCALARS = frozenset((bool, int, float, complex))
 #: index tensor dtypes torch takes as they are; other integer ones are read as int64.
 _INDEX_DTYPES = frozenset((torch.int64, torch.int32))
+_INTEGER_DTYPES = frozenset(
+    (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16, torch.uint32, torch.uint64)
+)
 
 
 def getitem(x: Tensor, key: Any) -> Tensor:
@@ -260,10 +263,7 @@ def _checked(x: Tensor, k: Any, axis: int, *, write: bool) -> Any:
             raise _out_of_bounds(int(k[(k >= n) | (k < -n)][0]), axis, n, write=write)
         return torch.as_tensor(k.astype(numpy.int64, copy=False), device=x.device)
     if k.dtype not in _INDEX_DTYPES:
-        signed = k.view(torch.int64) if k.dtype == torch.uint64 else k.to(torch.int64)
-        if k.dtype == torch.uint64 and k.device.type != "meta" and bool((signed < 0).any()):
-            raise _out_of_bounds(int(signed[signed < 0][0]) + 2**64, axis, n, write=write)
-        k = signed
+        k = _int64(k, axis, n, write=write)
     if k.device.type == "meta":
         if k.ndim == 0:  # torch reads a 0-d index as an int, which a meta tensor has not: any valid one
             if n == 0:
@@ -273,6 +273,20 @@ def _checked(x: Tensor, k: Any, axis: int, *, write: bool) -> Any:
     if write or k.device.type != "cpu":  # torch's CPU kernels raise IndexError themselves on reading
         _check_bounds(k, axis, n, write=write)
     return k
+
+
+def _int64(indices: Tensor, axis: int, n: int, *, write: bool) -> Tensor:
+    """Integer index tensor ``indices`` as int64, which every torch kernel takes (a uint64 one as its bits).
+
+    Raises
+    ------
+    IndexError
+        A uint64 index beyond int64, out of bounds of any axis.
+    """
+    signed = indices.view(torch.int64) if indices.dtype == torch.uint64 else indices.to(torch.int64)
+    if indices.dtype == torch.uint64 and indices.device.type != "meta" and bool((signed < 0).any()):
+        raise _out_of_bounds(int(signed[signed < 0][0]) + 2**64, axis, n, write=write)
+    return signed
 
 
 def _check_bounds(indices: Tensor, axis: int, n: int, *, write: bool = False) -> None:
@@ -291,6 +305,9 @@ def _out_of_bounds(index: int, axis: int, n: int, *, write: bool) -> IndexError:
 def bounds_checked(take: Callable[..., Tensor], *, default_axis: int | None) -> Callable[..., Tensor]:
     """``take`` or ``take_along_axis`` (``default_axis``: its ``axis`` unless given), indices checked first.
 
+    Integer indices of any dtype go to torch's kernel as int64 (it takes int32
+    and int64 only: int8 indices raised its RuntimeError).
+
     Raises
     ------
     IndexError
@@ -299,12 +316,13 @@ def bounds_checked(take: Callable[..., Tensor], *, default_axis: int | None) -> 
 
     @functools.wraps(take)
     def checked(x: Tensor, indices: Any, /, **kwargs: Any) -> Tensor:
-        if isinstance(x, Tensor) and isinstance(indices, Tensor) and not indices.is_floating_point():
-            axis = kwargs.get("axis", default_axis)
-            if axis is None:  # take of a 1-d array
-                _check_bounds(indices, 0, x.numel())
-            elif isinstance(axis, int) and -x.ndim <= axis < max(x.ndim, 1):
-                _check_bounds(indices, axis % max(x.ndim, 1), int(x.shape[axis]) if x.ndim else 1)
+        integral = isinstance(indices, Tensor) and indices.dtype in _INTEGER_DTYPES
+        axis = kwargs.get("axis", default_axis)
+        if isinstance(x, Tensor) and integral:  # other indices are refused with the library's words
+            dim, n = (0, x.numel()) if axis is None else (axis, int(x.shape[axis]) if x.ndim else 0)
+            if axis is None or (isinstance(axis, int) and -x.ndim <= axis < x.ndim):
+                indices = _int64(indices, dim % max(x.ndim, 1), n, write=False)
+                _check_bounds(indices, dim % max(x.ndim, 1), n)
         return take(x, indices, **kwargs)
 
     return checked
