@@ -22,6 +22,7 @@ import numpy
 from dask.array.ufunc import ufunc as dask_ufunc
 
 from promo_ns.backends._dask_indexing import getitem, known
+from promo_ns.backends._values import signed_counts
 
 __all__ = ["DaskCompat"]
 
@@ -530,7 +531,7 @@ class DaskCompat(ModuleType):
             return self._base.repeat(x, _int_argument("repeat", "repeats", repeats), axis=axis)
         shape = list(x.shape)
         shape[axis] = numpy.nan
-        task = dask.delayed(numpy.repeat)(_whole(x), _whole(repeats), axis=axis)
+        task = dask.delayed(numpy.repeat)(_whole(x), _whole(signed_counts(repeats)), axis=axis)
         return dask_array.from_delayed(task, shape=tuple(shape), dtype=x.dtype)
 
     def _searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:

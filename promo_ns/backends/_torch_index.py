@@ -29,7 +29,7 @@ import torch
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_unsigned as unsigned
 
-__all__ = ["SELF_OVERLAP", "bounds_checked", "getitem", "setitem", "shared_memory_error"]
+__all__ = ["SELF_OVERLAP", "bounds_checked", "getitem", "int64_argument", "setitem", "shared_memory_error"]
 
 Tensor = torch.Tensor
 _INT64_MAX = 2**63 - 1
@@ -326,6 +326,27 @@ def bounds_checked(take: Callable[..., Tensor], *, default_axis: int | None) -> 
         return take(x, indices, **kwargs)
 
     return checked
+
+
+def int64_argument(fn: Callable[..., Any], name: str, position: int | None) -> Callable[..., Any]:
+    """``fn``, its integer tensor argument ``name`` (or at ``position``) as int64, which torch takes alone.
+
+    (``repeat_interleave`` has no unsigned kernels on the CPU; ``searchsorted``'s
+    ``sorter`` must be int64: its RuntimeError.)
+    """
+
+    def as_int64(v: Any) -> Any:
+        return v.to(torch.int64) if isinstance(v, Tensor) and v.dtype in _INTEGER_DTYPES else v
+
+    @functools.wraps(fn)
+    def with_int64(*args: Any, **kwargs: Any) -> Any:
+        if position is not None and len(args) > position:
+            args = (*args[:position], as_int64(args[position]), *args[position + 1 :])
+        if name in kwargs:
+            kwargs[name] = as_int64(kwargs[name])
+        return fn(*args, **kwargs)
+
+    return with_int64
 
 
 # --- writing --------------------------------------------------------------------------------------

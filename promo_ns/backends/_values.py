@@ -7,7 +7,14 @@ from typing import Any
 
 import numpy
 
-__all__ = ["integer_arange", "into", "negative_power_error", "numpy_fill", "zero_divisor_error"]
+__all__ = [
+    "integer_arange",
+    "into",
+    "negative_power_error",
+    "numpy_fill",
+    "signed_counts",
+    "zero_divisor_error",
+]
 
 
 def integer_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
@@ -63,3 +70,13 @@ def into(out: Any, result: Any) -> Any:
         return result
     out[...] = result
     return out
+
+
+def signed_counts(v: Any) -> Any:
+    """``v``, a uint64 NumPy-like array (``repeats``, a ``sorter``) as int64; anything else as it is.
+
+    NumPy casts such arguments to its index type "safely", which uint64 is not
+    (its raw TypeError, or "could not parse sorter argument"); a count or an
+    index beyond int64 becomes negative, which NumPy refuses in its own words.
+    """
+    return v.astype(numpy.int64) if getattr(v, "dtype", None) == numpy.uint64 else v

@@ -25,7 +25,7 @@ from promo_ns._ops import INPLACE_OPERATORS, NATIVE
 from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
 from promo_ns.backends._base import DTypeMaps, KernelErrors, Patched, Plan, Values, cast_before, named
 from promo_ns.backends._cupy_compat import CupyCompat, asarray_keeping_sign, has_negative_zero
-from promo_ns.backends._values import into, zero_divisor_error
+from promo_ns.backends._values import into, signed_counts, zero_divisor_error
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["NumpyLike"]
@@ -189,6 +189,8 @@ class _NumpyLinalg(Patched):
 class _NumpyCompat(Patched):
     """``array_api_compat.numpy`` with ``clip`` exact on ml_dtypes' bfloat16, which has no clip loop.
 
+    ``repeat`` and ``searchsorted`` take uint64 ``repeats`` and ``sorter``.
+
     A bfloat16 array and bounds clip in float32, which holds each of their
     values exactly, and the result is cast back: no value is rounded.
     ``linalg.matrix_power`` of bfloat16 returns bfloat16 (see :class:`_NumpyLinalg`).
@@ -197,6 +199,14 @@ class _NumpyCompat(Patched):
     def __init__(self, base: ModuleType) -> None:
         super().__init__(base)
         self.linalg = _NumpyLinalg(base.linalg)
+
+    def repeat(self, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+        """``compat.repeat``; uint64 ``repeats`` as int64 (see :func:`._values.signed_counts`)."""
+        return self._base.repeat(x, signed_counts(repeats), axis=axis)
+
+    def searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+        """``compat.searchsorted``; a uint64 ``sorter`` as int64 (see :func:`._values.signed_counts`)."""
+        return self._base.searchsorted(x1, x2, side=side, sorter=signed_counts(sorter))
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``, through float32 for a bfloat16 ``x``."""
