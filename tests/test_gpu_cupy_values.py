@@ -271,18 +271,28 @@ def _cupy_like_compat() -> CupyCompat:
     def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
         return np.take_along_axis(x, indices % x.shape[axis], axis=axis)  # CuPy's fancy indexing wraps
 
+    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+        return np.take(x, indices, axis=axis, mode="wrap")  # CuPy's _take_kernel_core: indices % n
+
     base.logical_not, base.reciprocal = logical_not, reciprocal  # type: ignore[attr-defined]
-    base.take_along_axis = take_along_axis  # type: ignore[attr-defined]
+    base.take_along_axis, base.take = take_along_axis, take  # type: ignore[attr-defined]
     return CupyCompat(base, np)
 
 
-def test_take_along_axis_out_of_bounds_is_numpys_index_error() -> None:
-    # was (GPU run 4): CuPy's take_along_axis read index 5 of 3 elements as index 2
+def test_take_out_of_bounds_is_numpys_index_error() -> None:
+    # was (GPU run 4): CuPy's take and take_along_axis read index 5 of 3 elements as index 2
     compat, x = _cupy_like_compat(), np.arange(6.0).reshape(2, 3)
     for indices, axis in (([[0], [5]], 1), ([[0], [-4]], -1), ([[2, 0, 0]], 0)):
         with pytest.raises(IndexError, match=r"take_along_axis: index .* is out of bounds for axis"):
             compat.take_along_axis(x, np.asarray(indices), axis=axis)
     assert compat.take_along_axis(x, np.asarray([[2], [-3]]), axis=1).tolist() == [[2.0], [3.0]]
+    with pytest.raises(ValueError):  # indices of other dimensions: the library's shape error first
+        compat.take_along_axis(x, np.asarray([5]), axis=1)
+    for flat, take_axis in (([0, 5], 1), ([-4], -1), ([2], 0), ([6], None)):
+        with pytest.raises(IndexError, match=r"take: index .* is out of bounds for axis"):
+            compat.take(x, np.asarray(flat), axis=take_axis)
+    assert compat.take(x, np.asarray([2, -3]), axis=1).tolist() == [[2.0, 0.0], [5.0, 3.0]]
+    assert compat.take(x, np.asarray([5, -6])).tolist() == [5.0, 0.0]
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "uint8", "int64"])

@@ -80,8 +80,8 @@ class CupyCompat(Patched):
     - ``linalg.eig`` returns the standard's named tuple.
     - ``logical_not`` takes complex arrays, and an integer ``reciprocal`` of
       zero is NumPy's value (CuPy has no complex loop; its integer loop gives 0).
-    - ``take_along_axis`` raises NumPy's IndexError for an index out of bounds
-      (CuPy wraps it around).
+    - ``take`` and ``take_along_axis`` raise NumPy's IndexError for an index
+      out of bounds (CuPy wraps it around).
     - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
     - creation functions run on their ``device=`` (compat drops it); ``arange``,
       ``linspace`` and ``vecdot`` give NumPy's values where CuPy's differ
@@ -158,9 +158,20 @@ class CupyCompat(Patched):
             at_zero = numpy.reciprocal(numpy.zeros((), dtype=x.dtype))
         return self._base.where(x == 0, self.asarray(at_zero, device=x.device), out)
 
+    def take(self, x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+        """``compat.take``, the indices checked against the axis first (one host sync)."""
+        if axis is None:
+            _cupy_gaps.check_axis_bounds("take", indices, 0, int(x.size))
+        elif isinstance(axis, int) and -x.ndim <= axis < x.ndim:
+            _cupy_gaps.check_axis_bounds("take", indices, axis % x.ndim, int(x.shape[axis]))
+        return self._base.take(x, indices, axis=axis)
+
     def take_along_axis(self, x: Any, indices: Any, /, *, axis: int = -1) -> Any:
-        """``compat.take_along_axis``, the indices checked against the axis first (one host sync)."""
-        if isinstance(axis, int) and -x.ndim <= axis < x.ndim:
+        """``compat.take_along_axis``, the indices checked against the axis first (one host sync).
+
+        Indices of another number of dimensions get CuPy's shape error first, as NumPy gives its own.
+        """
+        if isinstance(axis, int) and -x.ndim <= axis < x.ndim and getattr(indices, "ndim", None) == x.ndim:
             _cupy_gaps.check_axis_bounds("take_along_axis", indices, axis % x.ndim, int(x.shape[axis]))
         return self._base.take_along_axis(x, indices, axis=axis)
 

@@ -7,7 +7,7 @@
 - ``linspace`` cannot space complex bounds (it calls ``float(stop - start)``);
 - ``vecdot`` of bools conjugates them into int8 (NumPy's: any of ``x1 & x2``);
 - integer array indices out of bounds wrap around (NumPy raises IndexError), in
-  indexing and in ``take_along_axis``.
+  indexing, ``take`` and ``take_along_axis``.
 
 Each function takes the module it computes with (``cupy``, or NumPy standing in
 for it in the CPU tests).

@@ -542,7 +542,11 @@ class DaskCompat(ModuleType):
         if x2.ndim == 0:
             return self._searchsorted(x1, x2.reshape((1,)), side=side, sorter=sorter).reshape(())
         if sorter is not None:
-            x1 = self._base.take(x1, sorter)
+            values = known(sorter)
+            n = int(x1.shape[-1])
+            if values is not None and values.size and (values.min() < 0 or values.max() >= n):
+                raise ValueError(f"searchsorted(): sorter index out of range (x1 has {n} elements)")
+            x1 = _take(x1, sorter)  # indices known only when computed: checked then
         return self._base.searchsorted(x1, x2, side=side)
 
     def _full_like(self, x: Any, /, fill_value: Any, **kwargs: Any) -> Any:

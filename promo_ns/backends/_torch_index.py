@@ -29,7 +29,15 @@ import torch
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_unsigned as unsigned
 
-__all__ = ["SELF_OVERLAP", "bounds_checked", "getitem", "int64_argument", "setitem", "shared_memory_error"]
+__all__ = [
+    "SELF_OVERLAP",
+    "bounds_checked",
+    "counts_checked",
+    "getitem",
+    "setitem",
+    "shared_memory_error",
+    "sorter_checked",
+]
 
 Tensor = torch.Tensor
 _INT64_MAX = 2**63 - 1
@@ -292,8 +300,9 @@ def _int64(indices: Tensor, axis: int, n: int, *, write: bool) -> Tensor:
 def _check_bounds(indices: Tensor, axis: int, n: int, *, write: bool = False) -> None:
     """NumPy's IndexError for the first of integer tensor ``indices`` beyond an axis of size ``n``."""
     if indices.numel() and indices.device.type != "meta":
-        bad = (indices >= n) | (indices < -n)
-        if bool(bad.any()):  # the host sync on a GPU
+        low, high = torch.aminmax(indices)
+        if bool((low < -n) | (high >= n)):  # one host sync on a GPU
+            bad = (indices >= n) | (indices < -n)
             raise _out_of_bounds(int(indices[bad][0]), axis, n, write=write)
 
 
@@ -305,48 +314,87 @@ def _out_of_bounds(index: int, axis: int, n: int, *, write: bool) -> IndexError:
 def bounds_checked(take: Callable[..., Tensor], *, default_axis: int | None) -> Callable[..., Tensor]:
     """``take`` or ``take_along_axis`` (``default_axis``: its ``axis`` unless given), indices checked first.
 
-    Integer indices of any dtype go to torch's kernel as int64 (it takes int32
-    and int64 only: int8 indices raised its RuntimeError).
-
-    Raises
-    ------
-    IndexError
-        An index out of bounds for the axis it indexes.
+    On every device but ``meta``: on the CPU, ``take_along_dim`` reads other
+    elements and ``index_select`` of an axis raises a RuntimeError ("INDICES
+    element is out of DATA bounds").  Indices of a dtype torch's kernel does
+    not take go to it as int64 (int8 ones raised its RuntimeError);
+    ``take_along_axis``'s indices of another number of dimensions get the
+    library's shape error first.
     """
+    takes = _INDEX_DTYPES if default_axis is None else frozenset((torch.int64,))
 
     @functools.wraps(take)
     def checked(x: Tensor, indices: Any, /, **kwargs: Any) -> Tensor:
         integral = isinstance(indices, Tensor) and indices.dtype in _INTEGER_DTYPES
         axis = kwargs.get("axis", default_axis)
-        if isinstance(x, Tensor) and integral:  # other indices are refused with the library's words
-            dim, n = (0, x.numel()) if axis is None else (axis, int(x.shape[axis]) if x.ndim else 0)
-            if axis is None or (isinstance(axis, int) and -x.ndim <= axis < x.ndim):
-                indices = _int64(indices, dim % max(x.ndim, 1), n, write=False)
-                _check_bounds(indices, dim % max(x.ndim, 1), n)
+        if not (isinstance(x, Tensor) and integral):  # other indices are refused in the library's words
+            return take(x, indices, **kwargs)
+        if axis is None:
+            dim, n = 0, x.numel()
+        elif (
+            isinstance(axis, int)
+            and -x.ndim <= axis < x.ndim
+            and (default_axis is None or indices.ndim == x.ndim)
+        ):
+            dim, n = axis % x.ndim, int(x.shape[axis])
+        else:
+            return take(x, indices, **kwargs)
+        if indices.dtype not in takes:
+            indices = _int64(indices, dim, n, write=False)
+        _check_bounds(indices, dim, n)
         return take(x, indices, **kwargs)
 
     return checked
 
 
-def int64_argument(fn: Callable[..., Any], name: str, position: int | None) -> Callable[..., Any]:
-    """``fn``, its integer tensor argument ``name`` (or at ``position``) as int64, which torch takes alone.
+def _as_int64(v: Tensor) -> Tensor:
+    """Integer tensor ``v`` as int64; a uint64 value beyond int64 as int64's largest (not negative)."""
+    if v.dtype != torch.uint64:
+        return v.to(torch.int64)
+    bits = v.view(torch.int64)
+    return torch.where(bits < 0, _INT64_MAX, bits)
 
-    (``repeat_interleave`` has no unsigned kernels on the CPU; ``searchsorted``'s
-    ``sorter`` must be int64: its RuntimeError.)
+
+def counts_checked(repeat: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``repeat``, its ``repeats`` tensor as int64 (no unsigned kernel on the CPU), none negative.
+
+    Raises
+    ------
+    ValueError
+        A negative count, in NumPy's words (torch's is a RuntimeError).
     """
 
-    def as_int64(v: Any) -> Any:
-        return v.to(torch.int64) if isinstance(v, Tensor) and v.dtype in _INTEGER_DTYPES else v
+    @functools.wraps(repeat)
+    def checked(x: Tensor, repeats: Any, /, *args: Any, **kwargs: Any) -> Tensor:
+        if isinstance(repeats, Tensor) and repeats.dtype in _INTEGER_DTYPES:
+            repeats = _as_int64(repeats)
+            if repeats.numel() and repeats.device.type != "meta" and bool((repeats < 0).any()):
+                raise ValueError("repeat(): repeats may not contain negative values")
+        return repeat(x, repeats, *args, **kwargs)
 
-    @functools.wraps(fn)
-    def with_int64(*args: Any, **kwargs: Any) -> Any:
-        if position is not None and len(args) > position:
-            args = (*args[:position], as_int64(args[position]), *args[position + 1 :])
-        if name in kwargs:
-            kwargs[name] = as_int64(kwargs[name])
-        return fn(*args, **kwargs)
+    return checked
 
-    return with_int64
+
+def sorter_checked(searchsorted: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``searchsorted``, its ``sorter`` as int64 (torch takes no other), each index one of ``x1``'s.
+
+    Raises
+    ------
+    ValueError
+        A sorter index out of range, in NumPy's words (torch's is a RuntimeError).
+    """
+
+    @functools.wraps(searchsorted)
+    def checked(x1: Tensor, x2: Any, /, *args: Any, sorter: Any = None, **kwargs: Any) -> Tensor:
+        if isinstance(sorter, Tensor) and sorter.dtype in _INTEGER_DTYPES:
+            sorter, n = _as_int64(sorter), int(x1.shape[-1]) if x1.ndim else 0
+            if sorter.numel() and sorter.device.type != "meta":
+                low, high = torch.aminmax(sorter)
+                if bool((low < 0) | (high >= n)):
+                    raise ValueError(f"searchsorted(): sorter index out of range (x1 has {n} elements)")
+        return searchsorted(x1, x2, *args, sorter=sorter, **kwargs)
+
+    return checked
 
 
 # --- writing --------------------------------------------------------------------------------------

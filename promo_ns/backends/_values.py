@@ -76,7 +76,10 @@ def signed_counts(v: Any) -> Any:
     """``v``, a uint64 NumPy-like array (``repeats``, a ``sorter``) as int64; anything else as it is.
 
     NumPy casts such arguments to its index type "safely", which uint64 is not
-    (its raw TypeError, or "could not parse sorter argument"); a count or an
-    index beyond int64 becomes negative, which NumPy refuses in its own words.
+    (its raw TypeError, or "could not parse sorter argument").  A value beyond
+    int64 becomes int64's largest, still too large a count or index for any
+    array, which the library refuses as such (a cast would make it negative).
     """
-    return v.astype(numpy.int64) if getattr(v, "dtype", None) == numpy.uint64 else v
+    if getattr(v, "dtype", None) != numpy.uint64:
+        return v
+    return v.clip(None, numpy.uint64(2**63 - 1)).astype(numpy.int64)

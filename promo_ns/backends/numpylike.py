@@ -200,13 +200,13 @@ class _NumpyCompat(Patched):
         super().__init__(base)
         self.linalg = _NumpyLinalg(base.linalg)
 
-    def repeat(self, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    def repeat(self, x: Any, /, *args: Any, **kwargs: Any) -> Any:
         """``compat.repeat``; uint64 ``repeats`` as int64 (see :func:`._values.signed_counts`)."""
-        return self._base.repeat(x, signed_counts(repeats), axis=axis)
+        return self._base.repeat(x, *map(signed_counts, args), **kwargs)
 
-    def searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+    def searchsorted(self, x1: Any, x2: Any, /, *args: Any, **kwargs: Any) -> Any:
         """``compat.searchsorted``; a uint64 ``sorter`` as int64 (see :func:`._values.signed_counts`)."""
-        return self._base.searchsorted(x1, x2, side=side, sorter=signed_counts(sorter))
+        return self._base.searchsorted(x1, x2, *args, **{k: signed_counts(v) for k, v in kwargs.items()})
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``, through float32 for a bfloat16 ``x``."""

@@ -100,8 +100,8 @@ class TorchBackend(DTypeMaps, KernelErrors):
         kernels.install(self.compat)
         self.compat.take = index.bounds_checked(self.compat.take, default_axis=None)
         self.compat.take_along_axis = index.bounds_checked(self.compat.take_along_axis, default_axis=-1)
-        self.compat.repeat = index.int64_argument(self.compat.repeat, "repeats", 1)
-        self.compat.searchsorted = index.int64_argument(self.compat.searchsorted, "sorter", None)
+        self.compat.repeat = index.counts_checked(self.compat.repeat)
+        self.compat.searchsorted = index.sorter_checked(self.compat.searchsorted)
         self.array_type: type = torch.Tensor
         self.native_policy = get_policy("pytorch")
         # The pytorch policy gives complex64 where torch makes complex32, torch
