@@ -28,6 +28,7 @@ __all__ = [
     "check_bounds",
     "check_size",
     "checked_creators",
+    "checked_take",
     "in_wide",
     "jax_key",
     "refuse_wide_data",
@@ -96,8 +97,9 @@ def check_bounds(x: Any, key: Any, *, writing: bool = True) -> None:
 
     Indices that are tracers are JAX's to handle (``x.at[key].set`` drops the
     writes out of bounds, ``x[key]`` clamps the reads): their values are
-    unknown until the program runs.  A read does not check a JAX array of
-    indices either: that would wait for the device on every read.
+    unknown until the program runs.  A concrete JAX array of indices is read
+    (one wait for the device, as on CuPy and torch on a GPU): a clamped read
+    would be silently wrong.
 
     Raises
     ------
@@ -110,11 +112,41 @@ def check_bounds(x: Any, key: Any, *, writing: bool = True) -> None:
         if k is Ellipsis:
             axis += x.ndim - sum(_consumed(c) for c in keys if c is not Ellipsis)
             continue
-        if axis < x.ndim and (bad := _first_outside(k, int(x.shape[axis]), on_device=writing)) is not None:
+        if axis < x.ndim and (bad := _first_outside(k, int(x.shape[axis]), on_device=True)) is not None:
             done = "nothing was written" if writing else "JAX would read the nearest element instead"
             size = x.shape[axis]
             raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}; {done}")
         axis += _consumed(k)
+
+
+def checked_take(take: Callable[..., Any], *, default_axis: int | None) -> Callable[..., Any]:
+    """``take`` or ``take_along_axis`` (``default_axis``: its ``axis`` unless given), indices checked.
+
+    JAX fills what an index out of bounds reads (nan, or the dtype's lowest
+    integer): such an index is NumPy's IndexError instead.  ``take_along_axis``'s
+    indices of other dimensions get JAX's shape error first; traced ones are JAX's.
+    """
+
+    @functools.wraps(take)
+    def checked(x: Any, indices: Any, /, **kwargs: Any) -> Any:
+        axis = kwargs.get("axis", default_axis)
+        if axis is None:
+            dim, n = 0, int(x.size)
+        elif (
+            isinstance(axis, int)
+            and -x.ndim <= axis < x.ndim
+            and (default_axis is None or getattr(indices, "ndim", None) == x.ndim)
+        ):
+            dim, n = axis % x.ndim, int(x.shape[axis])
+        else:
+            return take(x, indices, **kwargs)
+        bad = _first_outside(indices, n, on_device=True)
+        if bad is not None:
+            name = take.__name__
+            raise IndexError(f"{name}: index {bad} is out of bounds for axis {dim} with size {n}")
+        return take(x, indices, **kwargs)
+
+    return checked
 
 
 # --- sizes of new arrays ------------------------------------------------------------------------

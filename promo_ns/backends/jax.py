@@ -56,6 +56,7 @@ from promo_ns.backends._jax_checks import (
     JaxX64Error,
     check_bounds,
     checked_creators,
+    checked_take,
     in_wide,
     jax_key,
     refuse_wide_data,
@@ -485,6 +486,8 @@ def _compat() -> ModuleType:
     module.permute_dims = _permute_dims  # type: ignore[attr-defined]
     module.expand_dims = _expand_dims  # type: ignore[attr-defined]
     module.searchsorted = _searchsorted  # type: ignore[attr-defined]
+    module.take = checked_take(jnp.take, default_axis=None)  # type: ignore[attr-defined]
+    module.take_along_axis = checked_take(jnp.take_along_axis, default_axis=-1)  # type: ignore[attr-defined]
     module.sign = _sign  # type: ignore[attr-defined]
     module.from_dlpack = _from_dlpack  # type: ignore[attr-defined]
     module.__dict__.update(checked_creators(jnp))
