@@ -634,6 +634,8 @@ def test_index_and_count_arguments_take_every_integer_dtype(backend: str) -> Non
             for indices in ([1, 0], [0, 5]) if name.startswith("take") else ([1, 0],):
                 got, want = (_taken(call, space, indices, dtype) for space in (xp, reference))
                 assert str(got) == str(want), (name, dtype, indices, got, want)
+    with pytest.raises(ValueError, match="side='left' or side='right'"):  # was torch's RuntimeError
+        xp.searchsorted(xp.asarray([1.0, 2.0]), xp.asarray([1.5]), side="middle")
     if backend == "jax":  # JAX clamps what it cannot check on the device
         return
     # a review: a negative count or a sorter index out of range was torch's raw RuntimeError, and Dask

@@ -45,6 +45,8 @@ def isin(ns: Space, x1: Any, x2: Any, /, *, invert: bool = False) -> Any:
 
 def searchsorted(ns: Space, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
     """Indices where ``x2`` (an array, or a Python scalar from 2025.12) would be inserted into ``x1``."""
+    if side not in ("left", "right"):  # torch's words were a RuntimeError
+        raise ValueError(f"searchsorted() takes side='left' or side='right', not {side!r}")
     a, b = compared(ns, "searchsorted", x1, x2)
     found = kernel(
         ns, "searchsorted", ns._backend.compat.searchsorted, a, b, side=side, sorter=native(ns, sorter)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
@@ -186,6 +187,23 @@ class _NumpyLinalg(Patched):
         return out.astype(x.dtype) if x.dtype.name == "bfloat16" and out.dtype != x.dtype else out
 
 
+def _signed_counts(fn: Callable[..., Any], name: str, position: int | None) -> Callable[..., Any]:
+    """``fn`` (``repeat``, ``searchsorted``), its uint64 argument ``name`` (or at ``position``) as int64.
+
+    See :func:`._values.signed_counts`; ``fn``'s own signature and errors are kept.
+    """
+
+    @functools.wraps(fn)
+    def signed(*args: Any, **kwargs: Any) -> Any:
+        if position is not None and len(args) > position:
+            args = (*args[:position], signed_counts(args[position]), *args[position + 1 :])
+        if name in kwargs:
+            kwargs[name] = signed_counts(kwargs[name])
+        return fn(*args, **kwargs)
+
+    return signed
+
+
 class _NumpyCompat(Patched):
     """``array_api_compat.numpy`` with ``clip`` exact on ml_dtypes' bfloat16, which has no clip loop.
 
@@ -199,14 +217,8 @@ class _NumpyCompat(Patched):
     def __init__(self, base: ModuleType) -> None:
         super().__init__(base)
         self.linalg = _NumpyLinalg(base.linalg)
-
-    def repeat(self, x: Any, /, *args: Any, **kwargs: Any) -> Any:
-        """``compat.repeat``; uint64 ``repeats`` as int64 (see :func:`._values.signed_counts`)."""
-        return self._base.repeat(x, *map(signed_counts, args), **kwargs)
-
-    def searchsorted(self, x1: Any, x2: Any, /, *args: Any, **kwargs: Any) -> Any:
-        """``compat.searchsorted``; a uint64 ``sorter`` as int64 (see :func:`._values.signed_counts`)."""
-        return self._base.searchsorted(x1, x2, *args, **{k: signed_counts(v) for k, v in kwargs.items()})
+        self.repeat = _signed_counts(base.repeat, "repeats", 1)
+        self.searchsorted = _signed_counts(base.searchsorted, "sorter", None)
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``, through float32 for a bfloat16 ``x``."""
