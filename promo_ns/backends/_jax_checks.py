@@ -82,12 +82,13 @@ def _first_outside(k: Any, n: int, *, on_device: bool) -> int | None:
     kind = getattr(getattr(k, "dtype", None), "kind", None)
     if kind not in ("i", "u") or k.size == 0:
         return None
-    if isinstance(k, jax.Array):
-        # Also a concrete array closed over by a jitted function: its bounds are computed eagerly.
+    if isinstance(k, jax.Array) and any(d.platform != "cpu" for d in k.devices()):
+        # Also a concrete array closed over by a jitted function: its bounds are computed eagerly, on
+        # its device (on the CPU, NumPy reads the same memory without compiling max and min for it).
         with jax.ensure_compile_time_eval():
             if bool(k.max() < n) and (kind == "u" or bool(k.min() >= -n)):
                 return None
-        k = np.asarray(k)
+    k = np.asarray(k)
     outside = (k >= n) if kind == "u" else (k < -n) | (k >= n)
     return int(k[outside].flat[0]) if outside.any() else None
 
