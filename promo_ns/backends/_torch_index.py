@@ -347,7 +347,7 @@ def bounds_checked(take: Callable[..., Tensor], *, default_axis: int | None) -> 
     return checked
 
 
-def _as_int64(v: Tensor) -> Tensor:
+def _int64_saturated(v: Tensor) -> Tensor:
     """Integer tensor ``v`` as int64; a uint64 value beyond int64 as int64's largest (not negative)."""
     if v.dtype != torch.uint64:
         return v.to(torch.int64)
@@ -367,7 +367,7 @@ def counts_checked(repeat: Callable[..., Tensor]) -> Callable[..., Tensor]:
     @functools.wraps(repeat)
     def checked(x: Tensor, repeats: Any, /, *args: Any, **kwargs: Any) -> Tensor:
         if isinstance(repeats, Tensor) and repeats.dtype in _INTEGER_DTYPES:
-            repeats = _as_int64(repeats)
+            repeats = _int64_saturated(repeats)
             if repeats.numel() and repeats.device.type != "meta" and bool((repeats < 0).any()):
                 raise ValueError("repeat(): repeats may not contain negative values")
         return repeat(x, repeats, *args, **kwargs)
@@ -387,7 +387,7 @@ def sorter_checked(searchsorted: Callable[..., Tensor]) -> Callable[..., Tensor]
     @functools.wraps(searchsorted)
     def checked(x1: Tensor, x2: Any, /, *args: Any, sorter: Any = None, **kwargs: Any) -> Tensor:
         if isinstance(sorter, Tensor) and sorter.dtype in _INTEGER_DTYPES:
-            sorter, n = _as_int64(sorter), int(x1.shape[-1]) if x1.ndim else 0
+            sorter, n = _int64_saturated(sorter), int(x1.shape[-1]) if x1.ndim else 0
             if sorter.numel() and sorter.device.type != "meta":
                 low, high = torch.aminmax(sorter)
                 if bool((low < 0) | (high >= n)):
