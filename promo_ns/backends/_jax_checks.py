@@ -70,12 +70,12 @@ def _consumed(k: Any) -> int:
     return 1
 
 
-def _first_outside(k: Any, n: int, *, on_device: bool) -> int | None:
+def _first_outside(k: Any, n: int) -> int | None:
     """The first integer in index ``k`` outside ``[-n, n)``; None if none is or ``k``'s values are unknown.
 
-    ``on_device``: a JAX array's values are read too (waiting for the device).
+    A concrete JAX array's values are read (waiting for the device); a tracer's are unknown.
     """
-    if isinstance(k, bool | jax.core.Tracer) or (isinstance(k, jax.Array) and not on_device):
+    if isinstance(k, bool | jax.core.Tracer):
         return None
     if isinstance(k, int | np.integer):
         return int(k) if not -n <= k < n else None
@@ -113,7 +113,7 @@ def check_bounds(x: Any, key: Any, *, writing: bool = True) -> None:
         if k is Ellipsis:
             axis += x.ndim - sum(_consumed(c) for c in keys if c is not Ellipsis)
             continue
-        if axis < x.ndim and (bad := _first_outside(k, int(x.shape[axis]), on_device=True)) is not None:
+        if axis < x.ndim and (bad := _first_outside(k, int(x.shape[axis]))) is not None:
             done = "nothing was written" if writing else "JAX would read the nearest element instead"
             size = x.shape[axis]
             raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {size}; {done}")
@@ -141,7 +141,7 @@ def checked_take(take: Callable[..., Any], *, default_axis: int | None) -> Calla
             dim, n = axis % x.ndim, int(x.shape[axis])
         else:
             return take(x, indices, **kwargs)
-        bad = _first_outside(indices, n, on_device=True)
+        bad = _first_outside(indices, n)
         if bad is not None:
             name = take.__name__
             raise IndexError(f"{name}: index {bad} is out of bounds for axis {dim} with size {n}")
