@@ -361,15 +361,19 @@ def counts_checked(repeat: Callable[..., Tensor]) -> Callable[..., Tensor]:
     Raises
     ------
     ValueError
-        A negative count, in NumPy's words (torch's is a RuntimeError).
+        A negative count, in NumPy's words (torch's is a RuntimeError), or one beyond int64.
     """
 
     @functools.wraps(repeat)
     def checked(x: Tensor, repeats: Any, /, *args: Any, **kwargs: Any) -> Tensor:
         if isinstance(repeats, Tensor) and repeats.dtype in _INTEGER_DTYPES:
             repeats = _int64_saturated(repeats)
-            if repeats.numel() and repeats.device.type != "meta" and bool((repeats < 0).any()):
-                raise ValueError("repeat(): repeats may not contain negative values")
+            if repeats.numel() and repeats.device.type != "meta":
+                low, high = torch.aminmax(repeats)
+                if bool(low < 0):
+                    raise ValueError("repeat(): repeats may not contain negative values")
+                if bool(high == _INT64_MAX):  # beyond what any array holds (NumPy: its ValueError too)
+                    raise ValueError("repeat(): a count of 2**63 - 1 or more makes an array too large")
         return repeat(x, repeats, *args, **kwargs)
 
     return checked
