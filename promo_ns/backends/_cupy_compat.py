@@ -20,6 +20,7 @@ from array_api_compat.common._linalg import EigResult
 
 from promo_ns.backends import _cupy_gaps
 from promo_ns.backends._base import Patched
+from promo_ns.backends._values import taken_axis
 
 __all__ = ["CupyCompat", "asarray_keeping_sign", "has_negative_zero"]
 
@@ -160,10 +161,8 @@ class CupyCompat(Patched):
 
     def take(self, x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         """``compat.take``, the indices checked against the axis first (one host sync)."""
-        if axis is None:
-            _cupy_gaps.check_axis_bounds("take", indices, 0, int(x.size))
-        elif isinstance(axis, int) and -x.ndim <= axis < x.ndim:
-            _cupy_gaps.check_axis_bounds("take", indices, axis % x.ndim, int(x.shape[axis]))
+        if (taken := taken_axis(x, indices, axis, along=False)) is not None:
+            _cupy_gaps.check_axis_bounds("take", indices, *taken)
         return self._base.take(x, indices, axis=axis)
 
     def take_along_axis(self, x: Any, indices: Any, /, *, axis: int = -1) -> Any:
@@ -171,8 +170,8 @@ class CupyCompat(Patched):
 
         Indices of another number of dimensions get CuPy's shape error first, as NumPy gives its own.
         """
-        if isinstance(axis, int) and -x.ndim <= axis < x.ndim and getattr(indices, "ndim", None) == x.ndim:
-            _cupy_gaps.check_axis_bounds("take_along_axis", indices, axis % x.ndim, int(x.shape[axis]))
+        if (taken := taken_axis(x, indices, axis, along=True)) is not None:
+            _cupy_gaps.check_axis_bounds("take_along_axis", indices, *taken)
         return self._base.take_along_axis(x, indices, axis=axis)
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:

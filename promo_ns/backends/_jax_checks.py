@@ -21,6 +21,7 @@ import jax
 import numpy as np
 
 from promo_ns._dtypes import DType, canonical, complex128, float64, int64, uint64
+from promo_ns.backends._values import taken_axis
 
 __all__ = [
     "WIDE",
@@ -130,17 +131,10 @@ def checked_take(take: Callable[..., Any], *, default_axis: int | None) -> Calla
 
     @functools.wraps(take)
     def checked(x: Any, indices: Any, /, **kwargs: Any) -> Any:
-        axis = kwargs.get("axis", default_axis)
-        if axis is None:
-            dim, n = 0, int(x.size)
-        elif (
-            isinstance(axis, int)
-            and -x.ndim <= axis < x.ndim
-            and (default_axis is None or getattr(indices, "ndim", None) == x.ndim)
-        ):
-            dim, n = axis % x.ndim, int(x.shape[axis])
-        else:
+        taken = taken_axis(x, indices, kwargs.get("axis", default_axis), along=default_axis is not None)
+        if taken is None:  # JAX's own error comes first
             return take(x, indices, **kwargs)
+        dim, n = taken
         bad = _first_outside(indices, n)
         if bad is not None:
             name = take.__name__

@@ -28,6 +28,7 @@ import torch
 
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_unsigned as unsigned
+from promo_ns.backends._values import taken_axis
 
 __all__ = [
     "SELF_OVERLAP",
@@ -325,20 +326,12 @@ def bounds_checked(take: Callable[..., Tensor], *, default_axis: int | None) -> 
 
     @functools.wraps(take)
     def checked(x: Tensor, indices: Any, /, **kwargs: Any) -> Tensor:
-        integral = isinstance(indices, Tensor) and indices.dtype in _INTEGER_DTYPES
-        axis = kwargs.get("axis", default_axis)
-        if not (isinstance(x, Tensor) and integral):  # other indices are refused in the library's words
+        integral = isinstance(x, Tensor) and isinstance(indices, Tensor) and indices.dtype in _INTEGER_DTYPES
+        along = default_axis is not None
+        taken = taken_axis(x, indices, kwargs.get("axis", default_axis), along=along) if integral else None
+        if taken is None:  # other indices, axes or shapes: the library's words come first
             return take(x, indices, **kwargs)
-        if axis is None:
-            dim, n = 0, x.numel()
-        elif (
-            isinstance(axis, int)
-            and -x.ndim <= axis < x.ndim
-            and (default_axis is None or indices.ndim == x.ndim)
-        ):
-            dim, n = axis % x.ndim, int(x.shape[axis])
-        else:
-            return take(x, indices, **kwargs)
+        dim, n = taken
         if indices.dtype not in takes:
             indices = _int64(indices, dim, n, write=False)
         _check_bounds(indices, dim, n)

@@ -13,6 +13,7 @@ __all__ = [
     "negative_power_error",
     "numpy_fill",
     "signed_counts",
+    "taken_axis",
     "zero_divisor_error",
 ]
 
@@ -83,3 +84,20 @@ def signed_counts(v: Any) -> Any:
     if getattr(v, "dtype", None) != numpy.uint64:
         return v
     return v.clip(None, numpy.uint64(2**63 - 1)).astype(numpy.int64)
+
+
+def taken_axis(x: Any, indices: Any, axis: Any, *, along: bool) -> tuple[int, int] | None:
+    """The axis that ``take`` (``along``: ``take_along_axis``) of ``x`` reads ``indices`` from, and its size.
+
+    ``axis`` None is the flattened array (axis 0 of ``x.size``).  None where
+    the library's own error comes first: an axis that is no int or out of
+    range, or for ``take_along_axis`` indices of another number of dimensions.
+    """
+    if axis is None:
+        return 0, math.prod(x.shape)
+    ndim = len(x.shape)
+    if not (isinstance(axis, int) and -ndim <= axis < ndim) or (
+        along and getattr(indices, "ndim", None) != ndim
+    ):
+        return None
+    return axis % ndim, int(x.shape[axis])
