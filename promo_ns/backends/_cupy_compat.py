@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import cmath
 import math
-from functools import partial
+from functools import cache, partial
 from types import ModuleType
 from typing import Any
 
@@ -42,6 +42,13 @@ def asarray_keeping_sign(module: ModuleType, obj: Any, /, **kwargs: Any) -> Any:
     if has_negative_zero(obj.item() if isinstance(obj, numpy.ndarray) and obj.ndim == 0 else obj):
         return module.asarray(numpy.asarray([obj]), **kwargs).reshape(())
     return module.asarray(obj, **kwargs)
+
+
+@cache
+def _reciprocal_of_zero(dtype: numpy.dtype[Any]) -> Any:
+    """NumPy's integer ``reciprocal`` of 0 in ``dtype`` on this machine, computed once per dtype."""
+    with numpy.errstate(all="ignore"):
+        return numpy.reciprocal(numpy.zeros((), dtype=dtype))
 
 
 class _CupyLinalg(Patched):
@@ -155,9 +162,7 @@ class CupyCompat(Patched):
         out = self._base.reciprocal(x)
         if x.dtype.kind not in "iu":
             return out
-        with numpy.errstate(all="ignore"):
-            at_zero = numpy.reciprocal(numpy.zeros((), dtype=x.dtype))
-        return self._base.where(x == 0, self.asarray(at_zero, device=x.device), out)
+        return self._base.where(x == 0, self.asarray(_reciprocal_of_zero(x.dtype), device=x.device), out)
 
     def take(self, x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         """``compat.take``, the indices checked against the axis first (one host sync)."""

@@ -187,7 +187,7 @@ class _NumpyLinalg(Patched):
         return out.astype(x.dtype) if x.dtype.name == "bfloat16" and out.dtype != x.dtype else out
 
 
-def _signed_counts(fn: Callable[..., Any], name: str, position: int | None) -> Callable[..., Any]:
+def _with_signed_counts(fn: Callable[..., Any], name: str, position: int | None) -> Callable[..., Any]:
     """``fn`` (``repeat``, ``searchsorted``), its uint64 argument ``name`` (or at ``position``) as int64.
 
     See :func:`._values.signed_counts`; ``fn``'s own signature and errors are kept.
@@ -217,8 +217,8 @@ class _NumpyCompat(Patched):
     def __init__(self, base: ModuleType) -> None:
         super().__init__(base)
         self.linalg = _NumpyLinalg(base.linalg)
-        self.repeat = _signed_counts(base.repeat, "repeats", 1)
-        self.searchsorted = _signed_counts(base.searchsorted, "sorter", None)
+        self.repeat = _with_signed_counts(base.repeat, "repeats", 1)
+        self.searchsorted = _with_signed_counts(base.searchsorted, "sorter", None)
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``, through float32 for a bfloat16 ``x``."""
