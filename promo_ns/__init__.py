@@ -55,10 +55,13 @@ _BACKENDS = ("numpy", "torch", "cupy", "dask", "jax")
 
 def __getattr__(name: str) -> Any:
     if name in _BACKENDS:
-        return import_module(f"promo_ns.{name}")
-    if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'promo_ns' has no attribute {name!r}")
+        value = import_module(f"promo_ns.{name}")
+    elif name in _LAZY:
+        value = getattr(import_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module 'promo_ns' has no attribute {name!r}")
+    globals()[name] = value  # imported once: later lookups find it without this call
+    return value
 
 
 def __dir__() -> list[str]:

@@ -10,7 +10,6 @@ import threading
 import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, Concatenate, ParamSpec, TypeVar
-from weakref import WeakKeyDictionary
 
 from promo_ns.policies import Policy
 
@@ -29,15 +28,19 @@ def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[
     strongly, so such a value would keep its policy alive for good.
     Policies are immutable, so an entry never goes stale.
     """
-    caches: WeakKeyDictionary[Policy, dict[tuple[Hashable, ...], R]] = WeakKeyDictionary()
+    caches: dict[int, dict[tuple[Hashable, ...], R]] = {}  # by id(policy): a plain dict lookup in C
     lock = threading.Lock()
 
     @functools.wraps(fn)
     def cached(policy: Policy, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        memo = caches.get(policy)
+        memo = caches.get(id(policy))
         if memo is None:
             with lock:
-                memo = caches.setdefault(policy, {})
+                memo = caches.get(id(policy))
+                if memo is None:
+                    memo = caches[id(policy)] = {}
+                    # dropped as the policy is freed, before its id can be another object's
+                    weakref.finalize(policy, caches.pop, id(policy), None)
         key = (*args, *sorted(kwargs.items())) if kwargs else args
         value: R = memo.get(key, _MISSING)
         if value is _MISSING:  # computed outside any except block: its errors carry no KeyError context

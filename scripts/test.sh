@@ -23,5 +23,5 @@ fi
 ruff check .
 ruff format --check .
 mypy
-python -m pytest -n 2 -q
+python -m pytest -n 2 --dist worksteal -q
 NO_MKDOCS_2_WARNING=1 python -m mkdocs build --strict --quiet

@@ -123,16 +123,17 @@ def one_op_per_family(policy: str) -> tuple[str, ...]:
     return tuple(op for op in NATIVE if op in first.values())
 
 
-#: The sampled grids (torch's meta device, policy blocks) run one cell in this many.
-SHARE = 3
+#: The sampled grids (torch's meta device, policy blocks) run one cell in this many: one per policy.
+SHARE = len(POLICIES)
 
 
 def sampled(cell: str, backend: str, policy: str, *grid: str) -> bool:
-    """Whether a sampled grid (of ``backend``, ``policy`` and any ``grid`` labels) runs ``cell``: a third.
+    """Whether a sampled grid (of ``backend``, ``policy`` and any ``grid`` labels) runs ``cell``.
 
-    Picked by the checksum of the cell's label, not by position, which would
-    keep whole columns of a grid; the policies of one backend's grid take
-    the thirds in turn, so each cell runs under some policy.  Sampled are
+    It runs one cell in :data:`SHARE`, picked by the checksum of the cell's
+    label, not by position, which would keep whole columns of a grid; the
+    policies of one backend's grid take the shares in turn, so each cell runs
+    under one of the policies.  Sampled are
     only the grids whose cells another grid runs whole (torch on the CPU for
     torch's meta device, which has no values, and the namespace's own policy
     for a ``promo_ns.policy`` block).

@@ -145,7 +145,7 @@ class Tally:
     no_kernel: list[str] = field(default_factory=list)
 
     def _runs(self, label: str) -> bool:
-        """Whether check() runs cell ``label``: all, but a third in a block or on meta (:func:`sampled`).
+        """Whether check() runs cell ``label``: all, but a share in a block or on meta (:func:`sampled`).
 
         The block path differs from the namespace's only in where the policy
         comes from, and torch's meta device (no values) takes the plans torch
@@ -360,7 +360,7 @@ def test_clip(env: Env, backend: str, policy: str) -> None:
         )
     )
     # torch's meta device checks dtypes and devices, not values: every eighth pair of bounds there, of
-    # which the tally runs a third (torch on the CPU runs the same dtype decisions over all of them)
+    # which the tally runs a share (torch on the CPU runs the same dtype decisions over all of them)
     stride = 1 if has_values(xp) else 8
     for (lx, _, x), (ll, _, lo), (lh, _, hi) in both[::stride]:
         cell(lx, x, (ll, lo), (lh, hi))

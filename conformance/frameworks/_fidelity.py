@@ -606,14 +606,20 @@ class PromoNs:
         self.name = f"promo_ns[{backend}]"
         self.version = promo_ns.__version__
         self._refusal = promo_ns.PromotionError
+        self._arrays: dict[tuple[str, str, int], Any] = {}
 
     def array(self, dtype: str, role: str, ndim: int) -> Any:
-        """Ones of ``dtype``."""
-        xp = self.xp
-        try:
-            return xp.ones(() if role == "0d" else (2,) * ndim, dtype=getattr(xp, dtype))
-        except TypeError as exc:  # the backend lacks the dtype (bfloat16 on CuPy)
-            raise LookupError(str(exc)) from exc
+        """Ones of ``dtype``: one array per operand token, which no cell's op writes (``iadd`` copies)."""
+        key = (dtype, role, ndim)
+        made = self._arrays.get(key)
+        if made is None:
+            xp = self.xp
+            try:
+                made = xp.ones(() if role == "0d" else (2,) * ndim, dtype=getattr(xp, dtype))
+            except TypeError as exc:  # the backend lacks the dtype (bfloat16 on CuPy)
+                raise LookupError(str(exc)) from exc
+            self._arrays[key] = made
+        return made
 
     def data(self, values: list[Any], dtype: str) -> Any:
         """An array of ``dtype`` holding ``values``."""

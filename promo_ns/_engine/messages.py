@@ -37,12 +37,24 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
     return _cast_fix(policy, op, family, tuple((o.dtype, o.role) for o in operands))
 
 
-@per_policy
 def _cast_fix(policy: Policy, op: str, family: str, keys: tuple[tuple[DType | None, Role], ...]) -> str:
-    """The cast :func:`_fix` suggests for operands ``keys`` (some an array), which depends on no value.
+    """The cast :func:`_fix` suggests for operands ``keys`` (some an array), which depends on no value."""
+    cast = _cast(policy, family, keys)
+    if cast:
+        return f"Fix: cast explicitly, e.g. {cast}."
+    kinds = policy.families[family].kinds if family in policy.families else ""
+    if kinds:
+        return f"Fix: {op!r} takes {_kinds(kinds)} operands under this policy; cast with xp.astype first."
+    return f"Fix: {op!r} is not available under this policy; switch policy with promo_ns.policy(...)."
 
-    Cached: finding it decides the cell again per candidate dtype, and code
-    that tries op after op (a probe, a test grid) meets the same refusal often.
+
+@per_policy
+def _cast(policy: Policy, family: str, keys: tuple[tuple[DType | None, Role], ...]) -> str:
+    """The casts that make operands ``keys`` valid under ``family``: ``"xp.astype(x1, xp.int16)"``, or "".
+
+    Cached per family, not per op: finding it decides the cell again per
+    candidate dtype, and code that tries op after op (a probe, a test grid)
+    meets the same refusal often.
     """
     arrays = [(i, d) for i, (d, _) in enumerate(keys) if d is not None]
     # Operand order among equal categories: a set's order would change with the hash seed.
@@ -55,21 +67,17 @@ def _cast_fix(policy: Policy, op: str, family: str, keys: tuple[tuple[DType | No
     holder = _int_holder(list(dtypes))  # integers: first a dtype that holds every operand's values
     wrapping = ""  # a cast that would wrap an integer operand's values: suggested only if nothing else works
     ints = [d for d in dtypes if d.kind in "iu"]
+    rules = policy.families.get(family)
     for target in targets if holder is None else [holder, *targets]:
         trial = [(target, Role.ND) if d is not None else (d, r) for d, r in keys]
-        decided = run(cell(policy, policy.families.get(family), trial))
+        decided = run(cell(policy, rules, trial))
         if not isinstance(decided.result, Refusal):
-            casts = [f"xp.astype(x{i + 1}, xp.{target})" for i, d in arrays if d is not target]
+            casts = " and ".join(f"xp.astype(x{i + 1}, xp.{target})" for i, d in arrays if d is not target)
             if casts and target.kind in "biu" and not all(_holds(target, d) for d in ints):
-                wrapping = wrapping or f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
+                wrapping = wrapping or casts
             elif casts:
-                return f"Fix: cast explicitly, e.g. {' and '.join(casts)}."
-    if wrapping:
-        return wrapping
-    kinds = policy.families[family].kinds if family in policy.families else ""
-    if kinds:
-        return f"Fix: {op!r} takes {_kinds(kinds)} operands under this policy; cast with xp.astype first."
-    return f"Fix: {op!r} is not available under this policy; switch policy with promo_ns.policy(...)."
+                return casts
+    return wrapping
 
 
 def _int_holder(dtypes: Sequence[DType]) -> DType | None:
