@@ -358,6 +358,31 @@ def test_in_place_operators_under_autograd_are_torchs(op: str) -> None:
         assert run(policy) == torchs, policy
 
 
+@pytest.mark.parametrize(
+    "write",
+    [
+        pytest.param(lambda x: x.add_(1), id="method"),
+        pytest.param(lambda x: operator.iadd(x, torch.ones(3)), id="operator"),
+        pytest.param(lambda x: torch.add(torch.ones(3), 1, out=x), id="out"),
+        pytest.param(lambda x: torch.sum(torch.ones(2, 3), 0, out=x), id="reduction-out"),
+    ],
+)
+def test_an_inference_tensor_is_refused_as_torch_refuses_it_unchanged(write: Callable[[Any], Any]) -> None:
+    """torch raises its RuntimeError after its kernel has written the tensor; the block before."""
+    with torch.inference_mode():
+        x = torch.tensor([1.0, 2.0, 3.0])
+    with pytest.raises(RuntimeError, match="inference"):
+        write(x)  # torch's own: the class the block keeps
+    with torch.inference_mode():
+        x = torch.tensor([1.0, 2.0, 3.0])
+    with promo_ns.torch_policy("pytorch"), pytest.raises(RuntimeError, match="inference tensor"):
+        write(x)
+    assert x.tolist() == [1.0, 2.0, 3.0]
+    with torch.inference_mode(), promo_ns.torch_policy("pytorch"):  # inside inference mode: written
+        write(x)
+    assert x.tolist() != [1.0, 2.0, 3.0]
+
+
 def test_the_innermost_block_decides() -> None:
     # was (hostile review): an outer promo_ns.policy("paddle") decided inside torch_policy("numpy")
     i32 = torch.ones(2, dtype=torch.int32)

@@ -33,7 +33,7 @@ from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result, named
 from promo_ns.policies import Role, get_policy
 
-__all__ = ["TorchBackend"]
+__all__ = ["InferenceTensorError", "TorchBackend", "check_writable"]
 
 #: ops whose torch function takes a Python scalar as its first / second argument.
 _SCALAR_FIRST = frozenset(
@@ -290,7 +290,7 @@ class TorchBackend(DTypeMaps, KernelErrors):
         temporary, written into ``x`` once it succeeded, as do ops autograd
         records (``x`` or ``y`` requiring its gradient), which ``out=`` refuses.
         """
-        _check_writable(f"in-place {op!r}", x)
+        check_writable(f"in-place {op!r}", x)
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
         if _differentiated(x, y):  # from a copy of x, which autograd may keep for the gradient (x **= y)
@@ -449,7 +449,7 @@ class TorchBackend(DTypeMaps, KernelErrors):
 
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         """``x[key] = value``, every key part checked first: ``x`` is left untouched if it raises."""
-        _check_writable("setitem", x)
+        check_writable("setitem", x)
         index.setitem(x, key, value)
 
 
@@ -506,18 +506,24 @@ def _into_same_shape(fn: Callable[..., Any], x: Any, y: Any) -> None:
     fn(x, y, out=x)
 
 
-def _check_writable(what: str, x: Any) -> None:
-    """Raise unless torch lets ``x`` be written in place: an inference tensor only inside inference mode.
+class InferenceTensorError(ValueError, RuntimeError):
+    """An update in place of an inference tensor outside inference mode, refused before anything is written.
 
-    torch's own refusal comes after its kernel has written ``x``.
+    A ValueError, as NumPy's backend refuses a read-only array, and a
+    RuntimeError, as torch refuses it (after its kernel has written it).
+    """
+
+
+def check_writable(what: str, x: Any) -> None:
+    """Raise unless torch lets ``x`` be written in place: an inference tensor only inside inference mode.
 
     Raises
     ------
-    ValueError
+    InferenceTensorError
         ``x`` was made under ``torch.inference_mode()`` and this is outside it.
     """
     if x.is_inference() and not torch.is_inference_mode_enabled():
-        raise ValueError(
+        raise InferenceTensorError(
             f"{what}: the array is an inference tensor (made under torch.inference_mode()), which torch "
             "does not update in place outside inference mode; the array is unchanged. Copy it first "
             "(x = xp.asarray(x, copy=True)) or update it under torch.inference_mode()"

@@ -38,6 +38,7 @@ from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
 from promo_ns.audit.torch_policy._nn import NN
+from promo_ns.backends.torch import check_writable
 from promo_ns.policies import Policy, Role
 
 __all__ = ["OPERATORS_OPEN", "PolicyMode", "deciding"]
@@ -141,6 +142,8 @@ class PolicyMode(TorchFunctionMode):
         ------
         PromotionError
             The policy does not cast a result to its ``out``'s dtype; every ``out`` is unchanged.
+        InferenceTensorError
+            An ``out`` is an inference tensor, outside inference mode; every ``out`` is unchanged.
         """
         results = found if isinstance(found, tuple) else (found,)
         outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
@@ -153,6 +156,7 @@ class PolicyMode(TorchFunctionMode):
         policy = self.xp.policy_now()
         for o, r in zip(outs, results, strict=True):
             output_dtype(policy, f"torch.{func.__name__}", canonical(r.dtype), canonical(o.dtype))
+            check_writable(f"torch.{func.__name__}(..., out=...)", o)
         for o, r in zip(outs, results, strict=True):  # every out resized before any is written
             _resize_output(o, r.shape)
         for o, r in zip(outs, results, strict=True):
