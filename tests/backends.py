@@ -177,6 +177,8 @@ def close(got: np.ndarray[Any, Any], want: np.ndarray[Any, Any], result: DType) 
     """Whether ``got`` equals reference ``want``: exactly, or within a few ulps of ``result``."""
     if got.shape != want.shape:
         return False
+    if got.dtype == want.dtype and np.array_equal(got, want):  # most cells: no tolerance to work out
+        return True
     if result.kind in "fc":
         eps = 2.0**-7 if result.name == "bfloat16" else float(np.finfo(native(result, np)).eps)
         a, b = got.astype(np.complex128), want.astype(np.complex128)

@@ -457,7 +457,16 @@ def _decide(policy: Policy, kind: str, family_name: str, k: TableKey) -> object:
         return result
     if family is None or family.result != "bool":
         return (result, result)
-    return (result, run(cell(policy, replace(family, result="promoted"), keys)).result)
+    return (result, run(cell(policy, _compared(policy, family_name), keys)).result)
+
+
+@per_policy
+def _compared(policy: Policy, family_name: str) -> Family:
+    """The rules of ``family_name`` (a family with bool results) with its result the promoted dtype.
+
+    What a comparison computes in; made once per family, not per cell.
+    """
+    return replace(policy.families[family_name], result="promoted")
 
 
 def table_cell(policy: Policy, kind: str, family_name: str, k: TableKey) -> object:

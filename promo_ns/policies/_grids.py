@@ -47,6 +47,10 @@ class Role(enum.Enum):
     FLOAT = "Python float"
     COMPLEX = "Python complex"
 
+    # Members are singletons compared by identity: hash them so too, in C (Enum's hashes the name in
+    # Python, and each decision-table lookup hashes two roles).
+    __hash__ = object.__hash__
+
     @property
     def is_scalar(self) -> bool:
         """True for the Python scalar roles."""
