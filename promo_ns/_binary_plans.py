@@ -13,8 +13,8 @@ from functools import partial
 from promo_ns._dtypes import DType, float32
 from promo_ns._engine.decisions import compute_cell, family_name, promoted_cell
 from promo_ns._engine.functions import function_dtype
-from promo_ns._engine.operands import Operand, PromotionError, Refusal
-from promo_ns._engine.resolution import resolve
+from promo_ns._engine.operands import Refusal
+from promo_ns._engine.resolution import inplace_allowed
 from promo_ns._engine.scalars import checks_inexact, int_limits
 from promo_ns._float_scalars import (
     _float_scalar_rule,
@@ -28,14 +28,6 @@ from promo_ns.backends import Backend, Plan, Values
 from promo_ns.policies import Policy, Role
 
 __all__ = ["plan_of", "plans", "refusals"]
-
-
-def _inplace_ok(policy: Policy, op: str, a: tuple[DType | None, Role], b: tuple[DType | None, Role]) -> bool:
-    try:
-        resolve(policy, op, Operand(*a), Operand(*b), inplace=True)
-    except (PromotionError, TypeError):
-        return False
-    return True
 
 
 _KIND = {"b": "b", "i": "i", "u": "i", "f": "f", "c": "c"}
@@ -133,7 +125,7 @@ def _compile(
         and _kernel_rule(rule) == _kernel_rule(_float_scalar_rule(native_policy, op, a, b, compute))
         and not any((o, d, compute) in backend.not_native for o in (op, None) for d in (a[0], b[0]))
     )
-    inplace_ok = a[0] is not None and _inplace_ok(policy, op, a, b)
+    inplace_ok = inplace_allowed(policy, op, a, b)
     kernel = None
     if direct:
         kernel = backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result, values=values)

@@ -12,11 +12,19 @@ from collections.abc import Sequence
 from promo_ns._dtypes import DType
 from promo_ns._engine.decisions import _decide_many, family_name, result_cell
 from promo_ns._engine.messages import _error
-from promo_ns._engine.operands import _KIND_ORDER, Operand, PromotionError, Refusal
+from promo_ns._engine.operands import _KIND_ORDER, Key, Operand, PromotionError, Refusal
 from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_value
 from promo_ns.policies._model import Policy, Role
 
-__all__ = ["can_cast", "inplace_dtype", "output_dtype", "promote_elements", "resolve", "resolve_many"]
+__all__ = [
+    "can_cast",
+    "inplace_allowed",
+    "inplace_dtype",
+    "output_dtype",
+    "promote_elements",
+    "resolve",
+    "resolve_many",
+]
 
 
 def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = False) -> DType:
@@ -46,10 +54,7 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
         A Python int does not fit the result dtype and the policy says so.
     """
     family = family_name(policy, op)
-    ra, rb = a.role, b.role
-    if inplace and policy.inplace_as_nd:
-        ra = Role.ND if ra in policy.inplace_as_nd else ra
-        rb = Role.ND if rb in policy.inplace_as_nd else rb
+    ra, rb = _inplace_roles(policy, a.role, b.role) if inplace else (a.role, b.role)
     result = result_cell(policy, family, (a.dtype, ra, b.dtype, rb))
     if isinstance(result, Refusal):
         raise _error(policy, op, family, (a, b), result)
@@ -61,6 +66,27 @@ def resolve(policy: Policy, op: str, a: Operand, b: Operand, *, inplace: bool = 
     if inplace:
         return inplace_dtype(policy, op, (a, b), result)
     return result
+
+
+def inplace_allowed(policy: Policy, op: str, a: Key, b: Key) -> bool:
+    """Whether ``policy`` allows ``a op= b`` of operand keys ``(dtype, role)``: :func:`resolve`, no values.
+
+    The checks of the values of Python ints and floats are left to the call.
+    """
+    left = a[0]
+    if left is None:
+        return False
+    ra, rb = _inplace_roles(policy, a[1], b[1])
+    result = result_cell(policy, family_name(policy, op), (left, ra, b[0], rb))
+    return not isinstance(result, Refusal) and _casts(policy.inplace, result, left)
+
+
+def _inplace_roles(policy: Policy, ra: Role, rb: Role) -> tuple[Role, Role]:
+    """The roles ``a op= b`` decides with: those of ``policy.inplace_as_nd`` as n-d arrays."""
+    taken = policy.inplace_as_nd
+    if not taken:
+        return ra, rb
+    return (Role.ND if ra in taken else ra), (Role.ND if rb in taken else rb)
 
 
 def _casts(rule: str, source: DType, target: DType) -> bool:
