@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from promo_ns._dtypes import DTYPES, DType
-from promo_ns._engine.decisions import cell, run
+from promo_ns._engine.decisions import _decide_many, result_cell
 from promo_ns._engine.functions import _holds
 from promo_ns._engine.operands import _DEFAULT_OF, Operand, PromotionError, Refusal, _kinds
 from promo_ns._memo import per_policy
@@ -67,11 +67,13 @@ def _cast(policy: Policy, family: str, keys: tuple[tuple[DType | None, Role], ..
     holder = _int_holder(list(dtypes))  # integers: first a dtype that holds every operand's values
     wrapping = ""  # a cast that would wrap an integer operand's values: suggested only if nothing else works
     ints = [d for d in dtypes if d.kind in "iu"]
-    rules = policy.families.get(family)
     for target in targets if holder is None else [holder, *targets]:
-        trial = [(target, Role.ND) if d is not None else (d, r) for d, r in keys]
-        decided = run(cell(policy, rules, trial))
-        if not isinstance(decided.result, Refusal):
+        trial = tuple((target, Role.ND) if d is not None else (d, r) for d, r in keys)
+        if len(trial) == 2:  # the decision tables' cell, decided once
+            decided = result_cell(policy, family, (*trial[0], *trial[1]))
+        else:
+            decided = _decide_many(policy, family, trial)[0]
+        if not isinstance(decided, Refusal):
             casts = " and ".join(f"xp.astype(x{i + 1}, xp.{target})" for i, d in arrays if d is not target)
             if casts and target.kind in "biu" and not all(_holds(target, d) for d in ints):
                 wrapping = wrapping or casts

@@ -55,7 +55,8 @@ class Operand(NamedTuple):
 
     def describe(self) -> str:
         """``"int8 (n-d array)"`` or ``"1.5 (Python float)"``."""
-        return f"{self.value!r} ({self.role})" if self.dtype is None else f"{self.dtype} ({self.role})"
+        role = self.role.value  # its words, without Enum's format() in Python
+        return f"{self.value!r} ({role})" if self.dtype is None else f"{self.dtype.name} ({role})"
 
 
 #: A Python scalar's kind letter -> its key in :attr:`Policy.defaults`.
