@@ -38,9 +38,9 @@ def per_policy(fn: Callable[Concatenate[Policy, P], R]) -> Callable[Concatenate[
             with lock:
                 memo = caches.get(id(policy))
                 if memo is None:
-                    memo = caches[id(policy)] = {}
                     # dropped as the policy is freed, before its id can be another object's
                     weakref.finalize(policy, caches.pop, id(policy), None)
+                    memo = caches[id(policy)] = {}
         key = (*args, *sorted(kwargs.items())) if kwargs else args
         value: R = memo.get(key, _MISSING)
         if value is _MISSING:  # computed outside any except block: its errors carry no KeyError context

@@ -132,8 +132,8 @@ def sampled(cell: str, backend: str, policy: str, *grid: str) -> bool:
 
     It runs one cell in :data:`SHARE`, picked by the checksum of the cell's
     label, not by position, which would keep whole columns of a grid; the
-    policies of one backend's grid take the shares in turn, so each cell runs
-    under one of the policies.  Sampled are
+    policies of one backend's grid take the shares in turn, so each cell of a
+    grid that every policy runs whole runs under one of them.  Sampled are
     only the grids whose cells another grid runs whole (torch on the CPU for
     torch's meta device, which has no values, and the namespace's own policy
     for a ``promo_ns.policy`` block).

@@ -171,4 +171,5 @@ def test_binary_op_grid(backend: str, policy: str, op: str) -> None:
     assert not wrong, f"{len(wrong)} wrong cells of {op} under {policy} on {backend}:\n" + "\n".join(
         wrong[:60]
     )
-    assert cells or not computing, f"no cell ran ({no_kernel} without a backend kernel)"
+    # torch's meta device samples its cells: a share of an op may hold none the policy computes
+    assert cells or (not values and not computing), f"no cell ran ({no_kernel} without a backend kernel)"

@@ -365,6 +365,9 @@ def test_in_place_operators_under_autograd_are_torchs(op: str) -> None:
         pytest.param(lambda x: x.__iadd__(torch.ones(3)), id="operator"),
         pytest.param(lambda x: torch.add(torch.ones(3), 1, out=x), id="out"),
         pytest.param(lambda x: torch.sum(torch.ones(2, 3), 0, out=x), id="reduction-out"),
+        pytest.param(lambda x: x.sqrt_(), id="one-array-method"),
+        pytest.param(lambda x: x.clamp_(0.0, 1.5), id="clamp-method"),
+        pytest.param(lambda x: torch.zeros(3, out=x), id="creation-out"),
     ],
 )
 def test_an_inference_tensor_is_refused_as_torch_refuses_it_unchanged(write: Callable[[Any], Any]) -> None:

@@ -117,6 +117,9 @@ class PolicyMode(TorchFunctionMode):
         out = kwargs.get("out")
         with _own_calls():
             if out is not None and (func in CREATION or _differentiated(args, kwargs)):
+                for o in out if isinstance(out, (tuple, list)) else (out,):
+                    if isinstance(o, torch.Tensor):  # torch writes an inference tensor, then raises
+                        check_writable(f"torch.{func.__name__}(..., out=...)", o)
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
             computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
             try:
@@ -212,12 +215,15 @@ class PolicyMode(TorchFunctionMode):
         PromotionError
             The policy refuses the call, or does not cast its result's dtype back to the
             tensor's (as for ``x.add_(y)``); the tensor is unchanged.
+        InferenceTensorError
+            The tensor is an inference tensor, outside inference mode; it is unchanged.
         """
         out = self._call(inplace.call)
         target = inplace.target
         if out.dtype != target.dtype:
             left = Operand(canonical(target.dtype), Role.ND)
             inplace_dtype(self.xp.policy_now(), inplace.call.name, (left,), canonical(out.dtype))
+        check_writable(f"in-place {inplace.call.name!r}", target)
         return target.copy_(out)
 
     def _call(self, call: Call | Calls | Decided) -> Any:
