@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -123,23 +123,19 @@ def one_op_per_family(policy: str) -> tuple[str, ...]:
     return tuple(op for op in NATIVE if op in first.values())
 
 
-#: The sampled grids (torch's meta device, policy blocks) run one cell in this many: one per policy.
-SHARE = len(POLICIES)
-
-
-def sampled(cell: str, backend: str, policy: str, *grid: str) -> bool:
+def sampled(cell: str, backend: str, policy: str, *grid: str, among: Sequence[str] = POLICIES) -> bool:
     """Whether a sampled grid (of ``backend``, ``policy`` and any ``grid`` labels) runs ``cell``.
 
-    It runs one cell in :data:`SHARE`, picked by the checksum of the cell's
+    It runs one cell in ``len(among)``, picked by the checksum of the cell's
     label, not by position, which would keep whole columns of a grid; the
-    policies of one backend's grid take the shares in turn, so each cell of a
-    grid that every policy runs whole runs under one of them.  Sampled are
-    only the grids whose cells another grid runs whole (torch on the CPU for
-    torch's meta device, which has no values, and the namespace's own policy
-    for a ``promo_ns.policy`` block).
+    policies ``among`` which run the grid take the shares in turn, so each
+    cell runs under one of them.  Sampled are only the grids whose cells
+    another grid runs whole (torch on the CPU for torch's meta device, which
+    has no values, and the namespace's own policy for a ``promo_ns.policy``
+    block).
     """
-    share = zlib.crc32("|".join((backend, *grid)).encode()) + POLICIES.index(policy)
-    return zlib.crc32(cell.encode()) % SHARE == share % SHARE
+    share = zlib.crc32("|".join((backend, *grid)).encode()) + among.index(policy)
+    return zlib.crc32(cell.encode()) % len(among) == share % len(among)
 
 
 def namespace(backend: str, policy: str = "array-api") -> Any:
