@@ -526,7 +526,8 @@ def check_writable(what: str, x: Any) -> None:
         raise InferenceTensorError(
             f"{what}: the array is an inference tensor (made under torch.inference_mode()), which torch "
             "does not update in place outside inference mode; the array is unchanged. Copy it first "
-            "(x = xp.asarray(x, copy=True)) or update it under torch.inference_mode()"
+            "(x = xp.asarray(x, copy=True); x = x.clone() for a torch tensor) or update it under "
+            "torch.inference_mode()"
         )
 
 
