@@ -117,9 +117,7 @@ class PolicyMode(TorchFunctionMode):
         out = kwargs.get("out")
         with _own_calls():
             if out is not None and (func in CREATION or _differentiated(args, kwargs)):
-                for o in out if isinstance(out, (tuple, list)) else (out,):
-                    if isinstance(o, torch.Tensor):  # torch writes an inference tensor, then raises
-                        check_writable(f"torch.{func.__name__}(..., out=...)", o)
+                _check_outs_writable(func, out)  # torch writes an inference tensor, then raises
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
             computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
             try:
@@ -159,7 +157,7 @@ class PolicyMode(TorchFunctionMode):
         policy = self.xp.policy_now()
         for o, r in zip(outs, results, strict=True):
             output_dtype(policy, f"torch.{func.__name__}", canonical(r.dtype), canonical(o.dtype))
-            check_writable(f"torch.{func.__name__}(..., out=...)", o)
+        _check_outs_writable(func, outs)
         for o, r in zip(outs, results, strict=True):  # every out resized before any is written
             _resize_output(o, r.shape)
         for o, r in zip(outs, results, strict=True):
@@ -312,6 +310,13 @@ _REDUCING = frozenset(
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
+
+
+def _check_outs_writable(func: Callable[..., Any], out: Any) -> None:
+    """Raise :class:`InferenceTensorError` for an ``out=`` tensor (or one of a tuple) torch may not write."""
+    for o in out if isinstance(out, (tuple, list)) else (out,):
+        if isinstance(o, torch.Tensor):
+            check_writable(f"torch.{func.__name__}(..., out=...)", o)
 
 
 def _resize_output(out: torch.Tensor, shape: torch.Size) -> None:
