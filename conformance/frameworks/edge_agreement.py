@@ -27,6 +27,7 @@ to print the agreement per section and every differing cell.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections import Counter
@@ -483,11 +484,21 @@ _PROBES: dict[str, Callable[[edges.Framework], dict[str, Any]]] = {
 }
 
 
+@functools.cache
+def _deviations_of(policy: str, section: str) -> dict[str, tuple[int, str]]:
+    """The path prefixes of :data:`DEVIATIONS` of ``policy`` and ``section``: each its place and reason."""
+    return {
+        prefix: (place, reason)
+        for place, ((p, s, prefix), reason) in enumerate(DEVIATIONS.items())
+        if p == policy and s == section
+    }
+
+
 def _deviation(policy: str, section: str, path: str) -> str | None:
-    for (p, s, prefix), reason in DEVIATIONS.items():
-        if p == policy and s == section and path.startswith(prefix):
-            return reason
-    return None
+    """The reason of the first entry of :data:`DEVIATIONS` whose prefix ``path`` has, or None."""
+    prefixes = _deviations_of(policy, section)
+    found = [prefixes[path[:n]] for n in range(len(path) + 1) if path[:n] in prefixes]
+    return min(found)[1] if found else None
 
 
 def compare(policy: str, backend: str, sections: tuple[str, ...] = SECTIONS) -> dict[str, Agreement]:

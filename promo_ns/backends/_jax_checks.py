@@ -31,6 +31,7 @@ __all__ = [
     "checked_creators",
     "checked_take",
     "in_wide",
+    "is_tracer",
     "jax_key",
     "refuse_wide_data",
     "require_x64",
@@ -40,6 +41,11 @@ __all__ = [
 
 
 # --- index keys ------------------------------------------------------------------------------
+
+
+def is_tracer(x: Any) -> bool:
+    """Whether ``x`` is a tracer: its values are unknown while JAX traces."""
+    return isinstance(x, jax.core.Tracer)
 
 
 def jax_key(key: Any) -> Any:

@@ -45,6 +45,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from promo_ns._context import BLOCK_HOOKS
 from promo_ns._dtypes import DTYPES, DType, bool_, int64
@@ -58,13 +59,15 @@ from promo_ns.backends._jax_checks import (
     checked_creators,
     checked_take,
     in_wide,
+    is_tracer,
     jax_key,
     refuse_wide_data,
     require_x64,
     x64_enabled,
     x64_error,
 )
-from promo_ns.backends._values import integer_arange, negative_power_error, numpy_fill, zero_divisor_error
+from promo_ns.backends._jax_values import floor_divide, power, remainder
+from promo_ns.backends._values import integer_arange, numpy_fill
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
@@ -103,8 +106,20 @@ if _KeyedOnPolicy not in BLOCK_HOOKS:
     BLOCK_HOOKS.append(_KeyedOnPolicy)
 
 
-def _is_tracer(x: Any) -> bool:
-    return isinstance(x, jax.core.Tracer)
+def _jnp_asarray(obj: Any, **kwargs: Any) -> Any:
+    """``jnp.asarray``; NumPy data of a JAX dtype, nothing asked, goes by ``jax.device_put``.
+
+    Both copy the data onto the default device, uncommitted.  JAX 0.10's
+    ``jnp.asarray`` compiles a program per shape and dtype of a NumPy array
+    (about 20 ms each); ``device_put`` compiles none.
+    """
+    if (
+        (type(obj) is np.ndarray or isinstance(obj, np.generic))
+        and (obj.dtype.kind in "biufc" or obj.dtype == jnp.bfloat16)
+        and all(value is None for value in kwargs.values())
+    ):
+        return jax.device_put(obj)
+    return jnp.asarray(obj, **kwargs)
 
 
 class JaxBackend(DTypeMaps, KernelErrors):
@@ -137,9 +152,9 @@ class JaxBackend(DTypeMaps, KernelErrors):
         if found is None:
             found = self._valued[values] = {
                 **self._fn,
-                "floor_divide": partial(_floor_divide, values.zero_divisor),
-                "remainder": partial(_remainder, values.zero_divisor, values.zero_remainder),
-                "pow": partial(_pow, values.negative_powers),
+                "floor_divide": partial(floor_divide, values.zero_divisor),
+                "remainder": partial(remainder, values.zero_divisor, values.zero_remainder),
+                "pow": partial(power, values.negative_powers),
             }
         return found
 
@@ -240,18 +255,18 @@ class JaxBackend(DTypeMaps, KernelErrors):
 
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d array of ``value`` as ``dtype``, on ``like``'s device where it has one (not a tracer)."""
-        device = None if like is None or _is_tracer(like) else _device(like)
-        return jnp.asarray(value, dtype=self.native_dtype(dtype), device=device)
+        device = None if like is None or is_tracer(like) else _device(like)
+        return jax.device_put(np.asarray(value, dtype=self.native_dtype(dtype)), device)
 
     def same_device(self, x: Any, y: Any) -> bool:
         """Whether two arrays live on the same devices (tracers: decided by JAX when it runs)."""
-        if _is_tracer(x) or _is_tracer(y):
+        if is_tracer(x) or is_tracer(y):
             return True
         return bool(x.devices() == y.devices())
 
     def to_array(self, x: Any) -> Any:
         """A native result as a JAX array."""
-        return x if isinstance(x, jax.Array) else jnp.asarray(x)
+        return x if isinstance(x, jax.Array) else _jnp_asarray(x)
 
     def asarray(self, obj: Any, **kwargs: Any) -> Any:
         """``jax.numpy.asarray``; a JAX array or tracer of the asked dtype is returned as is.
@@ -267,10 +282,10 @@ class JaxBackend(DTypeMaps, KernelErrors):
             The data needs a 64-bit dtype and ``jax_enable_x64`` is off.
         """
         if kwargs.get("dtype") is not None or isinstance(obj, jax.Array) or x64_enabled():
-            return jnp.asarray(obj, **kwargs)
+            return _jnp_asarray(obj, **kwargs)
         refuse_wide_data("asarray", obj)
         try:
-            return jnp.asarray(obj, **kwargs)
+            return _jnp_asarray(obj, **kwargs)
         except OverflowError as e:  # a Python int past int32, which JAX makes of Python ints
             raise x64_error(int64, f"asarray() got a Python int that needs {int64} ({e})") from e
 
@@ -328,122 +343,6 @@ def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
             shape[len(shape) - len(target) :], target
         )
     return all(n in (1, m) for n, m in zip(shape[::-1], target[::-1], strict=False))
-
-
-def _pow(rule: str, x: Any, y: Any) -> Any:
-    """``jnp.power`` with the policy's ``rule`` (:attr:`Values.negative_powers`) for integer powers.
-
-    ``"raise"``: a concrete negative exponent is a ValueError (XLA gives 0 or
-    1); ``"compute"``: ``1 ** -n`` is 1, ``(-1) ** -n`` is -1 or 1, any other
-    base 0 (PyTorch's), with no value read.  A traced exponent's values are
-    unknown while JAX traces: ``"raise"`` gives JAX's values then.  Every bit
-    of a non-negative exponent counts (see :func:`_integer_power`).
-
-    Raises
-    ------
-    ValueError
-        An integer power with a concrete negative exponent, under ``"raise"``.
-    """
-    dtype = jnp.result_type(x, y)
-    if dtype.kind not in "iu":
-        return jnp.power(x, y)
-    # JAX refuses a concrete negative scalar exponent (TypeError): the exponent is looked at first.
-    exponent = y if isinstance(y, jax.Array) else jnp.asarray(y, dtype=dtype)
-    traced = _is_tracer(exponent)
-    top = None if traced else int(jnp.max(exponent, initial=0))
-    if dtype.kind == "u":
-        return _integer_power(x, exponent, top)
-    negative = exponent < 0
-    if rule == "compute":
-        out = _integer_power(x, jnp.where(negative, 0, exponent), top)
-        odd = (exponent & 1) == 1
-        one = jnp.asarray((x == 1) | ((x == -1) & ~odd)).astype(out.dtype)
-        minus_one = jnp.asarray((x == -1) & odd).astype(out.dtype)
-        return jnp.where(negative, one - minus_one, out)
-    if traced:
-        return jnp.where(negative, jnp.power(x, exponent), _integer_power(x, jnp.maximum(exponent, 0), None))
-    if bool(jnp.any(negative)):
-        raise negative_power_error()
-    return _integer_power(x, exponent, top)
-
-
-#: XLA's integer power reads the low 6 bits of the exponent (``2 ** 64`` is 1, not 0 in int8).
-_EXPONENT_BITS = 6
-
-
-def _integer_power(x: Any, exponent: Any, top: int | None) -> Any:
-    """``x ** exponent`` of integers, wrapping as repeated multiplication does, for exponents >= 0.
-
-    XLA's kernel takes only the low :data:`_EXPONENT_BITS` bits, so a larger
-    exponent goes 6 bits at a time: ``x ** (64 * h + l)`` is ``x ** l * (x **
-    64) ** h``.  ``top`` is the largest exponent where it is known (not traced).
-    """
-    if top is not None and top < 2**_EXPONENT_BITS:
-        return jnp.power(x, exponent)
-    dtype = jnp.result_type(x, exponent)
-    bits = jnp.dtype(dtype).itemsize * 8 if top is None else top.bit_length()
-    base, rest = jnp.asarray(x, dtype=dtype), jnp.asarray(exponent, dtype=dtype)
-    low = 2**_EXPONENT_BITS - 1
-    out = jnp.power(base, rest & low)
-    for _ in range(-(-bits // _EXPONENT_BITS) - 1):
-        base = jnp.power(jnp.power(base, 8), 8)
-        rest = rest >> _EXPONENT_BITS
-        out = out * jnp.power(base, rest & low)
-    return out
-
-
-def _floor_divide(rule: str, x: Any, y: Any) -> Any:
-    """``jnp.floor_divide`` with the policy's ``rule`` (:attr:`Values.zero_divisor`) for integer divisors 0.
-
-    XLA gives -1, -2 or 255 there (``"xla"`` keeps them): ``"zero"`` gives
-    NumPy's 0, ``"raise"`` raises (see :func:`_check_divisor`).
-    """
-    out = jnp.floor_divide(x, y)
-    if out.dtype.kind not in "iu" or rule == "xla" or _is_bool(y):  # bools: no kernel, the caller says
-        return out
-    zero = _check_divisor("floor_divide", rule, y)
-    return out if zero is None else jnp.where(zero, jnp.zeros((), out.dtype), out)
-
-
-def _remainder(rule: str, zero_sign: str, x: Any, y: Any) -> Any:
-    """``jnp.remainder`` with the policy's values.
-
-    An integer divisor of 0 gives 0 (as NumPy), or raises as ``rule``
-    (:attr:`Values.zero_divisor`) says; a floating remainder of 0 has the
-    dividend's sign (XLA's ``fmod``), or the divisor's where ``zero_sign``
-    (:attr:`Values.zero_remainder`) says so.
-    """
-    out = jnp.remainder(x, y)
-    if out.dtype.kind in "iu" and not _is_bool(y):
-        _check_divisor("remainder", rule, y)
-    elif out.dtype.kind == "f" and zero_sign == "divisor":
-        return jnp.copysign(out, y)
-    return out
-
-
-def _is_bool(y: Any) -> bool:
-    """Whether divisor ``y`` is a bool or a bool array: JAX's kernel gives int32, which promo_ns refuses."""
-    return y.__class__ is bool or getattr(y, "dtype", None) == jnp.bool_
-
-
-def _check_divisor(op: str, rule: str, y: Any) -> Any:
-    """Where integer divisor ``y`` is 0; under ``"raise"``, None after checking it has no 0.
-
-    A traced divisor's values are unknown while JAX traces: ``"raise"`` gives
-    NumPy's 0 there.
-
-    Raises
-    ------
-    ZeroDivisionError
-        Under ``"raise"``, a concrete divisor holds a 0.
-    """
-    divisor = jnp.asarray(y)
-    zero = divisor == jnp.zeros((), divisor.dtype)
-    if rule != "raise" or _is_tracer(y):
-        return zero
-    if bool(jnp.any(zero)):
-        raise zero_divisor_error(op)
-    return None
 
 
 class _Info:
