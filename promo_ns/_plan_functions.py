@@ -36,8 +36,8 @@ from promo_ns._context import innermost
 from promo_ns._convert import cast, wrap_result
 from promo_ns._dtypes import FLOAT_MAX, DType, bfloat16, bool_, float32, float64
 from promo_ns._engine.decisions import family_name
-from promo_ns._engine.operands import Operand
-from promo_ns._engine.resolution import resolve_many
+from promo_ns._engine.operands import Key
+from promo_ns._engine.resolution import decided_many
 from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_limits
 from promo_ns._operands import _KEYS, _NA, _SCALAR_CODE, Space, code_of
 from promo_ns.policies import Policy, Role
@@ -66,8 +66,6 @@ SLOW: Any = object()
 _NONE: Any = object()
 #: At most this many arrays are joined by a plan (a key per count and codes).
 MAX_JOINED = 8
-#: A Python scalar of each role, standing for any while a plan is compiled (values are checked per call).
-_PROBE: dict[Role, object] = {Role.BOOL: False, Role.INT: 0, Role.FLOAT: 0.0, Role.COMPLEX: 0j}
 #: The plan caches' keys: the op's name, then the operand codes.
 _WHERE, _CLIP = "where()", "clip()"
 _JOIN = {"concat": "concat()", "stack": "stack()"}
@@ -98,20 +96,15 @@ class Compiled(NamedTuple):
 def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool, module: str | None) -> Compiled | None:
     """The plan of ``op`` over operands of ``codes`` (-1: an absent ``clip`` bound); None: none.
 
-    The engine decides with a probe value for each Python scalar; a Python
+    The engine decides from the operands' dtypes and roles; a Python
     int's plan range is where :func:`~promo_ns._engine.scalars.checked_int`
     returns it as it is, a float or complex is checked per call where the
     policy checks it (as :func:`~promo_ns._engine.resolution.resolve_many` does).
     """
     policy = ns.policy
     keys = [None if k < 0 else _KEYS[k] for k in codes]
-    operands = [
-        None if key is None else Operand(key[0], key[1], _PROBE.get(key[1]) if key[0] is None else None)
-        for key in keys
-    ]
-    try:
-        dtype = resolve_many(policy, op, operands)
-    except Exception:  # refused: the general path raises the policy's error
+    dtype = decided_many(policy, op, keys)
+    if dtype is None:  # refused: the general path raises the policy's error
         return None
     name = family_name(policy, op)
     ints: list[tuple[float, float] | None] = []
@@ -120,7 +113,7 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool, module: str
         role = None if key is None or key[0] is not None else key[1]
         ints.append(_int_range(policy, name, keys, i) if role is Role.INT else None)
         inexact.append(
-            _inexact_dtype(policy, name, operands, dtype, i) if role in (Role.FLOAT, Role.COMPLEX) else None
+            _inexact_dtype(policy, name, keys, dtype, i) if role in (Role.FLOAT, Role.COMPLEX) else None
         )
     guarded = ns._backend.guarded
     kernel, scalar_kernel = _kernel(ns, op, dtype, module)
@@ -167,13 +160,13 @@ def _int_range(policy: Policy, name: str, keys: Sequence[Any], index: int) -> tu
 
 
 def _inexact_dtype(
-    policy: Policy, name: str, operands: Sequence[Operand | None], result: DType, index: int
+    policy: Policy, name: str, keys: Sequence[Key | None], result: DType, index: int
 ) -> DType | None:
     """The dtype the Python float or complex at ``index`` is checked against, as ``resolve_many`` does."""
     family = policy.families.get(name)
-    first = operands[0].dtype if operands[0] is not None else None
+    first = keys[0][0] if keys[0] is not None else None
     dtype = first if family is not None and family.cast is not None and first is not None else result
-    role = operands[index].role  # type: ignore[union-attr]
+    role = keys[index][1]  # type: ignore[index]
     return dtype if checks_inexact(policy, name, dtype, role, index) else None
 
 

@@ -37,8 +37,12 @@ def _fix(policy: Policy, op: str, family: str, operands: Sequence[Operand]) -> s
     return _cast_fix(policy, op, family, tuple((o.dtype, o.role) for o in operands))
 
 
+@per_policy
 def _cast_fix(policy: Policy, op: str, family: str, keys: tuple[tuple[DType | None, Role], ...]) -> str:
-    """The cast :func:`_fix` suggests for operands ``keys`` (some an array), which depends on no value."""
+    """The cast :func:`_fix` suggests for operands ``keys`` (some an array), which depends on no value.
+
+    Cached: code that tries op after op (a probe, a test grid) meets the same refusal often.
+    """
     cast = _cast(policy, family, keys)
     if cast:
         return f"Fix: cast explicitly, e.g. {cast}."
@@ -52,9 +56,7 @@ def _cast_fix(policy: Policy, op: str, family: str, keys: tuple[tuple[DType | No
 def _cast(policy: Policy, family: str, keys: tuple[tuple[DType | None, Role], ...]) -> str:
     """The casts that make operands ``keys`` valid under ``family``: ``"xp.astype(x1, xp.int16)"``, or "".
 
-    Cached per family, not per op: finding it decides the cell again per
-    candidate dtype, and code that tries op after op (a probe, a test grid)
-    meets the same refusal often.
+    Cached per family, not per op: finding it decides the cell again per candidate dtype.
     """
     arrays = [(i, d) for i, (d, _) in enumerate(keys) if d is not None]
     # Operand order among equal categories: a set's order would change with the hash seed.

@@ -18,6 +18,7 @@ from promo_ns.policies._model import Policy, Role
 
 __all__ = [
     "can_cast",
+    "decided_many",
     "inplace_allowed",
     "inplace_dtype",
     "output_dtype",
@@ -195,6 +196,20 @@ def resolve_many(policy: Policy, op: str, operands: Sequence[Operand | None]) ->
         elif o is not None and o.dtype is None and o.value.__class__ in (float, complex):
             _check_inexact(policy, op, name, operands, result, index=i)
     return result
+
+
+def decided_many(policy: Policy, op: str, keys: Sequence[Key | None]) -> DType | None:
+    """:func:`resolve_many`'s dtype of operand keys ``(dtype, role)``, no values checked; None: refused.
+
+    What a plan compiled ahead of the values needs, without the refusal's message.
+    """
+    present = [k for k in keys if k is not None]
+    name = family_name(policy, op)
+    if len(keys) == len(present) == 2:
+        result = result_cell(policy, name, (*present[0], *present[1]))
+    else:
+        result = _decide_many(policy, name, tuple(present))[0]
+    return None if isinstance(result, Refusal) else result
 
 
 def _check_inexact(
