@@ -15,12 +15,14 @@ limits, and a policy.  On every backend:
 
 A failure prints the shrunk case and both outcomes.  CI runs the "ci"
 profile's examples; ``pytest tests/test_generated.py --hypothesis-profile
-thorough`` runs many more.
+thorough`` runs many more.  JAX, which compiles each op per dtype and shape
+(about five times a NumPy case's time), runs half of them (:func:`jax_runs`).
 """
 
 from __future__ import annotations
 
 import pickle
+import zlib
 from typing import Any
 
 import numpy as np
@@ -145,7 +147,27 @@ def reference(case: Case) -> Outcome:
     return found
 
 
+#: The cases that found a defect (each test's ``@example``, see :func:`found`): they run on every backend.
+_FOUND: set[bytes] = set()
+
+
+def found(case: Case) -> Case:
+    """``case``, an ``@example`` that found a defect: it runs on every backend, JAX too."""
+    _FOUND.add(pickle.dumps(case))
+    return case
+
+
+def jax_runs(backend: str, case: Case) -> bool:
+    """Whether ``case`` runs on ``backend``: every case but on JAX, half of them (by their bytes)."""
+    if not backend.startswith("jax"):
+        return True
+    key = pickle.dumps(case)
+    return key in _FOUND or zlib.crc32(key) % 2 == 0
+
+
 def check(backend: str, case: Case) -> None:
+    if not jax_runs(backend, case):
+        return
     ref = reference(case)
     got = ref if backend == "numpy" else run(backend, case)
     note(f"case: {case}\nnumpy: {ref!r}\n{backend}: {got!r}")
@@ -173,8 +195,10 @@ def _operand(dtype: str, values: Any) -> Operand:
 @pytest.mark.parametrize("backend", DIFFERENTIAL_BACKENDS)
 @given(case=binary_cases())
 # found by it: XLA's integer power reads the low 6 bits of the exponent (2 ** 64 was 1 in int8 on JAX)
-@example(case=Case("pow", "reflected", (2, _operand("int8", [64, 64])), "array-api"))
-@example(case=Case("pow", "operator", (_operand("uint8", [3, 3]), _operand("uint8", [200, 64])), "numpy"))
+@example(case=found(Case("pow", "reflected", (2, _operand("int8", [64, 64])), "array-api")))
+@example(
+    case=found(Case("pow", "operator", (_operand("uint8", [3, 3]), _operand("uint8", [200, 64])), "numpy"))
+)
 def test_binary_ops(backend: str, case: Case) -> None:
     check(backend, case)
 
@@ -182,7 +206,9 @@ def test_binary_ops(backend: str, case: Case) -> None:
 @pytest.mark.parametrize("backend", DIFFERENTIAL_BACKENDS)
 @given(case=setitem_cases())
 # found by it: 128.0 truncates beyond int8, a cast C leaves undefined (NumPy -128, XLA 127)
-@example(case=Case("setitem", "setitem", (_operand("int8", [0, 0]), 0, _operand("float16", 128.0)), "numpy"))
+@example(
+    case=found(Case("setitem", "setitem", (_operand("int8", [0, 0]), 0, _operand("float16", 128.0)), "numpy"))
+)
 def test_setitem(backend: str, case: Case) -> None:
     check(backend, case)
 
@@ -203,12 +229,18 @@ def test_functions_of_several_operands(backend: str, case: Case) -> None:
 @given(case=inplace_cases())
 # found by it: torch's x /= y stored bool / bool computed in float32 (paddle refuses x / y on every
 # backend); a float zero x %= y took the divisor's sign (NumPy adapter, pytorch) or not (torch, array-api)
-@example(case=Case("divide", "inplace", (_operand("bool", [False]), _operand("bool", False)), "paddle"))
-@example(case=Case("remainder", "inplace", (_operand("float16", [0.0, 0.0]), -1.0), "pytorch"))
 @example(
-    case=Case("remainder", "inplace", (_operand("float16", [0.0]), _operand("float16", -1.0)), "array-api")
+    case=found(Case("divide", "inplace", (_operand("bool", [False]), _operand("bool", False)), "paddle"))
+)
+@example(case=found(Case("remainder", "inplace", (_operand("float16", [0.0, 0.0]), -1.0), "pytorch")))
+@example(
+    case=found(
+        Case("remainder", "inplace", (_operand("float16", [0.0]), _operand("float16", -1.0)), "array-api")
+    )
 )
 def test_an_inplace_op_stores_its_expression(backend: str, case: Case) -> None:
+    if not jax_runs(backend, case):
+        return
     stored = run(backend, case)
     expression = run(backend, Case(case.op, "operator", case.operands, case.policy))
     note(f"case: {case}\nx op= y: {stored!r}\nx op y: {expression!r}")
