@@ -48,6 +48,21 @@ def _no_block_outlives_its_test() -> Iterator[None]:
         pytest.fail(f"this test left a promo_ns block open: {left!r}")
 
 
+@pytest.fixture
+def young_heap() -> Iterator[None]:
+    """The test's ``gc.collect()`` calls walk only the objects made since it began.
+
+    What was alive before (every policy's tables and plans, the frameworks' modules: a full
+    collection of them took a second or two) is frozen until the test ends (``gc.freeze()``,
+    then ``gc.unfreeze()``), and ``gc.get_objects()`` leaves it out. The test's own objects, and
+    cycles among them, are collected as before; one held by an older object stays alive, so a
+    test of what is freed can fail here for no defect, never pass for one.
+    """
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The docs site, built once per test process (strict, as CI builds it).

@@ -257,6 +257,7 @@ def _live_policies() -> int:
     return sum(isinstance(o, promo_ns.Policy) for o in gc.get_objects())
 
 
+@pytest.mark.usefixtures("young_heap")
 def test_throw_away_policies_are_freed() -> None:
     base = promo_ns.get_policy("pytorch")
     xp = promo_ns.namespace("numpy")
@@ -276,6 +277,7 @@ def test_throw_away_policies_are_freed() -> None:
     assert sum(r() is not None for r in refs) <= 1
 
 
+@pytest.mark.usefixtures("young_heap")
 def test_many_small_ops_keep_no_objects() -> None:
     xp = promo_ns.namespace("numpy", policy="pytorch")
     a = xp.asarray([1.0, 2.0], dtype=xp.float32)

@@ -298,6 +298,7 @@ def _freed_after(passes: Callable[[Any], None]) -> int:
     return sum(r() is not None for r in refs)
 
 
+@pytest.mark.usefixtures("young_heap")
 def test_policies_passed_through_jit_as_pytrees_are_freed() -> None:
     double = jax.jit(lambda x: x * 2)
 
@@ -308,6 +309,7 @@ def test_policies_passed_through_jit_as_pytrees_are_freed() -> None:
     assert _freed_after(passes) == 0  # was: every one kept alive by jax.jit's cache
 
 
+@pytest.mark.usefixtures("young_heap")
 def test_policy_blocks_around_jit_are_freed() -> None:
     xp = promo_ns.namespace("jax", policy="pytorch")
     half = jax.jit(lambda a: promo_ns.unwrap(xp.asarray(a) / 2))

@@ -180,7 +180,7 @@ def _replace_once(i: int, first_ops: Callable[[Policy, str], None] = _first_ops)
     return weakref.ref(policy)
 
 
-@pytest.mark.usefixtures("unregister")
+@pytest.mark.usefixtures("young_heap", "unregister")
 def test_a_replaced_policy_is_freed_with_its_namespaces_and_plans() -> None:
     first = _replace_once(0)
     gc.collect()
@@ -190,6 +190,7 @@ def test_a_replaced_policy_is_freed_with_its_namespaces_and_plans() -> None:
     assert first() is None
 
 
+@pytest.mark.usefixtures("young_heap")
 def test_a_dropped_unregistered_policy_is_freed() -> None:
     def use() -> weakref.ref[Policy]:
         policy = promo_ns.get_policy("pytorch").derive("test-no-loss-dropped")
@@ -207,7 +208,7 @@ def _rss_mib() -> float:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc/self/statm")
-@pytest.mark.usefixtures("unregister")
+@pytest.mark.usefixtures("young_heap", "unregister")
 def test_300_replacements_do_not_grow_memory() -> None:
     for i in range(30):  # warm up: the backend's and the engine's own caches
         _replace_once(i, _cheap_first_ops)
@@ -301,6 +302,7 @@ def _run(xp: Any, op: str, a: Any, b: Any) -> object:
     return a + b
 
 
+@pytest.mark.usefixtures("young_heap")
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
 @pytest.mark.parametrize("op", ["where", "concat", "add"])
 def test_an_op_failing_inside_a_trace_keeps_no_operand_alive(backend: str, op: str) -> None:

@@ -631,6 +631,7 @@ def test_dim_0_of_a_0d_tensor_is_its_one_element_as_in_torch(policy: str) -> Non
             assert got.dtype == promo_ns.unwrap(one_d(xp.asarray(t.reshape(1)), axis=0)).dtype, name
 
 
+@pytest.mark.usefixtures("young_heap")
 def test_decisions_over_stand_ins_are_freed_with_their_policy() -> None:
     # found in review: the per-signature cache held every policy it had decided for
     import gc
