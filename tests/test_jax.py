@@ -12,6 +12,7 @@ every binary op, by tracing: JAX compiles nothing), and 64-bit dtypes with
 from __future__ import annotations
 
 import itertools
+import logging
 import operator
 import re
 from collections.abc import Callable
@@ -208,6 +209,47 @@ def test_backend_lookup_and_zero_copy() -> None:
     assert promo_ns.unwrap(xp.asarray(native)) is native
     x = xp.asarray(native)
     assert x.device == xp.__array_namespace_info__().default_device()
+
+
+def test_numpy_data_is_copied_to_the_device_and_compiles_nothing() -> None:
+    """``xp.asarray`` of NumPy data shares no memory with it (JAX's ``device_put`` alone may, on a CPU).
+
+    Buffers of every alignment: ``device_put`` shares the aligned ones.  No program is compiled
+    per shape (``jnp.asarray`` compiles one in JAX 0.10).
+    """
+    xp = promo_ns.namespace("jax", policy="numpy")
+    buffer = np.zeros(80, np.float32)
+    compiled = []
+    with jax.log_compiles(True), _CompileLog(compiled):
+        for start in range(16):
+            for n in (1, 5, 8, 17):
+                data = buffer[start : start + n]
+                x = xp.asarray(data)
+                data[...] = 7
+                assert np.all(np.asarray(promo_ns.unwrap(x)) == 0), (start, n)
+                data[...] = 0
+                scalar = np.float32(3)
+                assert float(promo_ns.unwrap(xp.asarray(scalar))) == 3.0
+    assert compiled == []
+
+
+class _CompileLog(logging.Handler):
+    """Collects JAX's "Compiling ..." log messages while it is entered."""
+
+    def __init__(self, into: list[str]) -> None:
+        super().__init__(logging.DEBUG)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith("Compiling"):
+            self.into.append(record.getMessage())
+
+    def __enter__(self) -> _CompileLog:
+        logging.getLogger("jax").addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        logging.getLogger("jax").removeHandler(self)
 
 
 # --- in-place operators and setitem: the wrapper rebinds ------------------------------------

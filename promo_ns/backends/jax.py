@@ -107,18 +107,19 @@ if _KeyedOnPolicy not in BLOCK_HOOKS:
 
 
 def _jnp_asarray(obj: Any, **kwargs: Any) -> Any:
-    """``jnp.asarray``; NumPy data of a JAX dtype, nothing asked, goes by ``jax.device_put``.
+    """``jnp.asarray``; NumPy data of a JAX dtype, nothing asked, goes by ``jax.device_put`` of a copy.
 
     Both copy the data onto the default device, uncommitted.  JAX 0.10's
     ``jnp.asarray`` compiles a program per shape and dtype of a NumPy array
-    (about 20 ms each); ``device_put`` compiles none.
+    (about 20 ms each); ``device_put`` compiles none, but on a CPU it may
+    share the NumPy array's memory, so it is given a copy of its own.
     """
     if (
         (type(obj) is np.ndarray or isinstance(obj, np.generic))
         and (obj.dtype.kind in "biufc" or obj.dtype == jnp.bfloat16)
         and all(value is None for value in kwargs.values())
     ):
-        return jax.device_put(obj)
+        return jax.device_put(np.array(obj))
     return jnp.asarray(obj, **kwargs)
 
 
