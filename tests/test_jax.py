@@ -219,7 +219,7 @@ def test_numpy_data_is_copied_to_the_device_and_compiles_nothing() -> None:
     """
     xp = promo_ns.namespace("jax", policy="numpy")
     buffer = np.zeros(80, np.float32)
-    compiled = []
+    compiled: list[str] = []
     with jax.log_compiles(True), _CompileLog(compiled):
         for start in range(16):
             for n in (1, 5, 8, 17):
