@@ -48,6 +48,21 @@ def _no_block_outlives_its_test() -> Iterator[None]:
         pytest.fail(f"this test left a promo_ns block open: {left!r}")
 
 
+@pytest.fixture(autouse=True)
+def _registry_as_it_was() -> Iterator[None]:
+    """Policies a test registers (or replaces) are gone after it: the next test sees the built-in ones."""
+    from promo_ns.policies import _model
+
+    with _model._LOCK:
+        registered, kept = dict(_model._REGISTERED), dict(_model._KEPT)
+    yield
+    with _model._LOCK:
+        _model._REGISTERED.clear()
+        _model._REGISTERED.update(registered)
+        _model._KEPT.clear()
+        _model._KEPT.update(kept)
+
+
 @pytest.fixture
 def young_heap() -> Iterator[None]:
     """The test's ``gc.collect()`` calls walk only the objects made since it began.

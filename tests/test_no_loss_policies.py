@@ -19,7 +19,6 @@ import pytest
 import promo_ns
 from promo_ns._dtypes import DType
 from promo_ns.policies import Family, Policy, Role
-from promo_ns.policies import _model as registry
 from tests.backends import POLICIES, namespace
 
 # --- immutability -------------------------------------------------------------------------------
@@ -148,14 +147,6 @@ def test_policies_keep_their_identity_and_hash_for_caches() -> None:
 _NAME = "test-no-loss-replaced"
 
 
-@pytest.fixture
-def unregister() -> Iterator[None]:
-    yield
-    with registry._LOCK:
-        registry._REGISTERED.pop(_NAME, None)
-        registry._KEPT.pop(_NAME, None)
-
-
 def _first_ops(policy: Policy, name: str | Policy) -> None:
     """Compile plans of ``policy``: operators, in and out of a policy block, and functions."""
     xp = promo_ns.namespace("numpy", policy=name)
@@ -180,7 +171,7 @@ def _replace_once(i: int, first_ops: Callable[[Policy, str], None] = _first_ops)
     return weakref.ref(policy)
 
 
-@pytest.mark.usefixtures("young_heap", "unregister")
+@pytest.mark.usefixtures("young_heap")
 def test_a_replaced_policy_is_freed_with_its_namespaces_and_plans() -> None:
     first = _replace_once(0)
     gc.collect()
@@ -208,7 +199,7 @@ def _rss_mib() -> float:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc/self/statm")
-@pytest.mark.usefixtures("young_heap", "unregister")
+@pytest.mark.usefixtures("young_heap")
 def test_300_replacements_do_not_grow_memory() -> None:
     for i in range(30):  # warm up: the backend's and the engine's own caches
         _replace_once(i, _cheap_first_ops)
