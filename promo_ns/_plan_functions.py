@@ -36,9 +36,8 @@ from promo_ns._context import innermost
 from promo_ns._convert import cast, wrap_result
 from promo_ns._dtypes import FLOAT_MAX, DType, bfloat16, bool_, float32, float64
 from promo_ns._engine.decisions import family_name
-from promo_ns._engine.operands import Key
-from promo_ns._engine.resolution import decided_many
-from promo_ns._engine.scalars import checked_inexact, checks_inexact, int_limits
+from promo_ns._engine.resolution import decided_many, inexact_dtype
+from promo_ns._engine.scalars import checked_inexact, int_limits
 from promo_ns._operands import _KEYS, _NA, _SCALAR_CODE, Space, code_of
 from promo_ns.policies import Policy, Role
 
@@ -109,11 +108,14 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool, module: str
     name = family_name(policy, op)
     ints: list[tuple[float, float] | None] = []
     inexact: list[DType | None] = []
+    first = keys[0][0] if keys[0] is not None else None
     for i, key in enumerate(keys):
         role = None if key is None or key[0] is not None else key[1]
         ints.append(_int_range(policy, name, keys, i) if role is Role.INT else None)
         inexact.append(
-            _inexact_dtype(policy, name, keys, dtype, i) if role in (Role.FLOAT, Role.COMPLEX) else None
+            inexact_dtype(policy, name, first, role, dtype, index=i)
+            if role is Role.FLOAT or role is Role.COMPLEX
+            else None
         )
     guarded = ns._backend.guarded
     kernel, scalar_kernel = _kernel(ns, op, dtype, module)
@@ -157,17 +159,6 @@ def _int_range(policy: Policy, name: str, keys: Sequence[Any], index: int) -> tu
         if limits.rule == "non-negative" and limits.integer:
             lo = max(lo, 0)
     return lo, hi
-
-
-def _inexact_dtype(
-    policy: Policy, name: str, keys: Sequence[Key | None], result: DType, index: int
-) -> DType | None:
-    """The dtype the Python float or complex at ``index`` is checked against, as ``resolve_many`` does."""
-    family = policy.families.get(name)
-    first = keys[0][0] if keys[0] is not None else None
-    dtype = first if family is not None and family.cast is not None and first is not None else result
-    role = keys[index][1]  # type: ignore[index]
-    return dtype if checks_inexact(policy, name, dtype, role, index) else None
 
 
 #: The largest finite float32 and float64: a Python float within goes to a clip kernel as it is.

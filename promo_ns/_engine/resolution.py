@@ -19,6 +19,7 @@ from promo_ns.policies._model import Policy, Role
 __all__ = [
     "can_cast",
     "decided_many",
+    "inexact_dtype",
     "inplace_allowed",
     "inplace_dtype",
     "output_dtype",
@@ -212,19 +213,28 @@ def decided_many(policy: Policy, op: str, keys: Sequence[Key | None]) -> DType |
     return None if isinstance(result, Refusal) else result
 
 
+def inexact_dtype(
+    policy: Policy, name: str, first: DType | None, role: Role, result: DType, *, index: int
+) -> DType | None:
+    """The dtype a Python float or complex (``role``) at ``index`` is checked against; None: not checked.
+
+    It converts to the first operand's dtype (``first``, None for a Python
+    scalar) where the family casts, else to ``result``.
+    """
+    family = policy.families.get(name)
+    dtype = first if family is not None and family.cast is not None and first is not None else result
+    return dtype if checks_inexact(policy, name, dtype, role, index) else None
+
+
 def _check_inexact(
     policy: Policy, op: str, name: str, operands: Sequence[Operand | None], result: DType, *, index: int
 ) -> None:
-    """:func:`checked_inexact` of the Python float or complex ``operands[index]`` where the family checks it.
-
-    It converts to the first operand's dtype where the family casts, else to ``result``.
-    """
-    family = policy.families.get(name)
-    first = operands[0].dtype if operands[0] is not None else None
-    dtype = first if family is not None and family.cast is not None and first is not None else result
+    """:func:`checked_inexact` of the Python float or complex ``operands[index]``, where checked."""
     o = operands[index]
     assert o is not None  # a Python scalar's place
-    if checks_inexact(policy, name, dtype, o.role, index):
+    first = operands[0].dtype if operands[0] is not None else None
+    dtype = inexact_dtype(policy, name, first, o.role, result, index=index)
+    if dtype is not None:
         checked_inexact(policy, op, o.value, dtype, index)  # type: ignore[arg-type]
 
 
