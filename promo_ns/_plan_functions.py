@@ -20,9 +20,9 @@ results, dtypes and errors are the same.
 
 :func:`planned_where`, :func:`planned_clip` and :func:`planned_join` make the
 namespace's functions from their general paths (in :mod:`promo_ns._functions`):
-the commonest plans (arrays of the result dtype; ``clip`` with float bounds)
-run in that frame and the one wrapping the result, others through :func:`where`,
-:func:`clip` and :func:`joined`, and :data:`SLOW` in the general path.
+the commonest plans (arrays of the result dtype; ``clip`` with float bounds;
+every ``concat`` and ``stack``) run in that one frame, others through
+:func:`where` and :func:`clip`, and :data:`SLOW` in the general path.
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ __all__ = [
     "clip",
     "compiled",
     "finished",
-    "joined",
     "keep",
     "planned_clip",
     "planned_join",
@@ -81,7 +80,9 @@ class Compiled(NamedTuple):
     inexact: tuple[DType | None, ...]  #: per operand: the dtype a Python float/complex is checked against
     #: Per operand: a Python float within this magnitude goes to ``scalar_kernel`` as it is (:func:`_kernel`).
     asis: tuple[float | None, ...]
-    zero_d: bool  #: a 0-d array takes part: the devices are compared (backends take a 0-d CPU one)
+    #: The operands' devices are compared before the kernel: a 0-d array takes part (backends take a 0-d
+    #: CPU one), or a product on a backend whose kernels take torch's meta device with the CPU.
+    compare_devices: bool
     kernel: Callable[..., Any]  #: the backend's function, on operands of ``dtype``
     #: the one taking the ``asis`` floats as they are (``concat``/``stack``: the axis positional)
     scalar_kernel: Callable[..., Any] | None
@@ -92,7 +93,9 @@ class Compiled(NamedTuple):
     array_type: Any  #: the backend's array type, which its kernels return (NumPy: also scalars)
 
 
-def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool, module: str | None) -> Compiled | None:
+def _compile(
+    ns: Space, op: str, codes: Sequence[int], compare_devices: bool, module: str | None
+) -> Compiled | None:
     """The plan of ``op`` over operands of ``codes`` (-1: an absent ``clip`` bound); None: none.
 
     The engine decides from the operands' dtypes and roles; a Python
@@ -121,8 +124,10 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool, module: str
     kernel, scalar_kernel = _kernel(ns, op, dtype, module)
     kernel, scalar_kernel = guarded(kernel, dtype), scalar_kernel and guarded(scalar_kernel, dtype)
     floats = op == "clip" and scalar_kernel is not None
-    asis = tuple(
-        _FLOAT_MAX[dtype] if floats and key == (None, Role.FLOAT) and checked is None else None
+    asis = tuple(  # a float within the dtype's range passes a check against that dtype
+        _FLOAT_MAX[dtype]
+        if floats and key == (None, Role.FLOAT) and (checked is None or checked is dtype)
+        else None
         for key, checked in zip(keys, inexact, strict=True)
     )
     casts = tuple(key is not None and (key[0] is None or key[0] is not dtype) for key in keys)
@@ -134,14 +139,14 @@ def _compile(ns: Space, op: str, codes: Sequence[int], zero_d: bool, module: str
         tuple(ints),
         tuple(inexact),
         asis,
-        zero_d,
+        compare_devices,
         kernel,
         scalar_kernel,
-        not zero_d and not any(casts),
+        not compare_devices and not any(casts),
         (
             _FLOAT_MAX[dtype]
             if floats
-            and not zero_d
+            and not compare_devices
             and not casts[0]
             and all(t is not None or k is None for t, k in zip(asis[1:], keys[1:], strict=True))
             else None
@@ -214,7 +219,13 @@ def _kernel(
 
 
 def compiled(
-    ns: Space, key: tuple[Any, ...], op: str, codes: Sequence[int], zero_d: bool, *, module: str | None = None
+    ns: Space,
+    key: tuple[Any, ...],
+    op: str,
+    codes: Sequence[int],
+    compare_devices: bool,
+    *,
+    module: str | None = None,
 ) -> Compiled | None:
     """The plan cached under ``key``, compiled the first time; None where the general path decides.
 
@@ -222,7 +233,7 @@ def compiled(
     """
     plan = ns._plans.get(key)
     if plan is None:
-        plan = ns._plans[key] = _compile(ns, op, codes, zero_d, module) or _NONE
+        plan = ns._plans[key] = _compile(ns, op, codes, compare_devices, module) or _NONE
     return None if plan is _NONE else plan
 
 
@@ -336,7 +347,7 @@ def where(ns: Space, condition: Any, x1: Any, x2: Any) -> Any:
     try:
         a = _native(ns, "where", plan, 0, x1, like=c) if plan.cast[0] else x1._x
         b = _native(ns, "where", plan, 1, x2, like=c) if plan.cast[1] else x2._x
-        if plan.zero_d and not _same_device(ns, (c, a, b)):
+        if plan.compare_devices and not _same_device(ns, (c, a, b)):
             return SLOW
         out = plan.kernel(c, a, b)
     except Exception:  # a value or kernel error: the general path raises its own
@@ -370,7 +381,7 @@ def clip(ns: Space, x: Any, lo: Any, hi: Any) -> Any:
         return finished(ns, "clip", plan, out)
     try:
         kernel, natives = _clip_operands(ns, plan, (x, lo, hi))
-        if plan.zero_d and not _same_device(ns, [n for n in natives if hasattr(n, "device")]):
+        if plan.compare_devices and not _same_device(ns, [n for n in natives if hasattr(n, "device")]):
             return SLOW
         out = kernel(*natives)
     except Exception:  # a value or kernel error: the general path raises its own
@@ -405,42 +416,6 @@ def _clip_operands(ns: Space, plan: Compiled, xs: Sequence[Any]) -> tuple[Callab
     return kernel or plan.kernel, natives
 
 
-def joined(ns: Space, name: str, arrays: Sequence[Any], axis: int | None) -> Any:
-    """``concat`` or ``stack`` (``name``) of ``arrays`` by its compiled plan, or :data:`SLOW`."""
-    cls = ns.Array
-    if innermost() is not None or len(arrays) > MAX_JOINED:
-        return SLOW
-    if len(arrays) == 2:  # the common case, without a loop
-        x, y = arrays
-        if x.__class__ is not cls or y.__class__ is not cls or x._ns is not ns or y._ns is not ns:
-            return SLOW
-        key: tuple[Any, ...] = (_JOIN[name], x._k, y._k)
-        natives = [x._x, y._x]
-    else:
-        codes: list[Any] = [_JOIN[name]]
-        natives = []
-        for x in arrays:
-            if x.__class__ is not cls or x._ns is not ns:
-                return SLOW
-            codes.append(x._k)
-            natives.append(x._x)
-        key = tuple(codes)
-    plan = ns._plans.get(key)
-    if plan is None or plan is _NONE:
-        plan = compiled(ns, key, name, key[1:], any(k & 1 for k in key[1:]))
-        if plan is None:
-            return SLOW
-    try:
-        if not plan.plain:
-            natives = [cast(ns, x, plan.dtype) if c else x._x for c, x in zip(plan.cast, arrays, strict=True)]
-            if plan.zero_d and not _same_device(ns, natives):
-                return SLOW
-        out = plan.scalar_kernel(natives, axis) if plan.scalar_kernel else plan.kernel(natives, axis=axis)
-    except Exception:  # a shape or kernel error: the general path raises its own
-        return SLOW
-    return finished(ns, name, plan, out)
-
-
 def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
     """``where`` of the namespace: its compiled plan, else ``general`` (the general path).
 
@@ -458,6 +433,12 @@ def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.kernel(condition._x, x1._x, x2._x)
                 except Exception:  # a kernel error: the general path raises its own
                     return general(ns, condition, x1, x2)
+                if out.__class__ is plan.array_type and out.dtype is plan.native:  # finished()'s common case
+                    result = _new(cls)
+                    result._x = out
+                    result._ns = ns
+                    result._k = plan.code + (out.ndim == 0)
+                    return result
                 return finished(ns, "where", plan, out)
         out = where(ns, condition, x1, x2)
         return general(ns, condition, x1, x2) if out is SLOW else out
@@ -486,6 +467,12 @@ def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.scalar_kernel(x._x, min, max)  # type: ignore[misc]  # set where top is
                 except Exception:  # a kernel error: the general path raises its own
                     return general(ns, x, min, max)
+                if out.__class__ is plan.array_type and out.dtype is plan.native:  # finished()'s common case
+                    result = _new(cls)
+                    result._x = out
+                    result._ns = ns
+                    result._k = plan.code + (out.ndim == 0)
+                    return result
                 return finished(ns, "clip", plan, out)
         out = SLOW if min is None and max is None else clip(ns, x, min, max)
         return general(ns, x, min, max) if out is SLOW else out
@@ -494,16 +481,64 @@ def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def planned_join(name: str, general: Callable[..., Any]) -> Callable[..., Any]:
-    """``concat`` or ``stack`` (``name``) of the namespace: its plan (:func:`joined`), else ``general``."""
+    """``concat`` or ``stack`` (``name``) of the namespace: its compiled plan, else ``general``.
+
+    Up to :data:`MAX_JOINED` arrays of the namespace, with an int axis or
+    None, outside blocks, run the plan of their operand codes: those of
+    another dtype cast to the result dtype, then the kernel.
+    """
+    table = _JOIN[name]
 
     @functools.wraps(general)
     def planned(ns: Space, arrays: Any, /, *, axis: Any = 0) -> Any:
-        if (arrays.__class__ is list or arrays.__class__ is tuple) and (
-            axis.__class__ is int or axis is None
+        if (
+            (arrays.__class__ is list or arrays.__class__ is tuple)
+            and (axis.__class__ is int or axis is None)
+            and 0 < len(arrays) <= MAX_JOINED
+            and innermost() is None
         ):
-            out = joined(ns, name, arrays, axis)
-            if out is not SLOW:
-                return out
+            cls = ns.Array
+            if len(arrays) == 2:  # the common case, without a loop
+                x, y = arrays
+                if x.__class__ is not cls or y.__class__ is not cls or x._ns is not ns or y._ns is not ns:
+                    return general(ns, arrays, axis=axis)
+                key: tuple[Any, ...] = (table, x._k, y._k)
+                natives = [x._x, y._x]
+            else:
+                codes: list[Any] = [table]
+                natives = []
+                for x in arrays:
+                    if x.__class__ is not cls or x._ns is not ns:
+                        return general(ns, arrays, axis=axis)
+                    codes.append(x._k)
+                    natives.append(x._x)
+                key = tuple(codes)
+            plan = ns._plans.get(key)
+            if plan is None or plan is _NONE:
+                plan = compiled(ns, key, name, key[1:], any(k & 1 for k in key[1:]))
+                if plan is None:
+                    return general(ns, arrays, axis=axis)
+            try:
+                if not plan.plain:
+                    natives = [
+                        cast(ns, x, plan.dtype) if c else x._x for c, x in zip(plan.cast, arrays, strict=True)
+                    ]
+                    if plan.compare_devices and not _same_device(ns, natives):
+                        return general(ns, arrays, axis=axis)
+                out = (
+                    plan.scalar_kernel(natives, axis)
+                    if plan.scalar_kernel
+                    else plan.kernel(natives, axis=axis)
+                )
+            except Exception:  # a shape or kernel error: the general path raises its own
+                return general(ns, arrays, axis=axis)
+            if out.__class__ is plan.array_type and out.dtype is plan.native:  # finished()'s common case
+                result = _new(cls)
+                result._x = out
+                result._ns = ns
+                result._k = plan.code + (out.ndim == 0)
+                return result
+            return finished(ns, name, plan, out)
         return general(ns, arrays, axis=axis)
 
     return planned

@@ -25,6 +25,8 @@ from promo_ns._plan_functions import Compiled, compiled, finished
 
 __all__ = ["planned_product", "planned_result_type"]
 
+_new = object.__new__
+
 #: The key of ``result_type``'s decisions in a namespace's plans, before the operand codes.
 _RESULT_TYPE = "result_type()"
 
@@ -51,13 +53,23 @@ def planned_product(name: str, module: str | None, general: Callable[..., Any]) 
             k1, k2 = x1._k, x2._k
             plan = ns._plans.get((tag, k1, k2))
             if plan.__class__ is not Compiled:
-                plan = compiled(ns, (tag, k1, k2), name, (k1, k2), bool((k1 | k2) & 1), module=module)
+                devices = bool((k1 | k2) & 1) or ns._backend.name != "numpy"  # NumPy has one device
+                plan = compiled(ns, (tag, k1, k2), name, (k1, k2), devices, module=module)
             if plan is not None:
                 try:
                     a = cast(ns, x1, plan.dtype) if plan.cast[0] else x1._x
                     b = cast(ns, x2, plan.dtype) if plan.cast[1] else x2._x
-                    if ns._backend.same_device(a, b):  # some kernels take torch's meta with the CPU
-                        return finished(ns, name, plan, plan.kernel(a, b, **kwargs))
+                    if not plan.compare_devices or ns._backend.same_device(a, b):
+                        out = plan.kernel(a, b, **kwargs)
+                        if (
+                            out.__class__ is plan.array_type and out.dtype is plan.native
+                        ):  # finished()'s common case
+                            result = _new(cls)
+                            result._x = out
+                            result._ns = ns
+                            result._k = plan.code + (out.ndim == 0)
+                            return result
+                        return finished(ns, name, plan, out)
                 except Exception:  # a shape or kernel error: the general path raises its own
                     pass
         return general(ns, x1, x2, **kwargs)
