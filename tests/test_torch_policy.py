@@ -1,8 +1,8 @@
 """``promo_ns.torch_policy``: plain torch tensors under a policy, in every spelling torch offers.
 
 Each spelling of each binary op of the registry (``torch.<fn>``, ``x.<fn>(y)``,
-``x.<fn>_(y)``, ``x op y``, ``s op x``, ``x op= y``) on plain tensors inside
-the block gives the promo_ns torch namespace's outcome for the same spelling:
+``x.<fn>_(y)``, ``x op y``, ``s op x``, ``x op= y``) and ``x[key] = value`` on
+plain tensors inside the block gives the promo_ns torch namespace's outcome for the same spelling:
 the dtype, the values, or the refusal's class.  Outside the block torch is
 torch, also in another thread while a block is open.
 """
@@ -98,6 +98,67 @@ def test_every_spelling_gives_the_namespaces_outcome(policy: str, op: str) -> No
                         (spelling, left, y if not isinstance(y, torch.Tensor) else right, got, want)
                     )
     assert not differ, f"(spelling, x, y, torch_policy, namespace): {differ[:5]}"
+
+
+#: Every dtype of the namespace, torch's unsigned ones of 16 to 64 bits too.
+_ALL_DTYPES = [*DTYPES, "uint16", "uint32", "uint64", "bfloat16", "complex128"]
+#: Keys of ``x[key] = value`` on a 3-element tensor, as torch takes them (tensors: the namespace's arrays).
+_KEYS: list[Callable[[], Any]] = [
+    lambda: 1,
+    lambda: slice(1, None),
+    lambda: torch.tensor([True, False, True]),
+    lambda: torch.tensor([2, 0]),
+    lambda: ...,
+]
+
+
+def _stored(setitem: Callable[[], Any], x: Any) -> str:
+    """What ``setitem()`` leaves in ``x`` (a tensor or the namespace's array), or the class of its error."""
+    before = torch.clone(x._x if isinstance(x, promo_ns.Array) else x)
+    outcome = _outcome(lambda: (setitem(), x)[1])
+    if outcome[0].isupper():  # an error's class: nothing written
+        after = x._x if isinstance(x, promo_ns.Array) else x
+        assert torch.equal(after, before), f"a refused x[key] = value wrote into x: {after} from {before}"
+    return outcome
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_setitem_gives_the_namespaces_outcome(policy: str) -> None:
+    """``x[key] = value`` in the block stores what the namespace's ``a[key] = value`` stores, or raises alike.
+
+    Every dtype of ``x``; values of every dtype (0-d and 1-element tensors), every Python scalar's
+    role, ints beyond int32 and int64 and a negative one; every kind of key.  A refusal leaves ``x``
+    as it was.
+    """
+    xp = promo_ns.namespace("torch", policy=policy)
+    rng = np.random.default_rng(len(policy))
+    differ = []
+    for left in _ALL_DTYPES:
+        values: list[Any] = [*SCALARS, 2**40, 2**63 + 5, -1]
+        values += [_tensor(d)[0] for d in rng.choice(_ALL_DTYPES, 4)]
+        values += [_tensor(d)[:1] for d in rng.choice(_ALL_DTYPES, 2)]
+        for i, value in enumerate(values):  # two keys each, every key in turn
+            for key in (_KEYS[i % len(_KEYS)], _KEYS[(i + len(left)) % len(_KEYS)]):
+                x = _tensor(left)
+                with promo_ns.torch_policy(policy):
+                    got = _stored(lambda: x.__setitem__(key(), value), x)  # noqa: B023 - run at once
+                a = xp.asarray(_tensor(left))
+                k = key()
+                ours = xp.asarray(k) if isinstance(k, torch.Tensor) else k
+                v = xp.asarray(value) if isinstance(value, torch.Tensor) else value
+                want = _stored(lambda: a.__setitem__(ours, v), a)  # noqa: B023 - run at once
+                if got != want:
+                    differ.append((left, value, k, got, want))
+    assert not differ, f"(x, value, key, torch_policy, namespace): {differ[:5]}"
+
+
+def test_a_refused_setitem_is_reported_at_its_line_inside_compare() -> None:
+    i32 = torch.ones(2, dtype=torch.int32)
+    with promo_ns.torch_policy("numpy"), promo_ns.compare("numpy", "array-api") as report:
+        i32[0] = 2.5  # numpy casts the float into x; array-api refuses it
+    assert i32.tolist() == [2, 1]
+    (difference,) = report.differences
+    assert difference.location.endswith(f"test_torch_policy.py:{_line_of('i32[0] = 2.5')}")
 
 
 def test_the_reflected_operator_and_where() -> None:
@@ -368,6 +429,7 @@ def test_in_place_operators_under_autograd_are_torchs(op: str) -> None:
         pytest.param(lambda x: x.sqrt_(), id="one-array-method"),
         pytest.param(lambda x: x.clamp_(0.0, 1.5), id="clamp-method"),
         pytest.param(lambda x: torch.zeros(3, out=x), id="creation-out"),
+        pytest.param(lambda x: x.__setitem__(slice(None), 5.0), id="setitem"),
     ],
 )
 def test_an_inference_tensor_is_refused_as_torch_refuses_it_unchanged(write: Callable[[Any], Any]) -> None:

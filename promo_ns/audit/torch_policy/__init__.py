@@ -39,6 +39,9 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     - torch's binary elementwise ops in every spelling (``torch.add(x, y)``,
       ``x.add(y)``, ``x.add_(y)``, ``x + y``, ``1 + x``, ``x += y``,
       comparisons, ``torch.maximum``, ...) and ``torch.where``;
+    - ``x[key] = value`` (a tensor or a Python or NumPy scalar as the value):
+      the policy's refusal, or the value written in ``x``'s dtype as the
+      namespace's setitem writes it, every key part checked first;
     - ``torch.cat``/``stack``, ``matmul``/``@`` (and ``mm``, ``bmm``, ``mv``,
       ``dot``), ``clamp``/``clip``, ``tensordot``, ``outer``;
     - the one-array functions of one tensor alone (``torch.log(x)``,
@@ -98,7 +101,8 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
     Raises
     ------
     PromotionError
-        Inside the block, for an op the policy refuses (``int32 + float32`` under ``paddle``),
+        Inside the block, for an op the policy refuses (``int32 + float32`` under ``paddle``,
+        ``x_int32[0] = 2.5`` under ``array-api``),
         or whose result it does not cast back in place (``x.sqrt_()`` of an int tensor under ``numpy``)
         or to its ``out=`` tensor's dtype.
     TypeError

@@ -1,4 +1,4 @@
-"""Torch's spellings of the binary elementwise ops and ``where``, and their operands."""
+"""Torch's spellings of the binary elementwise ops, ``where`` and ``x[key] = value``, and their operands."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from typing import Any
 import torch
 
 from promo_ns._ops import COMPARISONS, NATIVE, OPERATORS
-from promo_ns._plan import INPLACE, NORMAL, REFLECTED, operator
+from promo_ns._plan import INPLACE, NORMAL, PREPARE, REFLECTED, operator
 from promo_ns.audit.torch_policy._call import is_operand
 
 __all__ = ["FUNCTION", "OPERATOR_PATHS", "SPELLINGS", "operands"]
 
 #: How a torch callable spells an op: the function (``torch.add``, ``Tensor.add``), or an
-#: operator mode of :func:`promo_ns._plan.operator` (``x + y``, ``1 + x``, ``x += y``/``x.add_(y)``).
+#: operator mode of :func:`promo_ns._plan.operator` (``x + y``, ``1 + x``, ``x += y``/``x.add_(y)``;
+#: ``PREPARE``: ``x[key] = value``, the value checked and converted as ``x``'s setitem takes it).
 FUNCTION = -1
 #: torch names of the standard's ops where torch spells them otherwise (``torch.sub``).
 _TORCH_ALIASES = {
@@ -43,6 +44,7 @@ def _spellings() -> dict[Callable[..., Any], tuple[str, int]]:
                 out[getattr(torch.Tensor, f"__i{dunder}__")] = (op, INPLACE)
     out[torch.where] = ("where", FUNCTION)
     out[torch.Tensor.where] = ("where", FUNCTION)
+    out[torch.Tensor.__setitem__] = ("setitem", PREPARE)
     return out
 
 
@@ -52,9 +54,12 @@ OPERATOR_PATHS = {(op, mode): operator(op, mode) for op, mode in set(SPELLINGS.v
 
 
 def operands(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any] | None:
-    """The op's operands from torch's arguments; None unless they are tensors and Python or NumPy scalars."""
+    """The op's operands from torch's arguments; None unless they are tensors and Python or NumPy scalars.
+
+    Those of ``x[key] = value`` are ``x`` and ``value``.
+    """
     arity = 3 if op == "where" else 2
-    values = list(args)
+    values = [args[0], args[2]] if op == "setitem" and len(args) == 3 else list(args)
     for name in ("input", "other") if op != "where" else ("condition", "input", "other"):
         if name in kwargs:
             values.append(kwargs.pop(name))

@@ -23,7 +23,7 @@ from promo_ns._engine.resolution import inplace_dtype, output_dtype
 from promo_ns._memo import per_policy
 from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
-from promo_ns._plan import INPLACE
+from promo_ns._plan import INPLACE, PREPARE, prepared_done
 from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
 from promo_ns.audit.torch_policy._call import (
     ArgumentError,
@@ -183,6 +183,12 @@ class PolicyMode(TorchFunctionMode):
         wrapped = [wrap(v, xp) if isinstance(v, torch.Tensor) else v for v in values]
         if spelling == FUNCTION:
             return getattr(xp, op)(*wrapped)._x
+        if spelling == PREPARE:  # x[key] = value, checked and written as the namespace's setitem does it
+            plan, _, value = OPERATOR_PATHS[(op, PREPARE)](wrapped[0], wrapped[1])
+            # torch's own write would refuse an index tensor's value of another dtype, and uint16..64
+            xp._backend.setitem(values[0], args[1], value)
+            prepared_done(op, wrapped[0], wrapped[1], plan, value)
+            return None
         out = OPERATOR_PATHS[(op, spelling)](wrapped[0], wrapped[1])
         if spelling != INPLACE:
             return out._x
