@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import promo_ns
 from promo_ns._dtypes import canonical
@@ -250,6 +252,67 @@ def test_bitwise_invert_of_a_float_is_the_policys_refusal(backend: str, policy: 
         ~xp.asarray([1.5])
     with pytest.raises(promo_ns.PromotionError, match=r"xp\.int64"):
         xp.bitwise_invert(xp.asarray([1.5]))
+
+
+_SPACED_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float32"]
+_BOUNDS = (
+    st.integers(-300, 70000) | st.floats(-300.0, 300.0, allow_nan=False) | st.sampled_from([2**40, -(2**63)])
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@given(
+    start=_BOUNDS,
+    stop=_BOUNDS,
+    num=st.integers(0, 12),
+    endpoint=st.booleans(),
+    dtype=st.sampled_from(_SPACED_DTYPES),
+)
+def test_linspace_gives_the_numpy_backends_values_and_errors(
+    backend: str, start: float, stop: float, num: int, endpoint: bool, dtype: str
+) -> None:
+    """NumPy's values of an integer or bool ``linspace`` (its float64 spacing, floored), or its refusal.
+
+    Was: torch truncated toward zero and spaced otherwise (``linspace(-10, 10, 7, dtype=int8)`` had
+    -6 where NumPy has -7), JAX spaced otherwise (-26 for -25), a bound beyond the dtype was NumPy's
+    undefined cast and torch's RuntimeError.  float32 values agree to 4 units of its precision.
+    """
+    call = partial(_spaced, start, stop, num, endpoint, dtype)
+    want = _outcome(namespace("numpy", "numpy"), call)
+    got = _outcome(namespace(backend, "numpy"), call)
+    assert _same(got, want, ulps=4), (got, want)
+
+
+def _spaced(start: float, stop: float, num: int, endpoint: bool, dtype: str, xp: Any) -> Any:
+    return xp.linspace(start, stop, num, dtype=getattr(xp, dtype), endpoint=endpoint)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("dtype", [d for d in _SPACED_DTYPES if d not in ("bool", "float32")])
+def test_an_int_beyond_the_dtype_is_promo_ns_s_error_in_creation(backend: str, dtype: str) -> None:
+    """``full``, ``full_like`` and ``linspace`` refuse an int the dtype cannot hold, in promo_ns's words.
+
+    Was: NumPy's "Python integer 300 out of bounds for int8" (and "Python int too large to convert to C
+    long"), a lazy Dask array, NumPy's undefined cast in ``linspace`` and torch's RuntimeError.
+    """
+    xp = namespace(backend, "numpy")
+    lo, hi = (int(v) for v in (np.iinfo(dtype).min, np.iinfo(dtype).max))
+    target = getattr(xp, dtype)
+    for value in (lo - 1, hi + 1):
+        with pytest.raises(
+            OverflowError, match=rf"full\(\) cannot fill an? {dtype} array with the Python int"
+        ):
+            xp.full((2,), value, dtype=target)
+        with pytest.raises(OverflowError, match=rf"full_like\(\) cannot fill an? {dtype} array"):
+            xp.full_like(xp.zeros(2, dtype=target), value)
+        with pytest.raises(OverflowError, match=rf"linspace\(\) cannot space {dtype} values from 0 to"):
+            xp.linspace(0, 2 * value, 3, dtype=target)  # beyond the dtype in float64 too
+    top = hi if hi < 2**53 else int(np.nextafter(float(hi), 0))  # linspace spaces in float64, as NumPy
+    with pytest.raises(OverflowError, match="as NumPy computes it in float64 and floors"):
+        xp.linspace(lo, hi, 2, dtype=target) if top < hi else xp.linspace(lo - 0.5, hi, 2, dtype=target)
+    if has_values(xp):
+        assert to_numpy(xp.full((1,), hi, dtype=target)).tolist() == [hi]
+        assert to_numpy(xp.linspace(lo, top, 2, dtype=target)).tolist() == [lo, top]
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

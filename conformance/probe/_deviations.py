@@ -601,7 +601,8 @@ DEVIATIONS: dict[str, tuple[ProbeDeviation, ...]] = {
             "full, full_like, linspace and x.at[i].set(v) convert any Python number into the dtype "
             "with XLA's convert (NaN is 0, an infinity or a float beyond it saturates, an int wraps, a "
             "complex drops its imaginary part); promo_ns refuses a value the dtype cannot hold "
-            "(OverflowError, ValueError for NaN, a complex into a real dtype): nothing is lost silently.",
+            "(OverflowError, ValueError for NaN, a complex into a real dtype): nothing is lost silently "
+            "(an int in x.at[i].set(v) wraps, as in JAX).",
             lambda case, seen, got: (
                 case.op in ("full", "full_like", "linspace", "setitem")
                 and is_result(seen)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from promo_ns._convert import array_of, is_numpy_like, native, operand_of, unknown_device, wrap
-from promo_ns._dtypes import INT_RANGE, DType, a_or_an, canonical, float64, int64, uint64
+from promo_ns._dtypes import FLOAT_MAX, INT_RANGE, DType, a_or_an, canonical, int64, uint64
 from promo_ns._engine.operands import Operand, PromotionError, operand
 from promo_ns._engine.resolution import promote_elements, resolve_many
 from promo_ns._functions._common import SIGNATURES, sequence_of
@@ -374,13 +374,15 @@ def _creation(name: str, kind: str | None) -> Callable[..., Any]:
     return create
 
 
-def _checked_fill(name: str, value: Any, dtype: DType) -> Any:
+def _checked_fill(name: str, value: Any, dtype: DType, doing: str = "fill") -> Any:
     """Python scalar fill ``value`` for ``dtype`` (a complex as its real part for a real dtype), checked.
 
     Nothing is lost silently: a float fills an integer dtype with its integer part, as a cast does; NaN,
     an infinity or one beyond the dtype's range has none (NumPy's cast gives an
-    undefined value, torch raises).  A complex fills an integer or floating
-    dtype only without an imaginary part (a bool takes its truth).
+    undefined value, torch raises), nor has an int beyond it (NumPy and torch
+    raise in their words, Dask when computing, JAX wraps it).  A complex fills an
+    integer or floating dtype only without an imaginary part (a bool takes its truth).
+    ``doing``: what ``name`` does with the value, for the message (``"space"``: ``linspace``).
 
     Raises
     ------
@@ -389,14 +391,23 @@ def _checked_fill(name: str, value: Any, dtype: DType) -> Any:
     ValueError
         A NaN for an integer dtype.
     """
+    made = f"{a_or_an(dtype)} array with" if doing == "fill" else f"{dtype} values to"
     if value.__class__ is complex and dtype.kind in "iuf":
         if value.imag != 0:
             raise OverflowError(
-                f"{name}() cannot fill {a_or_an(dtype)} array with the Python complex {value!r}: its "
+                f"{name}() cannot {doing} {made} the Python complex {value!r}: its "
                 f"imaginary part would be lost. Fix: pass its real part, {value.real!r}, or a complex "
                 "dtype, e.g. dtype=xp.complex128"
             )
         value = value.real
+    if value.__class__ is int and dtype.kind in "iu":
+        lo, hi = INT_RANGE[dtype]
+        if not lo <= value <= hi:
+            raise OverflowError(
+                f"{name}() cannot {doing} {made} the Python int {_short(value)}: {dtype} holds no such "
+                f"value ({lo}..{hi}). Fix: {_holding(value, value)}, or pass a value in range"
+            )
+        return value
     if value.__class__ is not float or dtype.kind not in "iu":
         return value
     lo, hi = INT_RANGE[dtype]
@@ -404,8 +415,8 @@ def _checked_fill(name: str, value: Any, dtype: DType) -> Any:
         return value
     error = ValueError if math.isnan(value) else OverflowError
     raise error(
-        f"{name}() cannot fill {a_or_an(dtype)} array with the Python float {value!r}: {dtype} holds "
-        f"no such value ({lo}..{hi}). Fix: fill a float array, e.g. dtype=xp.float64, or pass a value "
+        f"{name}() cannot {doing} {made} the Python float {value!r}: {dtype} holds "
+        f"no such value ({lo}..{hi}). Fix: make a float array, e.g. dtype=xp.float64, or pass a value "
         "in range"
     )
 
@@ -415,8 +426,9 @@ def full(ns: Space, shape: Any, fill_value: Any, *, dtype: DType | None = None, 
     kind = None if dtype is not None else _kind_of_scalar(fill_value)
     target = None if dtype is None else canonical(dtype, "full()'s dtype")
     kwargs = creation_kwargs(ns, {"dtype": target, "device": device}, kind, "full")  # a dtype it lacks first
-    if target is not None:
-        fill_value = _checked_fill("full", fill_value, target)
+    filled = target if kind is None else ns.policy_now().defaults[kind]
+    assert filled is not None  # a dtype given, or the policy's default of the value's kind
+    fill_value = _checked_fill("full", fill_value, filled)
     return _created(ns, "full", ns._backend.compat.full, shape, native(ns, fill_value), **kwargs)
 
 
@@ -518,16 +530,63 @@ def linspace(
             f"{stop!r} (NumPy has no complex floor); give real bounds, or a complex dtype and cast the result"
         )
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind, "linspace")
-    fn = ns._backend.compat.linspace
-    try:
-        return _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)
-    except NotImplementedError:  # torch's CPU has no linspace kernel for bool and uint16/32/64
-        if dtype is None or canonical(dtype).kind not in "ub":
-            raise
-    # NumPy's way for integers and bools: spaced in float64, then cast (truncated toward zero; nonzero).
-    kwargs["dtype"] = ns._backend.native_dtype(float64)
-    spaced = _created(ns, "linspace", fn, start, stop, num, endpoint=endpoint, **kwargs)
-    return wrap(ns._backend.astype(spaced._x, canonical(dtype)), ns)
+    # an int beyond int64 as its float64, which NumPy spaces in (it makes an object array of it,
+    # torch and JAX raise in their words)
+    start, stop = (
+        float(b) if b.__class__ is int and not _INT64_MIN <= b <= _INT64_MAX else b for b in (start, stop)
+    )
+    if dtype is not None and num.__class__ is int and num > 0:
+        _check_spaced(start, stop, num, endpoint, canonical(dtype))
+    return _created(
+        ns, "linspace", ns._backend.compat.linspace, start, stop, num, endpoint=endpoint, **kwargs
+    )
+
+
+_INT64_MIN, _INT64_MAX = INT_RANGE[int64]
+
+
+def _check_spaced(
+    start: int | float | complex, stop: int | float | complex, num: int, endpoint: bool, dtype: DType
+) -> None:
+    """Check that ``dtype`` holds the first and the last of ``linspace``'s ``num`` values (``num`` > 0).
+
+    They are computed as NumPy computes them, in float64 (an integer dtype
+    takes their floors), so a bound of int64 or uint64 may round beyond it.
+
+    Raises
+    ------
+    OverflowError
+        An integer dtype without one of them (NumPy's cast gives an undefined value, torch raises
+        in its words), or a floating one without its magnitude (NumPy's cast gives an infinity,
+        torch raises).
+    ValueError
+        A NaN for an integer dtype.
+    """
+    if isinstance(start, complex) or isinstance(stop, complex) or dtype.kind not in "iuf":
+        return
+    first, delta = float(start), float(stop) - float(start)
+    spaced = [("first", first)]
+    if num > 1 and endpoint:
+        spaced.append(("last", float(stop)))
+    elif num > 1:  # NumPy's arange(num) * step + start, then its last
+        step = delta / num
+        spaced.append(("last", (num - 1) / num * delta + first if step == 0 else (num - 1) * step + first))
+    for which, value in spaced:
+        if dtype.kind == "f":
+            bad = math.isfinite(value) and abs(value) > FLOAT_MAX[dtype]
+            held = f"-{FLOAT_MAX[dtype]:g}..{FLOAT_MAX[dtype]:g}"
+        else:
+            lo, hi = INT_RANGE[dtype]
+            bad = not math.isfinite(value) or not lo <= math.floor(value) <= hi
+            held = f"{lo}..{hi}"
+        if bad:
+            floors = "" if dtype.kind == "f" else " and floors"
+            error = ValueError if math.isnan(value) else OverflowError
+            raise error(
+                f"linspace() cannot space {dtype} values from {_short(start)} to {_short(stop)}: the {which} "
+                f"value, {value!r} as NumPy computes it in float64{floors}, is beyond {dtype} ({held}). "
+                "Fix: pass dtype=xp.float64, or bounds in range"
+            )
 
 
 def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> tuple[Any, ...] | list[Any]:

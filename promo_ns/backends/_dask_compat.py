@@ -22,7 +22,7 @@ import numpy
 from dask.array.ufunc import ufunc as dask_ufunc
 
 from promo_ns.backends._dask_indexing import getitem, known
-from promo_ns.backends._values import signed_counts
+from promo_ns.backends._values import numpy_spacing, signed_counts
 
 __all__ = ["DaskCompat"]
 
@@ -469,7 +469,8 @@ class DaskCompat(ModuleType):
     def _linspace(self, start: Any, stop: Any, /, num: int, *, endpoint: bool = True, **kwargs: Any) -> Any:
         """``linspace``, whose last value is ``stop`` itself where it is included, as NumPy's.
 
-        (Dask's computes it as ``start + (num - 1) * step``, which may round elsewhere.)  A
+        (Dask's computes it as ``start + (num - 1) * step``, which may round elsewhere.)  An
+        integer or bool dtype takes NumPy's values (:func:`._values.numpy_spacing`).  A
         complex bound (Dask's takes none) spaces the real and imaginary parts apart, as
         NumPy's complex steps do, and casts them to a bool or real ``dtype`` as NumPy does.
         """
@@ -486,6 +487,14 @@ class DaskCompat(ModuleType):
                 return re.astype(dtype)
             spaced = re + 1j * im
             return spaced != 0 if dtype.kind == "b" else spaced.astype(dtype)
+        kind = None if kwargs.get("dtype") is None else numpy.dtype(kwargs["dtype"]).kind
+        if kind is not None and kind in "iub":  # NumPy's floors (Dask's truncate)
+            asked = kwargs.pop("dtype")
+            base = self._base
+            spaced = numpy_spacing(
+                base, start, stop, num, endpoint=endpoint, float_dtype=numpy.float64, **kwargs
+            )
+            return spaced != 0 if kind == "b" else base.astype(base.floor(spaced), asked)
         out = self._base.linspace(start, stop, num, endpoint=endpoint, **kwargs)
         if endpoint and num > 1:
             out[-1] = stop

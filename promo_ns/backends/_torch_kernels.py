@@ -233,20 +233,26 @@ def _meshgrid(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _linspace(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``linspace`` with a complex bound into a bool or real floating dtype: spaced in complex128, then cast.
+    """``linspace`` into an integer, bool or real floating dtype as NumPy, JAX and Dask make it.
 
-    NumPy's way: its bools are the nonzero numbers, its reals the real parts.
+    A complex bound into a bool or real floating dtype: spaced in complex128,
+    then cast (NumPy's bools are the nonzero numbers, its reals the real
+    parts).  An integer or bool dtype: NumPy's values
+    (:func:`._values.numpy_spacing`), where torch's differ (``linspace(-10, 10, 7)``
+    has -7 and -4 in NumPy, -6 and -3 in torch), has no kernel (bool, uint16..64),
+    or refuses a stop beyond the dtype that ``endpoint=False`` leaves out.
     """
 
     @functools.wraps(fn)
     def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, **kw: Any) -> Any:
         complex_bound = start.__class__ is complex or stop.__class__ is complex
-        if (
-            not complex_bound
-            or dtype is None
-            or dtype.is_complex
-            or not (dtype.is_floating_point or dtype == torch.bool)
-        ):
+        if dtype is not None and not complex_bound and not (dtype.is_floating_point or dtype.is_complex):
+            spaced = _values.numpy_spacing(
+                torch, start, stop, num, endpoint=kw.get("endpoint", True), float_dtype=torch.float64,
+                device=kw.get("device"),
+            )  # fmt: skip
+            return spaced != 0 if dtype == torch.bool else torch.floor(spaced).to(dtype)
+        if not complex_bound or dtype is None or dtype.is_complex:
             return fn(start, stop, num, dtype=dtype, **kw)
         spaced = fn(start, stop, num, dtype=torch.complex128, **kw)
         return spaced != 0 if dtype == torch.bool else spaced.real.to(dtype)

@@ -12,6 +12,7 @@ __all__ = [
     "into",
     "negative_power_error",
     "numpy_fill",
+    "numpy_spacing",
     "signed_counts",
     "taken_axis",
     "zero_divisor_error",
@@ -34,6 +35,32 @@ def integer_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | N
         return None
     first = int(start)
     return max(0, math.ceil((stop - start) / step)), first, int(start + step) - first
+
+
+def numpy_spacing(
+    module: Any, start: float, stop: float, num: int, *, endpoint: bool, float_dtype: Any, **kwargs: Any
+) -> Any:
+    """``linspace``'s values as NumPy computes them for an integer or bool dtype (``module``'s array).
+
+    NumPy spaces in float64 as ``arange(num) * step + start`` with ``stop``
+    last, then floors for an integer dtype (a bool is the nonzero ones).
+    torch and JAX space otherwise (torch counts the second half down from
+    ``stop``, JAX's ``-25`` is ``-24.999999999999996``), which a floor turns into
+    a whole unit and a 0 into True; torch truncates toward zero.
+    ``kwargs``: ``module.arange``'s (the device).
+    """
+    div = num - 1 if endpoint else num
+    first, delta = float(start), float(stop) - float(start)
+    y = module.arange(num, dtype=float_dtype, **kwargs)
+    if div > 0:
+        step = delta / div
+        y = y / div * delta if step == 0 else y * step
+    else:
+        y = y * delta
+    y = y + first
+    if endpoint and num > 1:
+        y = module.where(module.arange(num, **kwargs) == num - 1, float(stop), y)
+    return y
 
 
 def numpy_fill(value: Any, dtype: Any, *, data: bool = False) -> Any:

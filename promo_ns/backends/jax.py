@@ -67,7 +67,7 @@ from promo_ns.backends._jax_checks import (
     x64_error,
 )
 from promo_ns.backends._jax_values import floor_divide, power, remainder
-from promo_ns.backends._values import integer_arange, numpy_fill
+from promo_ns.backends._values import integer_arange, numpy_fill, numpy_spacing
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
@@ -392,6 +392,7 @@ def _compat() -> ModuleType:
     module.from_dlpack = _from_dlpack  # type: ignore[attr-defined]
     module.__dict__.update(checked_creators(jnp))
     module.arange = _arange(module.arange)  # type: ignore[attr-defined]
+    module.linspace = _linspace(module.linspace)  # type: ignore[attr-defined]
     module.full = _filled(module.full)  # type: ignore[attr-defined]
     module.full_like = _filled_like(module.full_like)  # type: ignore[attr-defined]
     fft = ModuleType("promo_ns.backends.jax.compat.fft", "jax.numpy.fft, checking the sizes it makes.")
@@ -414,6 +415,21 @@ def _arange(arange: Callable[..., Any]) -> Callable[..., Any]:
         return (arange(n, dtype=jnp.int64, **kwargs) * delta + first).astype(dtype)
 
     return integer
+
+
+def _linspace(linspace: Callable[..., Any]) -> Callable[..., Any]:
+    """``linspace`` into an integer or bool dtype as NumPy makes it (JAX's last bits differ)."""
+
+    def spaced(start: Any, stop: Any, /, num: int, *, dtype: Any = None, **kwargs: Any) -> Any:
+        kind = None if dtype is None else jnp.dtype(dtype).kind
+        if kind not in ("i", "u", "b") or isinstance(start, complex) or isinstance(stop, complex):
+            return linspace(start, stop, num, dtype=dtype, **kwargs)
+        endpoint = kwargs.pop("endpoint", True)
+        wide = jnp.float64 if x64_enabled() else jnp.float32
+        values = numpy_spacing(jnp, start, stop, num, endpoint=endpoint, float_dtype=wide, **kwargs)
+        return values != 0 if kind == "b" else jnp.floor(values).astype(dtype)
+
+    return spaced
 
 
 def _filled(full: Callable[..., Any]) -> Callable[..., Any]:

@@ -254,7 +254,8 @@ POLICY = Policy(
         "x.at[i].set(v), full, full_like and linspace convert any Python number into the dtype with "
         "XLA's convert (NaN is 0, an infinity or a float beyond the dtype saturates, an int wraps, a "
         "complex drops its imaginary part); the policy refuses a value the dtype cannot hold "
-        "(OverflowError, ValueError for NaN), as nothing may be lost silently.",
+        "(OverflowError, ValueError for NaN), as nothing may be lost silently, but for an int in "
+        "x.at[i].set(v), which wraps as in JAX (as ints do in its arithmetic).",
         "JAX parses a Python int beyond int64 before it looks at the op, so it raises OverflowError for "
         "ops it refuses anyway (bitwise ops of floating arrays, clip of complex); the policy refuses the "
         "op (PromotionError).",
