@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import promo_ns
@@ -255,12 +255,17 @@ def test_bitwise_invert_of_a_float_is_the_policys_refusal(backend: str, policy: 
 
 
 _SPACED_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint16", "uint32", "uint64", "float32"]
+#: Bounds: ints and floats within and beyond the dtypes; no tiny float, whose spacing XLA's CPU
+#: would flush to 0 (subnormal, a documented deviation of JAX's values).
 _BOUNDS = (
-    st.integers(-300, 70000) | st.floats(-300.0, 300.0, allow_nan=False) | st.sampled_from([2**40, -(2**63)])
+    st.integers(-300, 70000)
+    | st.integers(-2400, 2400).map(lambda i: i / 8)
+    | st.sampled_from([0.1, -3.7, 1e10, 2**40, -(2**63), 2**64, math.nan, math.inf])
 )
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=80)
 @given(
     start=_BOUNDS,
     stop=_BOUNDS,

@@ -15,6 +15,7 @@ from promo_ns._engine.resolution import promote_elements, resolve_many
 from promo_ns._functions._common import SIGNATURES, sequence_of
 from promo_ns._operands import Space
 from promo_ns._report import report_default
+from promo_ns.backends._values import numpy_ends
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
@@ -564,14 +565,7 @@ def _check_spaced(
     """
     if isinstance(start, complex) or isinstance(stop, complex) or dtype.kind not in "iuf":
         return
-    first, delta = float(start), float(stop) - float(start)
-    spaced = [("first", first)]
-    if num > 1 and endpoint:
-        spaced.append(("last", float(stop)))
-    elif num > 1:  # NumPy's arange(num) * step + start, then its last
-        step = delta / num
-        spaced.append(("last", (num - 1) / num * delta + first if step == 0 else (num - 1) * step + first))
-    for which, value in spaced:
+    for which, value in zip(("first", "last"), numpy_ends(start, stop, num, endpoint=endpoint), strict=False):
         if dtype.kind == "f":
             bad = math.isfinite(value) and abs(value) > FLOAT_MAX[dtype]
             held = f"-{FLOAT_MAX[dtype]:g}..{FLOAT_MAX[dtype]:g}"
@@ -581,10 +575,11 @@ def _check_spaced(
             held = f"{lo}..{hi}"
         if bad:
             floors = "" if dtype.kind == "f" else " and floors"
-            error = ValueError if math.isnan(value) else OverflowError
-            raise error(
+            nan = math.isnan(value)
+            detail = f"has no {dtype} value" if nan else f"is beyond {dtype} ({held})"
+            raise (ValueError if nan else OverflowError)(
                 f"linspace() cannot space {dtype} values from {_short(start)} to {_short(stop)}: the {which} "
-                f"value, {value!r} as NumPy computes it in float64{floors}, is beyond {dtype} ({held}). "
+                f"value, {value!r} as NumPy computes it in float64{floors}, {detail}. "
                 "Fix: pass dtype=xp.float64, or bounds in range"
             )
 

@@ -11,6 +11,7 @@ __all__ = [
     "integer_arange",
     "into",
     "negative_power_error",
+    "numpy_ends",
     "numpy_fill",
     "numpy_spacing",
     "signed_counts",
@@ -49,18 +50,33 @@ def numpy_spacing(
     a whole unit and a 0 into True; torch truncates toward zero.
     ``kwargs``: ``module.arange``'s (the device).
     """
-    div = num - 1 if endpoint else num
-    first, delta = float(start), float(stop) - float(start)
-    y = module.arange(num, dtype=float_dtype, **kwargs)
-    if div > 0:
-        step = delta / div
-        y = y / div * delta if step == 0 else y * step
-    else:
-        y = y * delta
-    y = y + first
+    first, delta, div = _terms(start, stop, num, endpoint)
+    y = _spaced(module.arange(num, dtype=float_dtype, **kwargs), first, delta, div)
     if endpoint and num > 1:
         y = module.where(module.arange(num, **kwargs) == num - 1, float(stop), y)
     return y
+
+
+def numpy_ends(start: float, stop: float, num: int, *, endpoint: bool) -> list[float]:
+    """The first and (``num`` > 1) the last of :func:`numpy_spacing`'s ``num`` > 0 values, before a floor."""
+    first, delta, div = _terms(start, stop, num, endpoint)
+    ends = [_spaced(0.0, first, delta, div)]
+    if num > 1:
+        ends.append(float(stop) if endpoint else _spaced(float(num - 1), first, delta, div))
+    return ends
+
+
+def _terms(start: float, stop: float, num: int, endpoint: bool) -> tuple[float, float, int]:
+    """NumPy's terms of ``linspace``: the first value, the difference and the number of steps."""
+    return float(start), float(stop) - float(start), num - 1 if endpoint else num
+
+
+def _spaced(index: Any, first: float, delta: float, div: int) -> Any:
+    """NumPy's ``linspace`` value at ``index`` (a float, or an array of them): a NaN difference gives NaN."""
+    if div > 0:
+        step = delta / div
+        return index / div * delta + first if step == 0 else index * step + first
+    return index * delta + first
 
 
 def numpy_fill(value: Any, dtype: Any, *, data: bool = False) -> Any:
