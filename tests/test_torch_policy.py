@@ -152,6 +152,71 @@ def test_setitem_gives_the_namespaces_outcome(policy: str) -> None:
     assert not differ, f"(x, value, key, torch_policy, namespace): {differ[:5]}"
 
 
+#: ``x[key] = value`` calls whose keys torch reads its own way: (name, make x, key, value).
+_TORCH_KEYS: list[tuple[str, Callable[[], Any], Callable[[], Any], Any]] = [
+    ("a list of lists is a tuple", lambda: torch.zeros(2, 3), lambda: [[0, 1], [1, 0]], 1.0),
+    ("a list of 0-d tensors", lambda: torch.zeros(2, 3), lambda: [torch.tensor(0), torch.tensor(1)], 1.0),
+    (
+        "a uint8 tensor is a mask",
+        lambda: torch.zeros(3, 2),
+        lambda: torch.tensor([1, 0, 1], dtype=torch.uint8),
+        5.0,
+    ),
+    ("a list with a slice", lambda: torch.zeros(2, 3), lambda: [0, slice(None)], 1.0),
+    ("a range", lambda: torch.zeros(3), lambda: range(2), 1.0),
+    ("a torch.Size", lambda: torch.zeros(3), lambda: torch.Size([1]), 1.0),
+    (
+        "an index tensor, a float tensor value",
+        lambda: torch.zeros(3),
+        lambda: torch.tensor([2, 0]),
+        torch.tensor(2.5),
+    ),
+    ("an expanded view", lambda: torch.zeros(3).expand(2, 3), lambda: (0, 1), 5.0),
+    ("a float8 tensor", lambda: torch.zeros(3, dtype=torch.float8_e4m3fn), lambda: 0, 1.5),
+    ("a leaf that requires grad", lambda: torch.zeros(3, requires_grad=True), lambda: 0, 2.0),
+]
+
+
+def _written(x: Any, key: Any, value: Any) -> str:
+    """What ``x[key] = value`` leaves in ``x`` (its base, for a view), or the class of torch's error."""
+    try:
+        x[key] = value
+    except Exception as e:
+        return type(e).__name__
+    base = x if x._base is None else x._base
+    return f"{base.dtype} {base.detach().to(torch.float64).tolist()}"
+
+
+@pytest.mark.parametrize("case", _TORCH_KEYS, ids=[c[0] for c in _TORCH_KEYS])
+def test_setitem_under_pytorch_is_torchs_own_for_torchs_keys(case: tuple[str, Any, Any, Any]) -> None:
+    """torch's keys keep torch's meaning in the block: the policy decides the value, torch indexes."""
+    _, make, key, value = case
+    want = _written(make(), key(), value)
+    with promo_ns.torch_policy("pytorch"):
+        assert _written(make(), key(), value) == want
+
+
+def test_a_cpu_0d_tensor_meets_tensors_of_another_device_as_in_torch() -> None:
+    # was (hostile review): m + torch.tensor(2.) with m on meta (or CUDA) raised promo_ns's device error
+    m = torch.zeros(3, 3, device="meta")
+    c = torch.tensor(2.0)
+    with promo_ns.torch_policy("numpy"):
+        calls = [
+            lambda: m * c,
+            lambda: c - m,
+            lambda: torch.where(m > 0, m, c),
+            lambda: torch.clamp(m, c, torch.tensor(3.0)),
+            lambda: torch.maximum(m, c),
+            lambda: torch.cat([m, m]) + c,
+        ]
+        for call in calls:
+            assert call().device.type == "meta"
+        x = m.clone()
+        x += c
+        x[torch.tensor([1])] = c
+        assert x.device.type == "meta"
+
+
 def test_a_refused_setitem_is_reported_at_its_line_inside_compare() -> None:
     i32 = torch.ones(2, dtype=torch.int32)
     with promo_ns.torch_policy("numpy"), promo_ns.compare("numpy", "array-api") as report:

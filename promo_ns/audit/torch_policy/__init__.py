@@ -40,8 +40,8 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
       ``x.add(y)``, ``x.add_(y)``, ``x + y``, ``1 + x``, ``x += y``,
       comparisons, ``torch.maximum``, ...) and ``torch.where``;
     - ``x[key] = value`` (a tensor or a Python or NumPy scalar as the value):
-      the policy's refusal, or the value written in ``x``'s dtype as the
-      namespace's setitem writes it, every key part checked first;
+      the policy's refusal, or the value written in ``x``'s dtype by torch's
+      own indexing (the namespace's where torch has no kernel);
     - ``torch.cat``/``stack``, ``matmul``/``@`` (and ``mm``, ``bmm``, ``mv``,
       ``dot``), ``clamp``/``clip``, ``tensordot``, ``outer``;
     - the one-array functions of one tensor alone (``torch.log(x)``,

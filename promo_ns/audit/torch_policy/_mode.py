@@ -38,6 +38,7 @@ from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
 from promo_ns.audit.torch_policy._linalg import FFT, LINALG
 from promo_ns.audit.torch_policy._nn import NN
+from promo_ns.backends._torch_numerics import cast
 from promo_ns.backends.torch import check_writable
 from promo_ns.policies import Policy, Role
 
@@ -180,13 +181,24 @@ class PolicyMode(TorchFunctionMode):
         if func is torch.Tensor.where:  # x.where(condition, y) is torch.where(condition, x, y)
             values[:2] = values[1::-1]
         xp = self.xp
-        wrapped = [wrap(v, xp) if isinstance(v, torch.Tensor) else v for v in values]
+        target = spelling in (INPLACE, PREPARE)  # values[0] is written: it stays where it is
+        away = _away(values)
+        if away is not None:  # a CPU 0-d tensor takes part as torch takes it, on the other tensors' device
+            values = [
+                v.to(away)
+                if i >= target and isinstance(v, torch.Tensor) and not v.ndim and v.device.type == "cpu"
+                else v
+                for i, v in enumerate(values)
+            ]
+        try:
+            wrapped = [wrap(v, xp) if isinstance(v, torch.Tensor) else v for v in values]
+        except TypeError:  # a dtype promo_ns has not (float8, complex32): torch's own
+            return _TORCHS
         if spelling == FUNCTION:
             return getattr(xp, op)(*wrapped)._x
-        if spelling == PREPARE:  # x[key] = value, checked and written as the namespace's setitem does it
+        if spelling == PREPARE:  # x[key] = value: the policy's value, torch's own indexing
             plan, _, value = OPERATOR_PATHS[(op, PREPARE)](wrapped[0], wrapped[1])
-            # torch's own write would refuse an index tensor's value of another dtype, and uint16..64
-            xp._backend.setitem(values[0], args[1], value)
+            self._set(func, values[0], args[1], value)
             prepared_done(op, wrapped[0], wrapped[1], plan, value)
             return None
         out = OPERATOR_PATHS[(op, spelling)](wrapped[0], wrapped[1])
@@ -195,6 +207,26 @@ class PolicyMode(TorchFunctionMode):
         if out._x is not values[0]:  # computed into a new tensor: x's storage takes it
             values[0].copy_(out._x)
         return values[0]
+
+    def _set(self, setitem: Callable[..., Any], x: torch.Tensor, key: Any, value: Any) -> None:
+        """``x[key] = value`` with the value the policy's setitem gives, by torch's own indexing.
+
+        torch's keys keep their meaning (a list of indices is a tuple, a uint8
+        tensor a mask); the value goes in ``x``'s dtype, as the namespace writes
+        it (``index_put`` takes no other).  Where torch has no kernel (uint16..64
+        by an index tensor) or no conversion (an int beyond int64 into uint64),
+        the namespace's own write does it.
+        """
+        if isinstance(value, torch.Tensor):
+            value = cast(value, x.dtype)
+        check_writable("setitem", x)
+        if value.__class__ is int and value > _INT64_MAX:
+            self.xp._backend.setitem(x, key, value)
+            return
+        try:
+            setitem(x, key, value)
+        except NotImplementedError:  # refused before writing
+            self.xp._backend.setitem(x, key, value)
 
     def _translated(self, translator: Translator, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The namespace's call of a translated torch call: its torch result, or :data:`_TORCHS`."""
@@ -237,10 +269,13 @@ class PolicyMode(TorchFunctionMode):
         if isinstance(call, Decided):
             return call.compute(self._decided_dtype(call))
         xp = self.xp
+        away = _away([*call.args, *call.kwargs.values()])
 
         def ours(v: Any) -> Any:
             if isinstance(v, torch.Tensor):
-                return wrap(v, xp)
+                return wrap(
+                    v.to(away) if away is not None and not v.ndim and v.device.type == "cpu" else v, xp
+                )
             if isinstance(v, Call):  # a decision the call's depends on (decided_over)
                 return wrap(self._call(v), xp)
             if isinstance(v, list):
@@ -293,6 +328,19 @@ def _decisions(policy: Policy) -> dict[tuple[str, tuple[Any, ...]], torch.dtype]
     return {}
 
 
+def _away(values: list[Any]) -> torch.device | None:
+    """The device of the first tensor of ``values`` (or in a list or tuple of them) off the CPU, if any.
+
+    torch takes a CPU 0-d tensor with tensors of any device, as a scalar; the
+    namespace takes arrays of one device, so such a tensor moves there first.
+    """
+    for v in values:
+        for t in v if isinstance(v, (list, tuple)) else (v,):
+            if isinstance(t, torch.Tensor) and t.device.type != "cpu":
+                return t.device
+    return None
+
+
 def _own_calls() -> contextlib.AbstractContextManager[Any]:
     """Where promo_ns's own torch calls go: to the function modes below this one (a user's), if any.
 
@@ -316,6 +364,7 @@ _REDUCING = frozenset(
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
+_INT64_MAX = 2**63 - 1
 
 
 def _check_outs_writable(func: Callable[..., Any], out: Any) -> None:
