@@ -769,3 +769,33 @@ def test_a_reductions_dtype_is_refused_where_astype_is(backend: str, policy: str
                     call()
             else:
                 assert str(call().dtype) == target
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_var_and_std_with_no_count_left_are_the_standards_nan(backend: str) -> None:
+    # was (hostile review): NumPy, torch and Dask gave inf where N - correction <= 0, JAX NaN
+    xp = namespace(backend, "pytorch")
+    x = xp.asarray([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+    for call in (
+        lambda: xp.var(x, axis=1, correction=3),
+        lambda: xp.std(x, axis=1, correction=3.5),
+        lambda: xp.std(x, correction=6),
+        lambda: xp.var(x, axis=(0, 1), correction=7, keepdims=True),
+    ):
+        got = call()
+        assert str(got.dtype) == "float32"
+        if has_values(xp):
+            assert np.isnan(to_numpy(got)).all()
+    if has_values(xp):
+        assert to_numpy(xp.var(x, axis=1, correction=2)).tolist() == [2.0, 0.0]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_numpy_integer_scalars_are_int_bounds_of_arange(backend: str) -> None:
+    # was (hostile review): arange(np.int64(0), np.int64(3)) was float64 (float32 under pytorch); Dask refused
+    xp = namespace(backend, "pytorch")
+    assert str(xp.arange(np.int64(0), np.int64(3)).dtype) == "int64"
+    assert str(xp.arange(np.int32(3), dtype=xp.int8).dtype) == "int8"
+    assert str(xp.arange(np.float32(0.5), 2).dtype) == "float32"
+    if has_values(xp):
+        assert to_numpy(xp.arange(np.uint8(1), np.int64(7), np.int16(2))).tolist() == [1, 3, 5]

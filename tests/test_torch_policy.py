@@ -201,7 +201,7 @@ def test_a_cpu_0d_tensor_meets_tensors_of_another_device_as_in_torch() -> None:
     m = torch.zeros(3, 3, device="meta")
     c = torch.tensor(2.0)
     with promo_ns.torch_policy("numpy"):
-        calls = [
+        calls: list[Callable[[], Any]] = [
             lambda: m * c,
             lambda: c - m,
             lambda: torch.where(m > 0, m, c),

@@ -8,7 +8,15 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from promo_ns._convert import array_of, is_numpy_like, native, operand_of, unknown_device, wrap
+from promo_ns._convert import (
+    array_of,
+    is_numpy_like,
+    is_numpy_scalar,
+    native,
+    operand_of,
+    unknown_device,
+    wrap,
+)
 from promo_ns._dtypes import FLOAT_MAX, INT_RANGE, DType, a_or_an, canonical, int64, uint64
 from promo_ns._engine.operands import Operand, PromotionError, operand
 from promo_ns._engine.resolution import promote_elements, resolve_many
@@ -464,6 +472,9 @@ def arange(
     ``bool(start + step)``; a longer sequence has no bool meaning (NumPy raises,
     torch and JAX have no kernel).
     """
+    # NumPy scalars (a size from NumPy's arithmetic) count as the Python numbers they hold: np.int64(3)
+    # was a float bound, and Dask refused it
+    start, stop, step = (_as_python(v) for v in (start, stop, step))
     if dtype is not None and canonical(dtype).kind == "b":
         first, last = (0, start) if stop is None else (start, stop)
         try:
@@ -487,6 +498,11 @@ def arange(
             _check_int_range(start, stop, step, target, default=dtype is None)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float", "arange")
     return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
+
+
+def _as_python(v: Any) -> Any:
+    """A NumPy real scalar as the Python number it holds; anything else as it is."""
+    return v.item() if is_numpy_scalar(v) and v.dtype.kind in "iuf" else v
 
 
 def _check_int_range(start: float, stop: float | None, step: float, dtype: DType, *, default: bool) -> None:

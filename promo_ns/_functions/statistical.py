@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 from promo_ns._context import innermost
-from promo_ns._convert import array_of, wrap_result
+from promo_ns._convert import array_of, wrap, wrap_result
 from promo_ns._dtypes import DType, bfloat16, canonical, float16, float32
 from promo_ns._engine.functions import accumulation_dtype, check_astype, check_input_kind
 from promo_ns._functions._common import SIGNATURES, decided
@@ -91,6 +92,21 @@ def _whole(correction: Any) -> Any:
     return int(correction) if isinstance(correction, float) and correction.is_integer() else correction
 
 
+def _no_count_left(x: Any, axis: Any, correction: Any) -> bool:
+    """Whether ``correction`` is at least the number of elements reduced (known: Dask's may not be)."""
+    try:
+        shape = x.shape
+        axes = range(len(shape)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+        return bool(correction >= math.prod(shape[a] for a in axes))
+    except (AttributeError, TypeError, IndexError):  # not an array, an unknown size, a refused axis
+        return False
+
+
+def _nan_like(ns: Space, out: Any) -> Any:
+    """NaN in every element of ``out`` (a result of ``var`` or ``std``), its dtype and shape kept."""
+    return wrap(ns._backend.compat.multiply(out._x, math.nan), ns)
+
+
 def var(
     ns: Space,
     x: Any,
@@ -100,7 +116,13 @@ def var(
     correction: float = 0.0,
     keepdims: bool = False,
 ) -> Any:
-    """``var``, with a whole ``correction`` passed on as an int."""
+    """``var``, with a whole ``correction`` passed on as an int.
+
+    Where ``correction`` leaves no count to divide by, the standard's NaN on
+    every backend (NumPy, torch and Dask divide by 0: infinity).
+    """
+    if _no_count_left(x, axis, correction):
+        return _nan_like(ns, _var(ns, x, axis=axis, keepdims=keepdims))
     return _var(ns, x, axis=axis, correction=_whole(correction), keepdims=keepdims)
 
 
@@ -115,8 +137,11 @@ def std(
 ) -> Any:
     """``std``; a fractional ``correction`` as the square root of ``var``, as NumPy and torch compute it.
 
-    array-api-compat's torch ``std`` takes whole corrections only; its ``var`` takes any.
+    array-api-compat's torch ``std`` takes whole corrections only; its ``var`` takes any.  No count
+    left to divide by: NaN, as for ``var``.
     """
+    if _no_count_left(x, axis, correction):
+        return _nan_like(ns, _std(ns, x, axis=axis, keepdims=keepdims))
     if not isinstance(correction, float) or correction.is_integer():
         return _std(ns, x, axis=axis, correction=_whole(correction), keepdims=keepdims)
     result, native_x = one_array(ns, "std", x)
