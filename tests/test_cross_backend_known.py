@@ -776,12 +776,13 @@ def test_var_and_std_with_no_count_left_are_the_standards_nan(backend: str) -> N
     # was (hostile review): NumPy, torch and Dask gave inf where N - correction <= 0, JAX NaN
     xp = namespace(backend, "pytorch")
     x = xp.asarray([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
-    for call in (
+    calls: list[Callable[[], Any]] = [
         lambda: xp.var(x, axis=1, correction=3),
         lambda: xp.std(x, axis=1, correction=3.5),
         lambda: xp.std(x, correction=6),
         lambda: xp.var(x, axis=(0, 1), correction=7, keepdims=True),
-    ):
+    ]
+    for call in calls:
         got = call()
         assert str(got.dtype) == "float32"
         if has_values(xp):
@@ -799,3 +800,24 @@ def test_numpy_integer_scalars_are_int_bounds_of_arange(backend: str) -> None:
     assert str(xp.arange(np.float32(0.5), 2).dtype) == "float32"
     if has_values(xp):
         assert to_numpy(xp.arange(np.uint8(1), np.int64(7), np.int16(2))).tolist() == [1, 3, 5]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["max", "min", "argmax", "argmin"])
+def test_a_reduction_without_identity_over_an_empty_axis_is_one_value_error(backend: str, name: str) -> None:
+    # was (hostile review): NumPy's and JAX's own words, torch's IndexError, Dask's array of a wrong shape
+    xp = namespace(backend, "numpy")
+    fn = getattr(xp, name)
+    z = xp.zeros((0, 3))
+    calls: list[Callable[[], Any]] = [
+        lambda: fn(z, axis=0),
+        lambda: fn(z),
+        lambda: fn(xp.asarray([], dtype=xp.float32)),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=rf"{name}\(\) of an array of shape \(0,( 3)?\) reduces an axis"):
+            call()
+    got = fn(z, axis=1)  # no empty axis reduced: an empty result, as NumPy's
+    assert tuple(got.shape) == (0,)
+    if has_values(xp):
+        assert to_numpy(got).shape == (0,)

@@ -32,7 +32,7 @@ from promo_ns._plan import finish, kernel_failure, one_array
 from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
 from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
-from promo_ns.backends._base import cast_before
+from promo_ns.backends._base import cast_before, empty_reduction
 
 __all__ = [
     "OWN_AXIS_CHECK",
@@ -360,11 +360,11 @@ def _in_wider_dtype(ns: Space, name: str, fn: Callable[[Any], Any], x: Any, erro
     dtype = backend.dtype(x)
     wider = float64 if name in _STATISTICS and dtype.kind in "iu" else WIDER.get(dtype)
     if wider is None:
-        raise _no_kernel(ns, name, dtype, error) from error
+        raise _no_kernel(ns, name, x, error) from error
     try:
         out = fn(backend.astype(x, wider))
     except (TypeError, RuntimeError, NotImplementedError) as e:
-        raise _no_kernel(ns, name, dtype, e) from e
+        raise _no_kernel(ns, name, x, e) from e
 
     def back(o: Any) -> Any:
         is_array = isinstance(o, backend.array_type) or is_numpy_like(o)
@@ -407,14 +407,17 @@ def _in_precision_of(ns: Space, out: Any, x: Any) -> Any:
 _NO_KERNEL_WORDS = ("not implemented", "not supported", "unsupported", "scalar type", "floating point")
 
 
-def _no_kernel(ns: Space, name: str, dtype: DType, error: Exception) -> Exception:
-    """The error for ``name`` of a ``dtype`` array that failed with ``error`` also in a wider dtype.
+def _no_kernel(ns: Space, name: str, x: Any, error: Exception) -> Exception:
+    """The error for ``name`` of native array ``x`` that failed with ``error`` also in a wider dtype.
 
     A TypeError where the backend has no kernel for the dtype; a ValueError
     with the library's words where its RuntimeError is about the input
     (torch's ``max()`` of an empty array, ``matrix_norm`` of a vector).
     """
-    text = str(error)
+    text, dtype = str(error), ns._backend.dtype(x)
+    empty = empty_reduction(name, error, str(tuple(x.shape)))
+    if empty is not None:
+        return empty
     if type(error) is RuntimeError and not any(w in text.lower() for w in _NO_KERNEL_WORDS):
         return ValueError(f"{name}() cannot compute on this input: {text}")
     return TypeError(

@@ -292,6 +292,34 @@ _PYTHONS_INDEX_ERRORS = frozenset(
 )
 
 
+#: The libraries' words for a reduction without an identity over an empty axis (NumPy's and JAX's
+#: ValueError, torch's IndexError or RuntimeError).
+_EMPTY_WORDS = (
+    "zero-size array to reduction",
+    "zero-size dimension for reduction",
+    "of an empty sequence",
+    "to have non-zero size",
+    "on tensor with no elements",
+    "input.numel() == 0",
+)
+
+
+def empty_reduction(op: str, error: Exception, shapes: str) -> ValueError | None:
+    """promo_ns's ValueError where ``error`` is a library's for ``op`` reducing an empty axis, else None.
+
+    ``op`` has no identity (``max``, ``argmin``): NumPy and JAX raise a
+    ValueError, torch an IndexError or a RuntimeError.  ``shapes``: the input's.
+    """
+    if type(error) not in (RuntimeError, IndexError, ValueError) or not any(
+        w in str(error) for w in _EMPTY_WORDS
+    ):
+        return None
+    return ValueError(
+        f"{op}() of an array of shape {shapes} reduces an axis with no element, and has no identity to "
+        "give there. Fix: reduce non-empty axes only (check the shape first)"
+    )
+
+
 class KernelErrors:
     """A library's kernel errors read from their words: every adapter's :meth:`Backend.kernel_error`."""
 
@@ -309,6 +337,9 @@ class KernelErrors:
         """promo_ns's error for the library's ``error`` in ``op``'s kernel (:meth:`Backend.kernel_error`)."""
         text = str(error)
         shapes = ", ".join(str(tuple(a.shape)) for a in arrays)
+        empty = empty_reduction(op, error, shapes)
+        if empty is not None:
+            return empty
         if (
             type(error) in (RuntimeError, TypeError, ValueError)
             and any(word in text for word in self.shape_words)

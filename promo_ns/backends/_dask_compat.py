@@ -376,11 +376,25 @@ def _bool_diff(diff: Callable[..., Any]) -> Callable[..., Any]:
     return exact
 
 
+#: Reductions without an identity: over an axis known to be empty, NumPy's ValueError when called
+#: (Dask's gave an array of the wrong shape, or failed only when computed).
+_NO_IDENTITY = frozenset(("argmax", "argmin", "max", "min"))
+
+
+def _check_not_empty(name: str, x: Any, axis: Any) -> None:
+    """Raise NumPy's ValueError where ``name`` reduces an axis of ``x`` known to have no element."""
+    shape = getattr(x, "shape", ())
+    axes = range(len(shape)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    if any(isinstance(a, int) and -len(shape) <= a < len(shape) and shape[a] == 0 for a in axes):
+        raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
+
+
 def _checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     """``fn``, compat's ``name``, its keywords checked where Dask's would fail late or take them silently."""
     keywords = _CREATION.get(name)
     axis, keepdims = name in _AXIS_CHECKED, name in _KEEPDIMS_CHECKED
-    if keywords is None and not axis and not keepdims:
+    empty = name in _NO_IDENTITY
+    if keywords is None and not axis and not keepdims and not empty:
         return fn
 
     @wraps(fn)
@@ -389,6 +403,13 @@ def _checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             raise _bad_call(name, 1, (), kwargs, keywords)
         if axis:
             _check_axis(name, kwargs.get("axis"))
+        if empty and args:
+            _check_not_empty(name, args[0], kwargs.get("axis"))
+            shape = getattr(args[0], "shape", (1,))
+            if 0 in shape and all(isinstance(n, int) for n in shape):  # NumPy's empty result (Dask's fails)
+                return dask_array.from_array(
+                    getattr(compat_numpy, name)(numpy.empty(shape, args[0].dtype), **kwargs)
+                )
         flag = kwargs.get("keepdims", False)
         if keepdims and not isinstance(flag, (bool, int, numpy.bool_, numpy.integer)):
             raise TypeError(f"{name}()'s keepdims is a bool, not {type(flag).__name__} {flag!r}")
