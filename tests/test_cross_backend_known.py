@@ -821,3 +821,27 @@ def test_a_reduction_without_identity_over_an_empty_axis_is_one_value_error(back
     assert tuple(got.shape) == (0,)
     if has_values(xp):
         assert to_numpy(got).shape == (0,)
+
+
+_DATA = st.one_of(
+    st.integers(-300, 70000),
+    st.integers(-2400, 2400).map(lambda i: i / 8),
+    st.sampled_from([math.nan, math.inf, 1e20, -0.5, 255.9, 2 + 0j, 1j, True, 2**63]),
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=80)
+@given(data=st.lists(_DATA, min_size=1, max_size=4), dtype=st.sampled_from(_SPACED_DTYPES[1:]))
+def test_python_data_into_a_real_dtype_is_the_numpy_backends(
+    backend: str, data: list[Any], dtype: str
+) -> None:
+    """Python floats and complex numbers into a real dtype: NumPy's integer parts, or promo_ns's refusal.
+
+    Was: NumPy's and torch's own words (and torch's RuntimeError for -0.5 into uint8, which NumPy
+    takes as 0), a complex's "must be real number".
+    """
+    call = partial(lambda d, xp: xp.asarray(d, dtype=getattr(xp, dtype)), data)
+    want = _outcome(namespace("numpy", "numpy"), call)
+    got = _outcome(namespace(backend, "numpy"), call)
+    assert _same(got, want, ulps=1), (got, want)

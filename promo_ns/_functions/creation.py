@@ -164,6 +164,8 @@ def asarray(
                 out = _nested(ns, obj, leaves, dtype, device)
                 return asarray(ns, out, copy=False, **options) if options else out
             obj = _python_scalars(obj)  # NumPy scalars alone: as the Python scalars they hold
+    if dtype is not None and isinstance(obj, (list, tuple, float, complex)):
+        obj = _into_real(obj, canonical(dtype, "asarray()'s dtype"))
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device, **options}, None)
     try:
         x = backend.asarray(obj, copy=copy, **kwargs)
@@ -242,6 +244,24 @@ def _data_dtype(ns: Space, obj: Any) -> DType:
     kind = "complex" if any(isinstance(v, complex) for v in _leaves(obj)) else "float"
     dtype: DType = ns.policy_now().defaults[kind]
     return dtype
+
+
+def _into_real(obj: Any, dtype: DType) -> Any:
+    """Python data ``obj`` for a real ``dtype``, each float and complex checked as NumPy converts it.
+
+    A float into an integer dtype is its integer part, which must fit (NumPy
+    raised in its own words, torch refused a fraction below 0 into uint8); a
+    complex goes into a real dtype only without an imaginary part (NumPy and
+    torch raised "must be real number").  NaN into an integer dtype is a ValueError.
+    """
+    if dtype.kind not in "iuf" or not any(isinstance(v, (float, complex)) for v in _leaves(obj)):
+        return obj
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_into_real(v, dtype) for v in obj)
+    if obj.__class__ is bool or obj.__class__ is int:
+        return obj
+    value = _checked_fill("asarray", obj, dtype, "make")
+    return int(value) if dtype.kind in "iu" else value
 
 
 def _leaves(obj: Any) -> Iterator[Any]:
@@ -400,7 +420,9 @@ def _checked_fill(name: str, value: Any, dtype: DType, doing: str = "fill") -> A
     ValueError
         A NaN for an integer dtype.
     """
-    made = f"{a_or_an(dtype)} array with" if doing == "fill" else f"{dtype} values to"
+    made = {"fill": f"{a_or_an(dtype)} array with", "space": f"{dtype} values to"}.get(
+        doing, f"{a_or_an(dtype)} array of"
+    )
     if value.__class__ is complex and dtype.kind in "iuf":
         if value.imag != 0:
             raise OverflowError(
