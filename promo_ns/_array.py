@@ -17,7 +17,7 @@ from typing import Any
 import array_api_compat
 
 from promo_ns._context import held_trace, innermost, tracer
-from promo_ns._convert import defers_to, unknown_device, wrap
+from promo_ns._convert import defers_to, native_device, unknown_device, wrap
 from promo_ns._dtypes import DType, a_or_an, uint64
 from promo_ns._operands import NO_ARRAY, Space, dtype_of_code
 from promo_ns._plan import (
@@ -106,7 +106,9 @@ class Array:
     def to_device(self, device: Any, /, *, stream: int | Any | None = None) -> Array:
         """A copy of the array on ``device`` (the array itself when already there)."""
         try:
-            return _wrap(array_api_compat.to_device(self._x, device, stream=stream), self._ns)
+            return _wrap(
+                array_api_compat.to_device(self._x, native_device(self._ns, device), stream=stream), self._ns
+            )
         except (RuntimeError, ValueError, TypeError, AttributeError, AssertionError) as e:  # torch's: no CUDA
             error = unknown_device(self._ns, "to_device", device, e)
             if error is None:

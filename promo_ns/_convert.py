@@ -38,6 +38,7 @@ __all__ = [
     "mixed_backends",
     "native",
     "native_argument",
+    "native_device",
     "operand_of",
     "promoted_operand",
     "reflected_name",
@@ -348,6 +349,22 @@ def device_error(a: Any, b: Any) -> ValueError:
         f"operands are on different devices ({a.device} and {b.device}); "
         "move one with x.to_device(other.device) first."
     )
+
+
+def native_device(ns: Space, device: Any) -> Any:
+    """``device`` as the backend takes it: a device's text (``"cpu"``, ``"cuda:0"``) as the device it names.
+
+    Text matches a device the namespace lists, as :func:`unknown_device`
+    reads it (``"cuda"`` stands for ``"cuda:0"``); JAX takes device objects
+    only ("'str' object has no attribute '_is_concrete'").  Anything else as it is.
+    """
+    if device.__class__ is not str:
+        return device
+    try:
+        known = list(ns.__array_namespace_info__().devices())
+    except Exception:  # a backend that cannot list them: the backend reads the text
+        return device
+    return next((d for d in known if device in (str(d), str(d).split(":")[0])), device)
 
 
 def unknown_device(ns: Space, op: str, device: Any, error: Exception) -> ValueError | None:

@@ -24,6 +24,7 @@ from promo_ns._convert import (
     is_numpy_like,
     native,
     native_argument,
+    native_device,
     unknown_device,
     wrap_any,
 )
@@ -212,11 +213,14 @@ class Namespace(ModuleType):
                 _check_indices(name, given[1])
             if kwargs:
                 kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
+                if "device" in kwargs:
+                    kwargs["device"] = native_device(self, kwargs["device"])
             try:
                 if decided and given:
                     return in_policy_dtype(self, name, given[0], lambda: fn(*args, **kwargs))
                 return wrap_any(self, fn(*args, **kwargs))
-            except (RuntimeError, ValueError, TypeError, AssertionError, IndexError) as e:  # torch's for CUDA
+            except (RuntimeError, ValueError, TypeError, AssertionError, IndexError, AttributeError) as e:
+                # AssertionError: torch's for CUDA in a build without it; AttributeError: JAX's for text
                 error = unknown_device(self, name, kwargs.get("device"), e)
                 if error is not None:
                     raise error from e

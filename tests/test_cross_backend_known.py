@@ -845,3 +845,34 @@ def test_python_data_into_a_real_dtype_is_the_numpy_backends(
     want = _outcome(namespace("numpy", "numpy"), call)
     got = _outcome(namespace(backend, "numpy"), call)
     assert _same(got, want, ulps=1), (got, want)
+
+
+#: Every function taking ``device=``, called with ``device`` on a namespace and one of its arrays.
+_ON_DEVICE: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "zeros": lambda xp, x, d: xp.zeros(2, device=d),
+    "ones": lambda xp, x, d: xp.ones(2, device=d),
+    "empty": lambda xp, x, d: xp.empty(2, device=d),
+    "full": lambda xp, x, d: xp.full(2, 1.5, device=d),
+    "eye": lambda xp, x, d: xp.eye(2, device=d),
+    "arange": lambda xp, x, d: xp.arange(3, device=d),
+    "linspace": lambda xp, x, d: xp.linspace(0, 1, 3, device=d),
+    "asarray": lambda xp, x, d: xp.asarray([1.5], device=d),
+    "zeros_like": lambda xp, x, d: xp.zeros_like(x, device=d),
+    "ones_like": lambda xp, x, d: xp.ones_like(x, device=d),
+    "empty_like": lambda xp, x, d: xp.empty_like(x, device=d),
+    "full_like": lambda xp, x, d: xp.full_like(x, 2.5, device=d),
+    "astype": lambda xp, x, d: xp.astype(x, xp.float64, device=d),
+    "to_device": lambda xp, x, d: x.to_device(d),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_devices_text_is_that_device_in_every_function(backend: str) -> None:
+    # was (hostile review): JAX's AttributeError "'str' object has no attribute '_is_concrete'" for "cpu"
+    xp = namespace(backend, "numpy")
+    x = xp.asarray([1.5])
+    text = str(x.device).split(":")[0]
+    for name, call in _ON_DEVICE.items():
+        assert str(call(xp, x, text).device) == str(x.device), name
+        with pytest.raises(ValueError, match=rf"{name}\(\): 'bogus' is no device of the"):
+            call(xp, x, "bogus")

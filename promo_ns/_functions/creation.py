@@ -13,6 +13,7 @@ from promo_ns._convert import (
     is_numpy_like,
     is_numpy_scalar,
     native,
+    native_device,
     operand_of,
     unknown_device,
     wrap,
@@ -47,6 +48,8 @@ def creation_kwargs(ns: Space, kwargs: dict[str, Any], kind: str | None, op: str
         kwargs["dtype"] = ns._backend.native_dtype(canonical(dtype))
     if kwargs.get("device") is None and ns._device is not None:
         kwargs["device"] = ns._device
+    elif kwargs.get("device").__class__ is str:
+        kwargs["device"] = native_device(ns, kwargs["device"])
     return kwargs
 
 
@@ -471,7 +474,7 @@ def full_like(
     if fill_value.__class__ not in _DEFAULT_KIND:
         raise _bad_fill_value(fill_value, "full_like")
     target = x.dtype if dtype is None else canonical(dtype, "full_like()'s dtype")
-    kwargs: dict[str, Any] = {} if device is None else {"device": device}
+    kwargs: dict[str, Any] = {} if device is None else {"device": native_device(ns, device)}
     if dtype is not None:
         kwargs["dtype"] = ns._backend.native_dtype(target)  # a dtype the backend lacks, before the value
     fill_value = _checked_fill("full_like", fill_value, target)

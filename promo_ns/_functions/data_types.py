@@ -6,7 +6,15 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from promo_ns._context import innermost
-from promo_ns._convert import array_of, native, operand_of, promoted_operand, unknown_device, wrap
+from promo_ns._convert import (
+    array_of,
+    native,
+    native_device,
+    operand_of,
+    promoted_operand,
+    unknown_device,
+    wrap,
+)
 from promo_ns._dtypes import DType, canonical, real_float
 from promo_ns._engine.functions import check_astype
 from promo_ns._engine.resolution import can_cast as engine_can_cast
@@ -54,7 +62,7 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
     target = native(ns, wanted)
     cast = ns._backend.compat.astype
     try:
-        out = cast(native_x, target, copy=copy, device=device)
+        out = cast(native_x, target, copy=copy, device=native_device(ns, device))
     except (RuntimeError, ValueError, TypeError, AttributeError, AssertionError) as e:  # torch's: no CUDA
         error = unknown_device(ns, "astype", device, e)
         if error is None:
