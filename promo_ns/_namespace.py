@@ -42,7 +42,7 @@ from promo_ns._functions import (
 from promo_ns._functions._common import bind, checking_axes, in_policy_dtype
 from promo_ns._functions.info import Info
 from promo_ns._ops import DELEGATED_DTYPES, INPUT_KIND_OPS
-from promo_ns._plan import binary_function, kernel, kernel_failure
+from promo_ns._plan import binary_function, kernel, kernel_failure, promoted
 from promo_ns._pytree import tree_flatten, tree_unflatten
 from promo_ns.backends import BACKENDS, Backend, get_backend
 from promo_ns.policies import Policy, get_policy, is_registered, keep_while_registered
@@ -57,6 +57,10 @@ _ADDED_IN_2025_12 = frozenset(("isin", "broadcast_shapes", "linalg.eig", "linalg
 
 #: Delegated functions whose first arguments are arrays, by how many (one where not listed).
 _ARRAY_ARGUMENTS = {"take": 2, "take_along_axis": 2}
+#: Keywords of delegated functions that join the first array: a Python scalar there is the array
+#: ``asarray`` makes of it (NumPy's reading: torch refused the scalar, JAX wrapped it into the first
+#: array's dtype), and the arrays take the dtype the policy gives their ``concat``.
+_JOINED_ENDS = {"diff": ("prepend", "append")}
 _CHAPTERS = (creation, data_types, elementwise, manipulation, searching, statistical, linalg)
 _CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
 
@@ -212,7 +216,12 @@ class Namespace(ModuleType):
             if arrays == 2 and len(given) > 1:  # take, take_along_axis: their indices
                 _check_indices(name, given[1])
             if kwargs:
-                kwargs = {k: native_argument(self, v, name) for k, v in kwargs.items()}
+                joined = self._joined_ends(name, given[0], kwargs) if name in _JOINED_ENDS and given else {}
+                kwargs = {
+                    k: joined[k] if k in joined else native_argument(self, v, name) for k, v in kwargs.items()
+                }
+                if joined:
+                    args = (joined[""], *args[1:])
                 if "device" in kwargs:
                     kwargs["device"] = native_device(self, kwargs["device"])
             try:
@@ -229,6 +238,20 @@ class Namespace(ModuleType):
                 raise kernel_failure(self, name, e, args)  # noqa: B904 - its cause is set
 
         return checking_axes(delegated, name, _signature(fn))
+
+    def _joined_ends(self, name: str, x: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """The native ``x`` (key ``""``) and ends of ``name`` (:data:`_JOINED_ENDS`) given, in one dtype."""
+        keys = [k for k in _JOINED_ENDS[name] if kwargs.get(k) is not None]
+        if not keys:
+            return {}
+        ends = [
+            self.asarray(v, device=x.device)
+            if (v := kwargs[k]).__class__ in (bool, int, float, complex)
+            else v
+            for k in keys
+        ]
+        _, natives = promoted(self, "concat", [x, *ends])
+        return dict(zip(["", *keys], natives, strict=True))
 
     def _extension(
         self, name: str, delegated: Sequence[str], own: Mapping[str, Callable[..., Any]]

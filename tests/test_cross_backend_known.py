@@ -876,3 +876,18 @@ def test_a_devices_text_is_that_device_in_every_function(backend: str) -> None:
         assert str(call(xp, x, text).device) == str(x.device), name
         with pytest.raises(ValueError, match=rf"{name}\(\): 'bogus' is no device of the"):
             call(xp, x, "bogus")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("policy", ["numpy", "tf-safe"])
+def test_diff_takes_python_scalars_and_0d_arrays_at_its_ends_as_numpy(backend: str, policy: str) -> None:
+    # was (hostile review): JAX wrapped prepend=300 into int8 (-44), torch refused a Python scalar or 0-d end
+    cases: list[Callable[[Any], Any]] = [
+        lambda xp: xp.diff(xp.asarray([[0, 2], [5, 1]], dtype=xp.int8), prepend=300),
+        lambda xp: xp.diff(xp.asarray([[0, 2], [5, 1]], dtype=xp.int8), axis=0, append=1.5),
+        lambda xp: xp.diff(xp.asarray([0, 2], dtype=xp.int8), prepend=xp.asarray(3, dtype=xp.int8)),
+    ]
+    for call in cases:
+        want = _outcome(namespace("numpy", policy), call)
+        assert want[0] == "result"
+        assert _same(_outcome(namespace(backend, policy), call), want)

@@ -305,6 +305,22 @@ def _full_like(fn: Callable[..., Any]) -> Callable[..., Any]:
     return full_like
 
 
+def _diff(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``diff`` with a 0-d ``prepend`` or ``append`` spread along the axis, as NumPy's (torch refuses it)."""
+
+    @functools.wraps(fn)
+    def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
+        ends = [prepend, append]
+        for i, end in enumerate(ends):
+            if isinstance(end, torch.Tensor) and end.ndim == 0 and x.ndim > 0:
+                shape = list(x.shape)
+                shape[axis] = 1
+                ends[i] = end.expand(shape)
+        return fn(x, axis=axis, n=n, prepend=ends[0], append=ends[1])
+
+    return diff
+
+
 def _wrap(module: ModuleType, name: str, make: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
     setattr(module, name, make(getattr(module, name)))
 
@@ -329,6 +345,7 @@ def install(compat: ModuleType) -> None:
     _wrap(compat.linalg, "solve", functools.partial(_in_float64, back=True))
     _wrap(compat.linalg, "matrix_rank", functools.partial(_in_float64, back=False))
     _wrap(compat, "meshgrid", _meshgrid)
+    _wrap(compat, "diff", _diff)
     _wrap(
         compat,
         "bitwise_invert",

@@ -283,10 +283,10 @@ class JaxBackend(DTypeMaps, KernelErrors):
             The data needs a 64-bit dtype and ``jax_enable_x64`` is off.
         """
         if kwargs.get("dtype") is not None or isinstance(obj, jax.Array) or x64_enabled():
-            return _jnp_asarray(obj, **kwargs)
+            return _strong(obj, _jnp_asarray(obj, **kwargs), kwargs)
         refuse_wide_data("asarray", obj)
         try:
-            return _jnp_asarray(obj, **kwargs)
+            return _strong(obj, _jnp_asarray(obj, **kwargs), kwargs)
         except OverflowError as e:  # a Python int past int32, which JAX makes of Python ints
             raise x64_error(int64, f"asarray() got a Python int that needs {int64} ({e})") from e
 
@@ -415,6 +415,18 @@ def _arange(arange: Callable[..., Any]) -> Callable[..., Any]:
         return (arange(n, dtype=jnp.int64, **kwargs) * delta + first).astype(dtype)
 
     return integer
+
+
+def _strong(obj: Any, x: Any, kwargs: dict[str, Any]) -> Any:
+    """``x``, JAX's array of ``obj``, strongly typed.
+
+    JAX makes a Python scalar a weakly typed array, which JAX's own functions
+    would then take in another array's dtype (``diff``'s ``prepend``: int8
+    wrapping 300).  Remade from NumPy's array of it: nothing compiled.
+    """
+    if not getattr(x, "weak_type", False):
+        return x
+    return _jnp_asarray(np.asarray(obj, dtype=x.dtype), **{k: v for k, v in kwargs.items() if k != "dtype"})
 
 
 def _linspace(linspace: Callable[..., Any]) -> Callable[..., Any]:
