@@ -386,3 +386,19 @@ def test_a_trace_inside_a_comparison_hands_on_creation_defaults() -> None:
     with promo_ns.compare("numpy", "pytorch") as report, promo_ns.trace():
         xp.zeros(3)
     assert [d.op for d in report.differences] == ["zeros"]
+
+
+@pytest.mark.parametrize("left", ["int8", "int32", "float32", "complex64"])
+def test_an_inplace_op_reports_what_x_stores_or_the_refusal(left: str) -> None:
+    # was (hostile review): x_int32 += int64 was reported as int64 under pytorch, where x stays int32
+    from tests.backends import POLICIES
+
+    xp = promo_ns.namespace("numpy", policy="numpy")
+    with promo_ns.compare(*POLICIES) as report:
+        for right in ("int8", "int64", "float64", "complex128"):
+            x = xp.ones(2, dtype=getattr(xp, left))
+            with contextlib.suppress(promo_ns.PromotionError):
+                x += xp.ones(2, dtype=getattr(xp, right))
+    for difference in report.differences:
+        stored = {r for r in difference.results.values() if not r.startswith("refused")}
+        assert stored <= {left}, difference

@@ -89,7 +89,11 @@ class Comparison(Trace):
         """Compare ``op`` on ``operands``, which has run with ``result`` under the first policy."""
         if self.enclosing is not None:
             self.enclosing.record(op, operands, result, compute, inplace=inplace)
-        self._compare(f"{op}=" if inplace else op, _operands(operands), result)
+        taken = _operands(operands)
+        # in place, the result is stored in the left operand's dtype, whatever it computed in
+        self._compare(
+            f"{op}=" if inplace else op, taken, taken[0].dtype if inplace and taken[0].dtype else result
+        )
 
     def refused(
         self, op: str, operands: Reported, *, inplace: bool = False, error: str = "PromotionError"
@@ -243,8 +247,9 @@ def _outcome(policy: Policy, op: str, operands: tuple[Operand, ...]) -> str:
     """What ``policy`` makes of ``op`` on ``operands``: the result dtype's name, or the refusal."""
     operands = tuple(as_taken(policy, o) for o in operands)
     try:
-        if op.endswith("=") and len(operands) == 2:
-            return str(resolve(policy, op[:-1], *operands, inplace=True))
+        if op.endswith("=") and len(operands) == 2:  # stored in x's dtype where the policy allows it
+            resolve(policy, op[:-1], *operands, inplace=True)
+            return str(operands[0].dtype)
         if len(operands) == 1 and operands[0].dtype is not None:
             dtype = operands[0].dtype
             check_input_kind(policy, op, dtype)
