@@ -891,3 +891,26 @@ def test_diff_takes_python_scalars_and_0d_arrays_at_its_ends_as_numpy(backend: s
         want = _outcome(namespace("numpy", policy), call)
         assert want[0] == "result"
         assert _same(_outcome(namespace(backend, policy), call), want)
+
+
+#: asarray calls every backend refuses alike: (what was wrong, the call, the words of promo_ns's ValueError).
+_REFUSED_DATA: list[tuple[str, Callable[[Any], Any], str]] = [
+    ("ragged lists", lambda xp: xp.asarray([[1, 2], [3]]), "nested sequences of different lengths"),
+    ("a list beside a scalar", lambda xp: xp.asarray([[1, 2], 3]), "a sequence beside a scalar"),
+    ("Python data, copy=False", lambda xp: xp.asarray([1, 2], copy=False), "of Python data without copying"),
+    ("a Python scalar, copy=False", lambda xp: xp.asarray(3.5, copy=False), "of Python data without copying"),
+    (
+        "another dtype, copy=False",
+        lambda xp: xp.asarray(xp.asarray([1, 2], dtype=xp.int16), dtype=xp.float32, copy=False),
+        "cannot make a float32 array of int16 data without a copy",
+    ),
+]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", _REFUSED_DATA, ids=[c[0] for c in _REFUSED_DATA])
+def test_asarray_refuses_alike_in_its_own_words(backend: str, case: tuple[str, Any, str]) -> None:
+    # was (hostile review): NumPy's, torch's and JAX's own words; JAX took copy=False where a copy is needed
+    _, call, words = case
+    with pytest.raises(ValueError, match=words):
+        call(namespace(backend, "pytorch"))

@@ -158,6 +158,8 @@ def asarray(
     ``options`` are the backend's own keywords, passed to its ``asarray`` (Dask's ``chunks=``).
     """
     backend = ns._backend
+    if copy is False:
+        _check_no_copy(obj, dtype)
     if obj.__class__ is ns.Array:
         obj = native(ns, obj)
     elif isinstance(obj, (list, tuple)):
@@ -177,6 +179,11 @@ def asarray(
         if isinstance(obj, (list, tuple, int)):
             if (error := _int_out_of_range(ns, obj, dtype)) is not None:
                 raise error from e
+            if (shapes := _ragged(obj)) is not None:
+                raise ValueError(
+                    f"asarray() got nested sequences of different lengths ({shapes}); an array has one "
+                    "length per dimension: pad them, or make one array of each"
+                ) from e
             if dtype is None and _floats_with_big_ints(obj):  # NumPy makes an object array
                 return asarray(ns, obj, dtype=_data_dtype(ns, obj), device=device, copy=copy, **options)
         raise
@@ -247,6 +254,50 @@ def _data_dtype(ns: Space, obj: Any) -> DType:
     kind = "complex" if any(isinstance(v, complex) for v in _leaves(obj)) else "float"
     dtype: DType = ns.policy_now().defaults[kind]
     return dtype
+
+
+def _check_no_copy(obj: Any, dtype: DType | None) -> None:
+    """Raise where ``asarray(obj, dtype=dtype, copy=False)`` needs a copy, alike on every backend.
+
+    Python data always needs one, and so does an array of another dtype (JAX
+    made both silently; NumPy and torch raised in their own words).
+
+    Raises
+    ------
+    ValueError
+        ``obj`` is Python data, or an array whose dtype is not ``dtype``.
+    """
+    if isinstance(obj, (list, tuple, bool, int, float, complex)):
+        raise ValueError(
+            "asarray(copy=False) cannot make an array of Python data without copying it; pass copy=None, "
+            "which copies only where it must"
+        )
+    have = getattr(obj, "dtype", None)
+    if dtype is None or have is None:
+        return
+    try:
+        have = canonical(have)
+    except TypeError:  # a dtype promo_ns has not: the backend says what it does with it
+        return
+    wanted = canonical(dtype)
+    if have is not wanted:
+        raise ValueError(
+            f"asarray(copy=False) cannot make {a_or_an(wanted)} array of {have} data without a copy; "
+            "pass copy=None, or leave out dtype="
+        )
+
+
+def _ragged(obj: Any) -> str | None:
+    """The lengths at the first level where nested sequences ``obj`` differ, or None where they do not."""
+    level = [obj]
+    while level and all(isinstance(v, (list, tuple)) for v in level):
+        lengths = {len(v) for v in level}
+        if len(lengths) > 1:
+            return "lengths " + ", ".join(map(str, sorted(lengths))) + " side by side"
+        level = [item for v in level for item in v]
+    if level and any(isinstance(v, (list, tuple)) for v in level):
+        return "a sequence beside a scalar"
+    return None
 
 
 def _into_real(obj: Any, dtype: DType) -> Any:
