@@ -28,7 +28,7 @@ from promo_ns._convert import (
     unknown_device,
     wrap_any,
 )
-from promo_ns._dtypes import DTYPES, DType, a_or_an
+from promo_ns._dtypes import DTYPES, DType, a_or_an, canonical
 from promo_ns._functions import (
     creation,
     data_types,
@@ -216,6 +216,10 @@ class Namespace(ModuleType):
             if arrays == 2 and len(given) > 1:  # take, take_along_axis: their indices
                 _check_indices(name, given[1])
             if kwargs:
+                if (
+                    kwargs.get("dtype") is not None
+                ):  # a name or another library's dtype: promo_ns's, or its error
+                    kwargs["dtype"] = canonical(kwargs["dtype"], f"{name}()'s dtype")
                 joined = self._joined_ends(name, given[0], kwargs) if name in _JOINED_ENDS and given else {}
                 kwargs = {
                     k: joined[k] if k in joined else native_argument(self, v, name) for k, v in kwargs.items()

@@ -914,3 +914,34 @@ def test_asarray_refuses_alike_in_its_own_words(backend: str, case: tuple[str, A
     _, call, words = case
     with pytest.raises(ValueError, match=words):
         call(namespace(backend, "pytorch"))
+
+
+#: Every function taking ``dtype=``, called with ``dtype`` on a namespace and one of its arrays.
+_WITH_DTYPE: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "zeros": lambda xp, x, d: xp.zeros(2, dtype=d),
+    "ones": lambda xp, x, d: xp.ones(2, dtype=d),
+    "empty": lambda xp, x, d: xp.empty(2, dtype=d),
+    "full": lambda xp, x, d: xp.full(2, 1, dtype=d),
+    "eye": lambda xp, x, d: xp.eye(2, dtype=d),
+    "arange": lambda xp, x, d: xp.arange(3, dtype=d),
+    "linspace": lambda xp, x, d: xp.linspace(0, 4, 3, dtype=d),
+    "asarray": lambda xp, x, d: xp.asarray([1, 2], dtype=d),
+    "zeros_like": lambda xp, x, d: xp.zeros_like(x, dtype=d),
+    "ones_like": lambda xp, x, d: xp.ones_like(x, dtype=d),
+    "empty_like": lambda xp, x, d: xp.empty_like(x, dtype=d),
+    "full_like": lambda xp, x, d: xp.full_like(x, 1, dtype=d),
+    "astype": lambda xp, x, d: xp.astype(x, d),
+    "sum": lambda xp, x, d: xp.sum(x, dtype=d),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_dtypes_name_or_numpys_dtype_is_promo_ns_s_in_every_function(backend: str) -> None:
+    # was (hostile review): torch's "argument 'dtype' must be torch.dtype, not str"; asarray's AttributeError
+    xp = namespace(backend, "pytorch")
+    x = xp.asarray([1, 2], dtype=xp.int8)
+    for name, call in _WITH_DTYPE.items():
+        for named in ("int16", np.int16, np.dtype("int16")):
+            assert str(call(xp, x, named).dtype) == "int16", (name, named)
+        with pytest.raises(TypeError, match=rf"{name}\(\)'s dtype: 'foo' has no canonical promo_ns dtype"):
+            call(xp, x, "foo")

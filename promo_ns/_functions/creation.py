@@ -45,7 +45,7 @@ def creation_kwargs(ns: Space, kwargs: dict[str, Any], kind: str | None, op: str
         dtype = ns.policy_now().defaults[kind]
         report_default(op, kind, dtype)
     if dtype is not None:
-        kwargs["dtype"] = ns._backend.native_dtype(canonical(dtype))
+        kwargs["dtype"] = ns._backend.native_dtype(canonical(dtype, f"{op}()'s dtype" if op else ""))
     if kwargs.get("device") is None and ns._device is not None:
         kwargs["device"] = ns._device
     elif kwargs.get("device").__class__ is str:
@@ -158,6 +158,8 @@ def asarray(
     ``options`` are the backend's own keywords, passed to its ``asarray`` (Dask's ``chunks=``).
     """
     backend = ns._backend
+    if dtype is not None:  # a name or another library's dtype names one of promo_ns's
+        dtype = canonical(dtype, "asarray()'s dtype")
     if copy is False:
         _check_no_copy(obj, dtype)
     if obj.__class__ is ns.Array:
@@ -551,6 +553,7 @@ def arange(
     # NumPy scalars (a size from NumPy's arithmetic) count as the Python numbers they hold: np.int64(3)
     # was a float bound, and Dask refused it
     start, stop, step = (_as_python(v) for v in (start, stop, step))
+    dtype = None if dtype is None else canonical(dtype, "arange()'s dtype")
     if dtype is not None and canonical(dtype).kind == "b":
         first, last = (0, start) if stop is None else (start, stop)
         try:
@@ -617,7 +620,8 @@ def linspace(
 ) -> Any:
     """``num`` evenly spaced values; without ``dtype``, the policy's default float (complex) dtype."""
     kind = "complex" if isinstance(start, complex) or isinstance(stop, complex) else "float"
-    if kind == "complex" and dtype is not None and canonical(dtype).kind in "iu":
+    dtype = None if dtype is None else canonical(dtype, "linspace()'s dtype")
+    if kind == "complex" and dtype is not None and dtype.kind in "iu":
         raise TypeError(
             f"linspace() cannot space {canonical(dtype)} values between the complex bounds {start!r} and "
             f"{stop!r} (NumPy has no complex floor); give real bounds, or a complex dtype and cast the result"
