@@ -596,3 +596,10 @@ def test_a_users_function_mode_around_the_block_sees_the_ops_it_decides() -> Non
         out = torch.add(i8, u8)
     assert out.dtype == torch.int16
     assert "add" in seen  # the kernel promo_ns ran for the call (the block's mode, innermost, took the call)
+
+
+def test_fftfreq_takes_a_0d_tensor_as_its_spacing() -> None:
+    # was (hostile review): "fft_fftfreq(): argument 'd' must be float, not Array"
+    with promo_ns.torch_policy("numpy"):
+        got = torch.fft.fftfreq(4, d=torch.tensor(0.5))
+    assert got.dtype == torch.float64 and got.tolist() == [0.0, 0.5, -1.0, -0.5]

@@ -227,6 +227,10 @@ def _frequencies(name: str) -> Translator:
     """``torch.fft.<name>(n, d=1.0)`` as the namespace's ``fft.<name>(n, d=d)``."""
 
     def call(n: Any, d: Any = 1.0, **options: Any) -> Call | None:
+        if isinstance(d, torch.Tensor):  # torch takes a 0-d tensor as the number it holds
+            if d.ndim:
+                return None
+            d = d.item()
         return (
             _factory(f"torch.fft.{name}", f"fft.{name}", (n,), options, d=d) if isinstance(n, int) else None
         )
