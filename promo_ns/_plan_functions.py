@@ -433,12 +433,6 @@ def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.kernel(condition._x, x1._x, x2._x)
                 except Exception:  # a kernel error: the general path raises its own
                     return general(ns, condition, x1, x2)
-                if out.__class__ is plan.array_type and out.dtype is plan.native:  # finished()'s common case
-                    result = _new(cls)
-                    result._x = out
-                    result._ns = ns
-                    result._k = plan.code + (out.ndim == 0)
-                    return result
                 return finished(ns, "where", plan, out)
         out = where(ns, condition, x1, x2)
         return general(ns, condition, x1, x2) if out is SLOW else out
@@ -467,12 +461,6 @@ def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.scalar_kernel(x._x, min, max)  # type: ignore[misc]  # set where top is
                 except Exception:  # a kernel error: the general path raises its own
                     return general(ns, x, min, max)
-                if out.__class__ is plan.array_type and out.dtype is plan.native:  # finished()'s common case
-                    result = _new(cls)
-                    result._x = out
-                    result._ns = ns
-                    result._k = plan.code + (out.ndim == 0)
-                    return result
                 return finished(ns, "clip", plan, out)
         out = SLOW if min is None and max is None else clip(ns, x, min, max)
         return general(ns, x, min, max) if out is SLOW else out
@@ -532,12 +520,6 @@ def planned_join(name: str, general: Callable[..., Any]) -> Callable[..., Any]:
                 )
             except Exception:  # a shape or kernel error: the general path raises its own
                 return general(ns, arrays, axis=axis)
-            if out.__class__ is plan.array_type and out.dtype is plan.native:  # finished()'s common case
-                result = _new(cls)
-                result._x = out
-                result._ns = ns
-                result._k = plan.code + (out.ndim == 0)
-                return result
             return finished(ns, name, plan, out)
         return general(ns, arrays, axis=axis)
 

@@ -25,8 +25,6 @@ from promo_ns._plan_functions import Compiled, compiled, finished
 
 __all__ = ["planned_product", "planned_result_type"]
 
-_new = object.__new__
-
 #: The key of ``result_type``'s decisions in a namespace's plans, before the operand codes.
 _RESULT_TYPE = "result_type()"
 
@@ -60,16 +58,7 @@ def planned_product(name: str, module: str | None, general: Callable[..., Any]) 
                     a = cast(ns, x1, plan.dtype) if plan.cast[0] else x1._x
                     b = cast(ns, x2, plan.dtype) if plan.cast[1] else x2._x
                     if not plan.compare_devices or ns._backend.same_device(a, b):
-                        out = plan.kernel(a, b, **kwargs)
-                        if (
-                            out.__class__ is plan.array_type and out.dtype is plan.native
-                        ):  # finished()'s common case
-                            result = _new(cls)
-                            result._x = out
-                            result._ns = ns
-                            result._k = plan.code + (out.ndim == 0)
-                            return result
-                        return finished(ns, name, plan, out)
+                        return finished(ns, name, plan, plan.kernel(a, b, **kwargs))
                 except Exception:  # a shape or kernel error: the general path raises its own
                     pass
         return general(ns, x1, x2, **kwargs)

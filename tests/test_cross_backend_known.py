@@ -852,20 +852,24 @@ def test_python_data_into_a_real_dtype_is_the_numpy_backends(
     assert _same(got, want, ulps=1), (got, want)
 
 
-#: Every function taking ``device=``, called with ``device`` on a namespace and one of its arrays.
+#: The creation functions, called on a namespace and one of its arrays with ``dtype=`` or ``device=``.
+_CREATING: dict[str, Callable[..., Any]] = {
+    "zeros": lambda xp, x, **kw: xp.zeros(2, **kw),
+    "ones": lambda xp, x, **kw: xp.ones(2, **kw),
+    "empty": lambda xp, x, **kw: xp.empty(2, **kw),
+    "full": lambda xp, x, **kw: xp.full(2, 1, **kw),
+    "eye": lambda xp, x, **kw: xp.eye(2, **kw),
+    "arange": lambda xp, x, **kw: xp.arange(3, **kw),
+    "linspace": lambda xp, x, **kw: xp.linspace(0, 4, 3, **kw),
+    "asarray": lambda xp, x, **kw: xp.asarray([1, 2], **kw),
+    "zeros_like": lambda xp, x, **kw: xp.zeros_like(x, **kw),
+    "ones_like": lambda xp, x, **kw: xp.ones_like(x, **kw),
+    "empty_like": lambda xp, x, **kw: xp.empty_like(x, **kw),
+    "full_like": lambda xp, x, **kw: xp.full_like(x, 1, **kw),
+}
+#: Every function taking ``device=``: the creation functions, ``astype`` and ``to_device``.
 _ON_DEVICE: dict[str, Callable[[Any, Any, Any], Any]] = {
-    "zeros": lambda xp, x, d: xp.zeros(2, device=d),
-    "ones": lambda xp, x, d: xp.ones(2, device=d),
-    "empty": lambda xp, x, d: xp.empty(2, device=d),
-    "full": lambda xp, x, d: xp.full(2, 1.5, device=d),
-    "eye": lambda xp, x, d: xp.eye(2, device=d),
-    "arange": lambda xp, x, d: xp.arange(3, device=d),
-    "linspace": lambda xp, x, d: xp.linspace(0, 1, 3, device=d),
-    "asarray": lambda xp, x, d: xp.asarray([1.5], device=d),
-    "zeros_like": lambda xp, x, d: xp.zeros_like(x, device=d),
-    "ones_like": lambda xp, x, d: xp.ones_like(x, device=d),
-    "empty_like": lambda xp, x, d: xp.empty_like(x, device=d),
-    "full_like": lambda xp, x, d: xp.full_like(x, 2.5, device=d),
+    **{name: partial(lambda f, xp, x, d: f(xp, x, device=d), f) for name, f in _CREATING.items()},
     "astype": lambda xp, x, d: xp.astype(x, xp.float64, device=d),
     "to_device": lambda xp, x, d: x.to_device(d),
 }
@@ -921,20 +925,9 @@ def test_asarray_refuses_alike_in_its_own_words(backend: str, case: tuple[str, A
         call(namespace(backend, "pytorch"))
 
 
-#: Every function taking ``dtype=``, called with ``dtype`` on a namespace and one of its arrays.
+#: Every function taking ``dtype=``: the creation functions, ``astype`` and ``sum``.
 _WITH_DTYPE: dict[str, Callable[[Any, Any, Any], Any]] = {
-    "zeros": lambda xp, x, d: xp.zeros(2, dtype=d),
-    "ones": lambda xp, x, d: xp.ones(2, dtype=d),
-    "empty": lambda xp, x, d: xp.empty(2, dtype=d),
-    "full": lambda xp, x, d: xp.full(2, 1, dtype=d),
-    "eye": lambda xp, x, d: xp.eye(2, dtype=d),
-    "arange": lambda xp, x, d: xp.arange(3, dtype=d),
-    "linspace": lambda xp, x, d: xp.linspace(0, 4, 3, dtype=d),
-    "asarray": lambda xp, x, d: xp.asarray([1, 2], dtype=d),
-    "zeros_like": lambda xp, x, d: xp.zeros_like(x, dtype=d),
-    "ones_like": lambda xp, x, d: xp.ones_like(x, dtype=d),
-    "empty_like": lambda xp, x, d: xp.empty_like(x, dtype=d),
-    "full_like": lambda xp, x, d: xp.full_like(x, 1, dtype=d),
+    **{name: partial(lambda f, xp, x, d: f(xp, x, dtype=d), f) for name, f in _CREATING.items()},
     "astype": lambda xp, x, d: xp.astype(x, d),
     "sum": lambda xp, x, d: xp.sum(x, dtype=d),
 }
