@@ -5,26 +5,41 @@ from __future__ import annotations
 import functools
 import math
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from promo_ns._convert import (
     array_of,
     is_numpy_like,
-    is_numpy_scalar,
     native,
     native_device,
     operand_of,
     unknown_device,
     wrap,
 )
-from promo_ns._dtypes import FLOAT_MAX, INT_RANGE, DType, a_or_an, canonical, int64, uint64
+from promo_ns._dtypes import INT_RANGE, DType, a_or_an, canonical
 from promo_ns._engine.operands import Operand, PromotionError, operand
 from promo_ns._engine.resolution import promote_elements, resolve_many
 from promo_ns._functions._common import SIGNATURES, sequence_of
+from promo_ns._functions._creation_values import (
+    INT64_MAX,
+    INT64_MIN,
+    PYTHON_SCALARS,
+    as_python,
+    check_int_range,
+    check_no_copy,
+    check_spaced,
+    checked_fill,
+    floats_with_big_ints,
+    holding,
+    into_real,
+    leaves_of,
+    python_scalars,
+    ragged,
+    short,
+)
 from promo_ns._operands import Space
 from promo_ns._report import report_default
-from promo_ns.backends._values import numpy_ends
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
@@ -64,13 +79,8 @@ def _bad_fill_value(x: Any, name: str = "full") -> TypeError:
     example = "xp.full(shape, float(value))" if name == "full" else "xp.full_like(x, float(value))"
     return TypeError(
         f"{name}() takes a Python bool, int, float or complex fill_value, not {type(x).__name__} "
-        f"{_short(x)}; convert it first, e.g. {example}"
+        f"{short(x)}; convert it first, e.g. {example}"
     )
-
-
-def _short(x: Any) -> str:
-    shown = repr(x)
-    return shown if len(shown) <= 40 else f"{shown[:40]}..."
 
 
 def _is_size(x: Any) -> bool:
@@ -118,7 +128,7 @@ def _bad_arguments(name: str, args: tuple[Any, ...]) -> Exception | None:
             if not all(map(_is_size, sizes)):
                 return TypeError(
                     f"{name}() takes a shape: an int or a tuple of ints, not {type(value).__name__} "
-                    f"{_short(value)}; e.g. xp.{name}((2, 3))"
+                    f"{short(value)}; e.g. xp.{name}((2, 3))"
                 )
             if any(operator.index(s) < 0 for s in sizes):
                 return ValueError(f"{name}() got a negative size in the shape {value!r}; sizes are >= 0")
@@ -127,13 +137,13 @@ def _bad_arguments(name: str, args: tuple[Any, ...]) -> Exception | None:
                 continue
             if not _is_size(value):
                 return TypeError(
-                    f"{name}()'s {arg} must be an int, not {type(value).__name__} {_short(value)}"
+                    f"{name}()'s {arg} must be an int, not {type(value).__name__} {short(value)}"
                 )
             if operator.index(value) < 0:
                 return ValueError(f"{name}()'s {arg} must be >= 0, not {value!r}")
         elif value is not None and not isinstance(value, (int, float, complex)):
             return TypeError(
-                f"{name}()'s {arg} must be a Python int or float, not {type(value).__name__} {_short(value)}"
+                f"{name}()'s {arg} must be a Python int or float, not {type(value).__name__} {short(value)}"
             )
         elif arg == "step" and value == 0:
             return ValueError(f"{name}()'s step must not be zero; e.g. xp.arange(0, 10, 2)")
@@ -161,18 +171,18 @@ def asarray(
     if dtype is not None:  # a name or another library's dtype names one of promo_ns's
         dtype = canonical(dtype, "asarray()'s dtype")
     if copy is False:
-        _check_no_copy(obj, dtype)
+        check_no_copy(obj, dtype)
     if obj.__class__ is ns.Array:
         obj = native(ns, obj)
     elif isinstance(obj, (list, tuple)):
-        leaves = list(_leaves(obj))
-        if any(type(leaf) not in _PYTHON_SCALARS for leaf in leaves):
+        leaves = list(leaves_of(obj))
+        if any(type(leaf) not in PYTHON_SCALARS for leaf in leaves):
             if ns.policy_now().nested != "refused" or any(leaf.__class__ is ns.Array for leaf in leaves):
                 out = _nested(ns, obj, leaves, dtype, device)
                 return asarray(ns, out, copy=False, **options) if options else out
-            obj = _python_scalars(obj)  # NumPy scalars alone: as the Python scalars they hold
+            obj = python_scalars(obj)  # NumPy scalars alone: as the Python scalars they hold
     if dtype is not None and isinstance(obj, (list, tuple, float, complex)):
-        obj = _into_real(obj, canonical(dtype, "asarray()'s dtype"))
+        obj = into_real(obj, canonical(dtype, "asarray()'s dtype"))
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device, **options}, None)
     try:
         x = backend.asarray(obj, copy=copy, **kwargs)
@@ -181,12 +191,12 @@ def asarray(
         if isinstance(obj, (list, tuple, int)):
             if (error := _int_out_of_range(ns, obj, dtype)) is not None:
                 raise error from e
-            if (shapes := _ragged(obj)) is not None:
+            if (shapes := ragged(obj)) is not None:
                 raise ValueError(
                     f"asarray() got nested sequences of different lengths ({shapes}); an array has one "
                     "length per dimension: pad them, or make one array of each"
                 ) from e
-            if dtype is None and _floats_with_big_ints(obj):  # NumPy makes an object array
+            if dtype is None and floats_with_big_ints(obj):  # NumPy makes an object array
                 return asarray(ns, obj, dtype=_data_dtype(ns, obj), device=device, copy=copy, **options)
         raise
     unsigned_data = dtype is not None and dtype.kind == "u" and isinstance(obj, (list, tuple, int))
@@ -206,9 +216,6 @@ def asarray(
     return wrap(x, ns)
 
 
-_PYTHON_SCALARS = (bool, int, float, complex)
-
-
 def _int_out_of_range(ns: Space, obj: Any, dtype: DType | None) -> OverflowError | None:
     """The error for a Python int in ``obj`` beyond ``dtype``, or beyond the policy's default int dtype.
 
@@ -218,7 +225,7 @@ def _int_out_of_range(ns: Space, obj: Any, dtype: DType | None) -> OverflowError
     with a float or complex in it, or a floating ``dtype``, takes any int.
     """
     if dtype is None:
-        if any(isinstance(v, (float, complex)) for v in _leaves(obj)):
+        if any(isinstance(v, (float, complex)) for v in leaves_of(obj)):
             return None
         target = ns.policy_now().defaults["int"]
     elif dtype.kind in "iu":
@@ -226,112 +233,21 @@ def _int_out_of_range(ns: Space, obj: Any, dtype: DType | None) -> OverflowError
     else:
         return None
     lo, hi = INT_RANGE[target]
-    bad = next((v for v in _leaves(obj) if v.__class__ is int and not lo <= v <= hi), None)
+    bad = next((v for v in leaves_of(obj) if v.__class__ is int and not lo <= v <= hi), None)
     if bad is None:
         return None
     whose = "the policy's default integer dtype " if dtype is None else ""
     return OverflowError(
-        f"asarray() got the Python int {_short(bad)}, out of range of {whose}{target} ({lo}..{hi}); "
-        f"{_holding(bad, bad)}, or convert the data first."
-    )
-
-
-def _holding(low: int, high: int) -> str:
-    """The fix for ints from ``low`` to ``high`` beyond a dtype: the int dtype holding them, or a float."""
-    holder = next((d for d in (int64, uint64) if INT_RANGE[d][0] <= low and high <= INT_RANGE[d][1]), None)
-    return f"pass dtype=xp.{holder}" if holder is not None else "pass a floating dtype, e.g. dtype=xp.float64"
-
-
-def _floats_with_big_ints(obj: Any) -> bool:
-    """Whether Python data ``obj`` is Python scalars alone, with an int beyond int64 among them."""
-    leaves = list(_leaves(obj))
-    lo, hi = INT_RANGE[int64]
-    return all(v.__class__ in _PYTHON_SCALARS for v in leaves) and any(
-        v.__class__ is int and not lo <= v <= hi for v in leaves
+        f"asarray() got the Python int {short(bad)}, out of range of {whose}{target} ({lo}..{hi}); "
+        f"{holding(bad, bad)}, or convert the data first."
     )
 
 
 def _data_dtype(ns: Space, obj: Any) -> DType:
     """The policy's default dtype of the highest kind of Python data ``obj``: float, or complex."""
-    kind = "complex" if any(isinstance(v, complex) for v in _leaves(obj)) else "float"
+    kind = "complex" if any(isinstance(v, complex) for v in leaves_of(obj)) else "float"
     dtype: DType = ns.policy_now().defaults[kind]
     return dtype
-
-
-def _check_no_copy(obj: Any, dtype: DType | None) -> None:
-    """Raise where ``asarray(obj, dtype=dtype, copy=False)`` needs a copy, alike on every backend.
-
-    Python data always needs one, and so does an array of another dtype (JAX
-    made both silently; NumPy and torch raised in their own words).
-
-    Raises
-    ------
-    ValueError
-        ``obj`` is Python data, or an array whose dtype is not ``dtype``.
-    """
-    if isinstance(obj, (list, tuple, bool, int, float, complex)):
-        raise ValueError(
-            "asarray(copy=False) cannot make an array of Python data without copying it; pass copy=None, "
-            "which copies only where it must"
-        )
-    have = getattr(obj, "dtype", None)
-    if dtype is None or have is None:
-        return
-    try:
-        have = canonical(have)
-    except TypeError:  # a dtype promo_ns has not: the backend says what it does with it
-        return
-    wanted = canonical(dtype)
-    if have is not wanted:
-        raise ValueError(
-            f"asarray(copy=False) cannot make {a_or_an(wanted)} array of {have} data without a copy; "
-            "pass copy=None, or leave out dtype="
-        )
-
-
-def _ragged(obj: Any) -> str | None:
-    """The lengths at the first level where nested sequences ``obj`` differ, or None where they do not."""
-    level = [obj]
-    while level and all(isinstance(v, (list, tuple)) for v in level):
-        lengths = {len(v) for v in level}
-        if len(lengths) > 1:
-            return "lengths " + ", ".join(map(str, sorted(lengths))) + " side by side"
-        level = [item for v in level for item in v]
-    if level and any(isinstance(v, (list, tuple)) for v in level):
-        return "a sequence beside a scalar"
-    return None
-
-
-def _into_real(obj: Any, dtype: DType) -> Any:
-    """Python data ``obj`` for a real ``dtype``, each float and complex checked as NumPy converts it.
-
-    A float into an integer dtype is its integer part, which must fit (NumPy
-    raised in its own words, torch refused a fraction below 0 into uint8); a
-    complex goes into a real dtype only without an imaginary part (NumPy and
-    torch raised "must be real number").  NaN into an integer dtype is a ValueError.
-    """
-    if dtype.kind not in "iuf" or not any(isinstance(v, (float, complex)) for v in _leaves(obj)):
-        return obj
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_into_real(v, dtype) for v in obj)
-    if obj.__class__ is bool or obj.__class__ is int:
-        return obj
-    value = _checked_fill("asarray", obj, dtype, "make")
-    return int(value) if dtype.kind in "iu" else value
-
-
-def _leaves(obj: Any) -> Iterator[Any]:
-    if isinstance(obj, (list, tuple)):
-        for item in obj:
-            yield from _leaves(item)
-    else:
-        yield obj
-
-
-def _python_scalars(obj: Any) -> Any:
-    if isinstance(obj, (list, tuple)):
-        return type(obj)(_python_scalars(v) for v in obj)
-    return obj.item() if is_numpy_like(obj) else obj
 
 
 def _nested(ns: Space, obj: Any, leaves: list[Any], dtype: DType | None, device: Any) -> Any:
@@ -382,7 +298,7 @@ def _nested_dtype(ns: Space, policy: Policy, leaves: list[Any], arrays: list[Any
             operands.append(Operand(leaf.dtype, Role.ND))
         elif is_numpy_like(leaf) and policy.nested != "refused":
             operands.append(Operand(canonical(leaf.dtype), Role.ND))
-        elif isinstance(leaf, _PYTHON_SCALARS) or is_numpy_like(leaf):
+        elif isinstance(leaf, PYTHON_SCALARS) or is_numpy_like(leaf):
             value = leaf.item() if is_numpy_like(leaf) else leaf
             if rules.nested == "weak-scalars":
                 operands.append(operand(value))
@@ -404,7 +320,7 @@ def _refusing_other_data(fn: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return fn(ns, obj, **kwargs)
         except (TypeError, ValueError, RuntimeError, AssertionError) as e:  # torch's for a CUDA device
-            bad = next((leaf for leaf in _leaves(obj) if not _array_data(ns, leaf)), _OK)
+            bad = next((leaf for leaf in leaves_of(obj) if not _array_data(ns, leaf)), _OK)
             if bad is _OK or isinstance(e, PromotionError):
                 given = kwargs.get("device")
                 device = unknown_device(ns, "asarray", ns._device if given is None else given, e)
@@ -413,7 +329,7 @@ def _refusing_other_data(fn: Callable[..., Any]) -> Callable[..., Any]:
                 raise device from e
             where = " inside nested data" if bad is not obj else ""
             raise TypeError(
-                f"asarray() cannot make an array of {type(bad).__name__} {_short(bad)}{where}; it takes "
+                f"asarray() cannot make an array of {type(bad).__name__} {short(bad)}{where}; it takes "
                 "promo_ns or native arrays, Python bool/int/float/complex, nested lists or tuples of "
                 "them, and objects with __array__, __dlpack__ or the buffer protocol"
             ) from e
@@ -426,7 +342,7 @@ _OK = object()
 
 def _array_data(ns: Space, x: Any) -> bool:
     """Whether ``asarray`` can read ``x`` as data: a scalar, an array, or an object offering its buffer."""
-    if x.__class__ is ns.Array or isinstance(x, (*_PYTHON_SCALARS, ns._backend.array_type)):
+    if x.__class__ is ns.Array or isinstance(x, (*PYTHON_SCALARS, ns._backend.array_type)):
         return True
     if is_numpy_like(x) or any(hasattr(x, a) for a in ("__array__", "__dlpack__", "__array_interface__")):
         return True
@@ -459,55 +375,6 @@ def _creation(name: str, kind: str | None) -> Callable[..., Any]:
     return create
 
 
-def _checked_fill(name: str, value: Any, dtype: DType, doing: str = "fill") -> Any:
-    """Python scalar fill ``value`` for ``dtype`` (a complex as its real part for a real dtype), checked.
-
-    Nothing is lost silently: a float fills an integer dtype with its integer part, as a cast does; NaN,
-    an infinity or one beyond the dtype's range has none (NumPy's cast gives an
-    undefined value, torch raises), nor has an int beyond it (NumPy and torch
-    raise in their words, Dask when computing, JAX wraps it).  A complex fills an
-    integer or floating dtype only without an imaginary part (a bool takes its truth).
-    ``doing``: what ``name`` does with the value, for the message (``"space"``: ``linspace``).
-
-    Raises
-    ------
-    OverflowError
-        The value is beyond ``dtype`` or has an imaginary part for a real dtype.
-    ValueError
-        A NaN for an integer dtype.
-    """
-    made = {"fill": f"{a_or_an(dtype)} array with", "space": f"{dtype} values to"}.get(
-        doing, f"{a_or_an(dtype)} array of"
-    )
-    if value.__class__ is complex and dtype.kind in "iuf":
-        if value.imag != 0:
-            raise OverflowError(
-                f"{name}() cannot {doing} {made} the Python complex {value!r}: its "
-                f"imaginary part would be lost. Fix: pass its real part, {value.real!r}, or a complex "
-                "dtype, e.g. dtype=xp.complex128"
-            )
-        value = value.real
-    if value.__class__ is int and dtype.kind in "iu":
-        lo, hi = INT_RANGE[dtype]
-        if not lo <= value <= hi:
-            raise OverflowError(
-                f"{name}() cannot {doing} {made} the Python int {_short(value)}: {dtype} holds no such "
-                f"value ({lo}..{hi}). Fix: {_holding(value, value)}, or pass a value in range"
-            )
-        return value
-    if value.__class__ is not float or dtype.kind not in "iu":
-        return value
-    lo, hi = INT_RANGE[dtype]
-    if math.isfinite(value) and lo <= math.trunc(value) <= hi:
-        return value
-    error = ValueError if math.isnan(value) else OverflowError
-    raise error(
-        f"{name}() cannot {doing} {made} the Python float {value!r}: {dtype} holds "
-        f"no such value ({lo}..{hi}). Fix: make a float array, e.g. dtype=xp.float64, or pass a value "
-        "in range"
-    )
-
-
 def full(ns: Space, shape: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None) -> Any:
     """An array of ``shape`` filled with ``fill_value``; without ``dtype``, the policy's default dtype."""
     kind = None if dtype is not None else _kind_of_scalar(fill_value)
@@ -515,7 +382,7 @@ def full(ns: Space, shape: Any, fill_value: Any, *, dtype: DType | None = None, 
     kwargs = creation_kwargs(ns, {"dtype": target, "device": device}, kind, "full")  # a dtype it lacks first
     filled = target if kind is None else ns.policy_now().defaults[kind]
     assert filled is not None  # a dtype given, or the policy's default of the value's kind
-    fill_value = _checked_fill("full", fill_value, filled)
+    fill_value = checked_fill("full", fill_value, filled)
     return _created(ns, "full", ns._backend.compat.full, shape, native(ns, fill_value), **kwargs)
 
 
@@ -530,7 +397,7 @@ def full_like(
     kwargs: dict[str, Any] = {} if device is None else {"device": native_device(ns, device)}
     if dtype is not None:
         kwargs["dtype"] = ns._backend.native_dtype(target)  # a dtype the backend lacks, before the value
-    fill_value = _checked_fill("full_like", fill_value, target)
+    fill_value = checked_fill("full_like", fill_value, target)
     return _created(ns, "full_like", ns._backend.compat.full_like, native_x, fill_value, **kwargs)
 
 
@@ -552,7 +419,7 @@ def arange(
     """
     # NumPy scalars (a size from NumPy's arithmetic) count as the Python numbers they hold: np.int64(3)
     # was a float bound, and Dask refused it
-    start, stop, step = (_as_python(v) for v in (start, stop, step))
+    start, stop, step = (as_python(v) for v in (start, stop, step))
     dtype = None if dtype is None else canonical(dtype, "arange()'s dtype")
     if dtype is not None and canonical(dtype).kind == "b":
         first, last = (0, start) if stop is None else (start, stop)
@@ -574,37 +441,9 @@ def arange(
     if ints:
         target = canonical(dtype) if dtype is not None else ns.policy_now().defaults["int"]
         if target.kind in "iu":
-            _check_int_range(start, stop, step, target, default=dtype is None)
+            check_int_range(start, stop, step, target, default=dtype is None)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float", "arange")
     return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
-
-
-def _as_python(v: Any) -> Any:
-    """A NumPy real scalar as the Python number it holds; anything else as it is."""
-    return v.item() if is_numpy_scalar(v) and v.dtype.kind in "iuf" else v
-
-
-def _check_int_range(start: float, stop: float | None, step: float, dtype: DType, *, default: bool) -> None:
-    """Raise unless ``arange``'s int values, first to last, fit integer ``dtype`` (backends wrap them).
-
-    Raises
-    ------
-    OverflowError
-        A value beyond ``dtype``.
-    """
-    first, last = (0, start) if stop is None else (start, stop)
-    count = -((first - last) // step) if step else 0
-    if count <= 0:
-        return  # no values (or a zero step: the backend's error)
-    low, high = sorted((first, first + (count - 1) * step))
-    lo, hi = INT_RANGE[dtype]
-    if lo <= low and high <= hi:
-        return
-    whose = "the policy's default integer dtype " if default else ""
-    raise OverflowError(
-        f"arange() from {first} to {last} by {step} reaches {low if low < lo else high}, out of range "
-        f"of {whose}{dtype} ({lo}..{hi}); {_holding(int(low), int(high))}, or bounds in range."
-    )
 
 
 def linspace(
@@ -630,57 +469,16 @@ def linspace(
     # an int beyond int64 as its float64, which NumPy spaces in (it makes an object array of it,
     # torch and JAX raise in their words)
     start, stop = (
-        float(b) if b.__class__ is int and not _INT64_MIN <= b <= _INT64_MAX else b for b in (start, stop)
+        float(b) if b.__class__ is int and not INT64_MIN <= b <= INT64_MAX else b for b in (start, stop)
     )
     bad = next((b for b in (start, stop) if b.__class__ is float and not math.isfinite(b)), None)
     if bad is not None:  # NumPy's values are NaN and infinities, in a pattern of its own; torch's another
         raise ValueError(f"linspace() spaces finite bounds only, not {bad!r}; pass finite start and stop")
     if dtype is not None and num.__class__ is int and num > 0:
-        _check_spaced(start, stop, num, endpoint, canonical(dtype))
+        check_spaced(start, stop, num, endpoint, canonical(dtype))
     return _created(
         ns, "linspace", ns._backend.compat.linspace, start, stop, num, endpoint=endpoint, **kwargs
     )
-
-
-_INT64_MIN, _INT64_MAX = INT_RANGE[int64]
-
-
-def _check_spaced(
-    start: int | float | complex, stop: int | float | complex, num: int, endpoint: bool, dtype: DType
-) -> None:
-    """Check that ``dtype`` holds the first and the last of ``linspace``'s ``num`` values (``num`` > 0).
-
-    They are computed as NumPy computes them, in float64 (an integer dtype
-    takes their floors), so a bound of int64 or uint64 may round beyond it.
-
-    Raises
-    ------
-    OverflowError
-        An integer dtype without one of them (NumPy's cast gives an undefined value, torch raises
-        in its words), or a floating one without its magnitude (NumPy's cast gives an infinity,
-        torch raises).
-    ValueError
-        A NaN for an integer dtype.
-    """
-    if isinstance(start, complex) or isinstance(stop, complex) or dtype.kind not in "iuf":
-        return
-    for which, value in zip(("first", "last"), numpy_ends(start, stop, num, endpoint=endpoint), strict=False):
-        if dtype.kind == "f":
-            bad = math.isfinite(value) and abs(value) > FLOAT_MAX[dtype]
-            held = f"-{FLOAT_MAX[dtype]:g}..{FLOAT_MAX[dtype]:g}"
-        else:
-            lo, hi = INT_RANGE[dtype]
-            bad = not math.isfinite(value) or not lo <= math.floor(value) <= hi
-            held = f"{lo}..{hi}"
-        if bad:
-            floors = "" if dtype.kind == "f" else " and floors"
-            nan = math.isnan(value)
-            detail = f"has no {dtype} value" if nan else f"is beyond {dtype} ({held})"
-            raise (ValueError if nan else OverflowError)(
-                f"linspace() cannot space {dtype} values from {_short(start)} to {_short(stop)}: the {which} "
-                f"value, {value!r} as NumPy computes it in float64{floors}, {detail}. "
-                "Fix: pass dtype=xp.float64, or bounds in range"
-            )
 
 
 def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> tuple[Any, ...] | list[Any]:
