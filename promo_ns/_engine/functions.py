@@ -170,10 +170,8 @@ def check_input_kind(policy: Policy, op: str, dtype: DType) -> None:
         )
 
 
-def check_astype(policy: Policy, dtype: DType, target: DType, op: str = "astype") -> None:
+def check_astype(policy: Policy, dtype: DType, target: DType) -> None:
     """Refuse ``astype`` of a ``dtype`` array to ``target`` where ``policy.astype_kinds`` does.
-
-    ``op``: the function whose explicit cast it is (``"sum"``: its ``dtype=``).
 
     Raises
     ------
@@ -189,13 +187,8 @@ def check_astype(policy: Policy, dtype: DType, target: DType, op: str = "astype"
             if target.kind == "b"
             else f"cast to a {_kinds(kinds)} dtype"
         )
-        call = (
-            f"astype(x: {dtype} array, {target})"
-            if op == "astype"
-            else f"{op}(x: {dtype} array, dtype={target})"
-        )
         raise PromotionError(
-            f"policy {policy.name!r} refuses {call}: it casts {dtype} only "
+            f"policy {policy.name!r} refuses astype(x: {dtype} array, {target}): it casts {dtype} only "
             f"to {_kinds(kinds)} dtypes ({policy.reference}). Fix: {fix}."
         )
 

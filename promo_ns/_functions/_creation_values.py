@@ -102,12 +102,16 @@ def ragged(obj: Any) -> str | None:
 
 
 def into_real(obj: Any, dtype: DType) -> Any:
-    """Python data ``obj`` for a real ``dtype``, each float and complex checked as NumPy converts it.
+    """Python data ``obj`` for a real ``dtype``, each float checked as NumPy converts it.
 
     A float into an integer dtype is its integer part, which must fit (NumPy
-    raised in its own words, torch refused a fraction below 0 into uint8); a
-    complex goes into a real dtype only without an imaginary part (NumPy and
-    torch raised "must be real number").  NaN into an integer dtype is a ValueError.
+    raised in its own words, torch refused a fraction below 0 into uint8); NaN
+    is a ValueError.
+
+    Raises
+    ------
+    TypeError
+        A Python complex among the data, as NumPy and torch refuse it (also with a zero imaginary part).
     """
     if dtype.kind not in "iuf" or not any(isinstance(v, (float, complex)) for v in leaves_of(obj)):
         return obj
@@ -115,6 +119,11 @@ def into_real(obj: Any, dtype: DType) -> Any:
         return type(obj)(into_real(v, dtype) for v in obj)
     if obj.__class__ is bool or obj.__class__ is int:
         return obj
+    if obj.__class__ is complex:
+        raise TypeError(
+            f"asarray() cannot make {a_or_an(dtype)} array of the Python complex {obj!r}: a real dtype takes "
+            f"no complex number. Fix: pass a complex dtype, e.g. dtype=xp.complex128, or the real parts"
+        )
     value = checked_fill("asarray", obj, dtype, "make")
     return int(value) if dtype.kind in "iu" else value
 
