@@ -666,3 +666,13 @@ def test_a_whole_mask_with_a_scalar_is_written_under_jit_too() -> None:
     eager, jitted = clipped(x), jax.jit(clipped)(x)
     assert to_numpy(eager).tolist() == to_numpy(jitted).tolist() == [9.0, 1.0, 9.0, 9.0]
     assert to_numpy(x).tolist() == [0.25, 1.0, 2.0, 3.0]
+
+
+def test_asarray_makes_strongly_typed_arrays_also_of_weak_tracers() -> None:
+    # JAX's weak types leaked into JAX's own functions (diff(int8, prepend=300) wrapped to -44); a weak
+    # tracer under jax.jit (a Python scalar argument) cannot go through NumPy
+    xp = promo_ns.namespace("jax", policy="jax")
+    assert not promo_ns.unwrap(xp.asarray(3)).weak_type
+    assert not promo_ns.unwrap(xp.asarray(jnp.asarray(3.0))).weak_type
+    traced = jax.jit(lambda s: promo_ns.unwrap(xp.asarray(s) * 2))(3.0)
+    assert float(traced) == 6.0 and not traced.weak_type

@@ -420,13 +420,18 @@ def _arange(arange: Callable[..., Any]) -> Callable[..., Any]:
 def _strong(obj: Any, x: Any, kwargs: dict[str, Any]) -> Any:
     """``x``, JAX's array of ``obj``, strongly typed.
 
-    JAX makes a Python scalar a weakly typed array, which JAX's own functions
-    would then take in another array's dtype (``diff``'s ``prepend``: int8
-    wrapping 300).  Remade from NumPy's array of it: nothing compiled.
+    JAX makes a Python scalar (and keeps a weakly typed array or tracer) weakly
+    typed, which JAX's own functions would then take in another array's dtype
+    (``diff``'s ``prepend``: int8 wrapping 300).  A Python scalar's array is
+    remade from NumPy's (nothing compiled); an array or tracer is converted.
     """
     if not getattr(x, "weak_type", False):
         return x
-    return _jnp_asarray(np.asarray(obj, dtype=x.dtype), **{k: v for k, v in kwargs.items() if k != "dtype"})
+    if obj.__class__ in (bool, int, float, complex):
+        return _jnp_asarray(
+            np.asarray(obj, dtype=x.dtype), **{k: v for k, v in kwargs.items() if k != "dtype"}
+        )
+    return jax.lax.convert_element_type(x, x.dtype)
 
 
 def _linspace(linspace: Callable[..., Any]) -> Callable[..., Any]:
