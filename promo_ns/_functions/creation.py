@@ -471,7 +471,7 @@ def linspace(
     start, stop = (
         float(b) if b.__class__ is int and not INT64_MIN <= b <= INT64_MAX else b for b in (start, stop)
     )
-    bad = next((b for b in (start, stop) if b.__class__ is float and not math.isfinite(b)), None)
+    bad = next((b for b in (start, stop) if isinstance(b, float) and not math.isfinite(b)), None)
     if bad is not None:  # NumPy's values are NaN and infinities, in a pattern of its own; torch's another
         raise ValueError(f"linspace() spaces finite bounds only, not {bad!r}; pass finite start and stop")
     if dtype is not None and num.__class__ is int and num > 0:
