@@ -216,9 +216,7 @@ class Namespace(ModuleType):
             if arrays == 2 and len(given) > 1:  # take, take_along_axis: their indices
                 _check_indices(name, given[1])
             if kwargs:
-                if (
-                    kwargs.get("dtype") is not None
-                ):  # a name or another library's dtype: promo_ns's, or its error
+                if kwargs.get("dtype") is not None:  # a name, or another library's dtype
                     kwargs["dtype"] = canonical(kwargs["dtype"], f"{name}()'s dtype")
                 joined = self._joined_ends(name, given[0], kwargs) if name in _JOINED_ENDS and given else {}
                 kwargs = {
