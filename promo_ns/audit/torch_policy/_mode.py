@@ -364,6 +364,7 @@ _REDUCING = frozenset(
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
+#: The largest Python int torch's own setitem converts (a C ``long long``); uint64 holds more.
 _INT64_MAX = 2**63 - 1
 
 
