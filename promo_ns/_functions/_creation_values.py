@@ -40,6 +40,7 @@ def short(x: Any) -> str:
 
 
 PYTHON_SCALARS = (bool, int, float, complex)
+INT64_MIN, INT64_MAX = INT_RANGE[int64]
 
 
 def holding(low: int, high: int) -> str:
@@ -51,9 +52,8 @@ def holding(low: int, high: int) -> str:
 def floats_with_big_ints(obj: Any) -> bool:
     """Whether Python data ``obj`` is Python scalars alone, with an int beyond int64 among them."""
     leaves = list(leaves_of(obj))
-    lo, hi = INT_RANGE[int64]
     return all(v.__class__ in PYTHON_SCALARS for v in leaves) and any(
-        v.__class__ is int and not lo <= v <= hi for v in leaves
+        v.__class__ is int and not INT64_MIN <= v <= INT64_MAX for v in leaves
     )
 
 
@@ -80,10 +80,9 @@ def check_no_copy(obj: Any, dtype: DType | None) -> None:
         have = canonical(have)
     except TypeError:  # a dtype promo_ns has not: the backend says what it does with it
         return
-    wanted = canonical(dtype)
-    if have is not wanted:
+    if have is not dtype:
         raise ValueError(
-            f"asarray(copy=False) cannot make {a_or_an(wanted)} array of {have} data without a copy; "
+            f"asarray(copy=False) cannot make {a_or_an(dtype)} array of {have} data without a copy; "
             "pass copy=None, or leave out dtype="
         )
 
@@ -115,8 +114,13 @@ def into_real(obj: Any, dtype: DType) -> Any:
     """
     if dtype.kind not in "iuf" or not any(isinstance(v, (float, complex)) for v in leaves_of(obj)):
         return obj
+    return _real(obj, dtype)
+
+
+def _real(obj: Any, dtype: DType) -> Any:
+    """:func:`into_real` of ``obj``, nested data holding a float or complex somewhere."""
     if isinstance(obj, (list, tuple)):
-        return type(obj)(into_real(v, dtype) for v in obj)
+        return type(obj)(_real(v, dtype) for v in obj)
     if obj.__class__ is bool or obj.__class__ is int:
         return obj
     if obj.__class__ is complex:
@@ -217,9 +221,6 @@ def check_int_range(start: float, stop: float | None, step: float, dtype: DType,
         f"arange() from {first} to {last} by {step} reaches {low if low < lo else high}, out of range "
         f"of {whose}{dtype} ({lo}..{hi}); {holding(int(low), int(high))}, or bounds in range."
     )
-
-
-INT64_MIN, INT64_MAX = INT_RANGE[int64]
 
 
 def check_spaced(

@@ -182,7 +182,7 @@ def asarray(
                 return asarray(ns, out, copy=False, **options) if options else out
             obj = python_scalars(obj)  # NumPy scalars alone: as the Python scalars they hold
     if dtype is not None and isinstance(obj, (list, tuple, float, complex)):
-        obj = into_real(obj, canonical(dtype, "asarray()'s dtype"))
+        obj = into_real(obj, dtype)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device, **options}, None)
     try:
         x = backend.asarray(obj, copy=copy, **kwargs)
@@ -421,7 +421,7 @@ def arange(
     # was a float bound, and Dask refused it
     start, stop, step = (as_python(v) for v in (start, stop, step))
     dtype = None if dtype is None else canonical(dtype, "arange()'s dtype")
-    if dtype is not None and canonical(dtype).kind == "b":
+    if dtype is not None and dtype.kind == "b":
         first, last = (0, start) if stop is None else (start, stop)
         try:
             n = max(0, math.ceil((last - first) / step))
@@ -439,7 +439,7 @@ def arange(
         return ns.asarray(values, dtype=dtype, device=device)
     ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
     if ints:
-        target = canonical(dtype) if dtype is not None else ns.policy_now().defaults["int"]
+        target = dtype if dtype is not None else ns.policy_now().defaults["int"]
         if target.kind in "iu":
             check_int_range(start, stop, step, target, default=dtype is None)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float", "arange")
@@ -462,7 +462,7 @@ def linspace(
     dtype = None if dtype is None else canonical(dtype, "linspace()'s dtype")
     if kind == "complex" and dtype is not None and dtype.kind in "iu":
         raise TypeError(
-            f"linspace() cannot space {canonical(dtype)} values between the complex bounds {start!r} and "
+            f"linspace() cannot space {dtype} values between the complex bounds {start!r} and "
             f"{stop!r} (NumPy has no complex floor); give real bounds, or a complex dtype and cast the result"
         )
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, kind, "linspace")
@@ -475,7 +475,7 @@ def linspace(
     if bad is not None:  # NumPy's values are NaN and infinities, in a pattern of its own; torch's another
         raise ValueError(f"linspace() spaces finite bounds only, not {bad!r}; pass finite start and stop")
     if dtype is not None and num.__class__ is int and num > 0:
-        check_spaced(start, stop, num, endpoint, canonical(dtype))
+        check_spaced(start, stop, num, endpoint, dtype)
     return _created(
         ns, "linspace", ns._backend.compat.linspace, start, stop, num, endpoint=endpoint, **kwargs
     )

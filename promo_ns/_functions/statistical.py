@@ -15,6 +15,7 @@ from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array
 from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
 from promo_ns._report import traced
+from promo_ns.backends._values import reduced_axes
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
 
@@ -95,8 +96,7 @@ def _no_count_left(x: Any, axis: Any, correction: Any) -> bool:
     """Whether ``correction`` is at least the number of elements reduced (known: Dask's may not be)."""
     try:
         shape = x.shape
-        axes = range(len(shape)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
-        return bool(correction >= math.prod(shape[a] for a in axes))
+        return bool(correction >= math.prod(shape[a] for a in reduced_axes(len(shape), axis)))
     except (AttributeError, TypeError, IndexError):  # not an array, an unknown size, a refused axis
         return False
 

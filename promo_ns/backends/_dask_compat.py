@@ -22,7 +22,7 @@ import numpy
 from dask.array.ufunc import ufunc as dask_ufunc
 
 from promo_ns.backends._dask_indexing import getitem, known
-from promo_ns.backends._values import numpy_spacing, signed_counts
+from promo_ns.backends._values import numpy_spacing, reduced_axes, signed_counts
 
 __all__ = ["DaskCompat"]
 
@@ -384,7 +384,7 @@ _NO_IDENTITY = frozenset(("argmax", "argmin", "max", "min"))
 def _check_not_empty(name: str, x: Any, axis: Any) -> None:
     """Raise NumPy's ValueError where ``name`` reduces an axis of ``x`` known to have no element."""
     shape = getattr(x, "shape", ())
-    axes = range(len(shape)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    axes = reduced_axes(len(shape), axis)
     if any(isinstance(a, int) and -len(shape) <= a < len(shape) and shape[a] == 0 for a in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
 

@@ -96,8 +96,7 @@ def _sorting(fn: Callable[..., Any], argsort: Callable[..., Any], *, values: boo
 def _last(x: Tensor, axis: int | Sequence[int] | None) -> tuple[Tensor, tuple[int, ...]]:
     """``x`` with the ``axis`` axes moved last and flattened into one; the kept axes' indices."""
     nd = x.ndim
-    axes = range(nd) if axis is None else (axis,) if isinstance(axis, int) else axis
-    reduced = sorted(a % nd if nd else 0 for a in axes)
+    reduced = sorted(a % nd if nd else 0 for a in _values.reduced_axes(nd, axis))
     kept = tuple(a for a in range(nd) if a not in reduced)
     moved = x.permute(*kept, *reduced) if nd else x
     return moved.reshape(*(x.shape[a] for a in kept), -1), kept

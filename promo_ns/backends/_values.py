@@ -14,6 +14,7 @@ __all__ = [
     "numpy_ends",
     "numpy_fill",
     "numpy_spacing",
+    "reduced_axes",
     "signed_counts",
     "taken_axis",
     "zero_divisor_error",
@@ -77,6 +78,11 @@ def _spaced(index: Any, first: float, delta: float, div: int) -> Any:
         step = delta / div
         return index / div * delta + first if step == 0 else index * step + first
     return index * delta + first
+
+
+def reduced_axes(ndim: int, axis: Any) -> Any:
+    """The axes a reduction over ``axis`` (None: every axis; one axis; a tuple or list of them) reduces."""
+    return range(ndim) if axis is None else axis if isinstance(axis, (tuple, list)) else (axis,)
 
 
 def numpy_fill(value: Any, dtype: Any, *, data: bool = False) -> Any:

@@ -17,7 +17,7 @@ from torch.overrides import TorchFunctionMode, handle_torch_function, has_torch_
 
 from promo_ns._context import current
 from promo_ns._convert import wrap
-from promo_ns._dtypes import canonical
+from promo_ns._dtypes import INT_RANGE, canonical, int64
 from promo_ns._engine.operands import Operand, PromotionError
 from promo_ns._engine.resolution import inplace_dtype, output_dtype
 from promo_ns._memo import per_policy
@@ -365,7 +365,7 @@ _REDUCING = frozenset(
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
 #: The largest Python int torch's own setitem converts (a C ``long long``); uint64 holds more.
-_INT64_MAX = 2**63 - 1
+_INT64_MAX = INT_RANGE[int64][1]
 
 
 def _check_outs_writable(func: Callable[..., Any], out: Any) -> None:
