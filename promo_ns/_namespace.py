@@ -39,6 +39,7 @@ from promo_ns._functions import (
     searching,
     statistical,
 )
+from promo_ns._functions._arguments import with_rules
 from promo_ns._functions._common import bind, checking_axes, in_policy_dtype
 from promo_ns._functions.info import Info
 from promo_ns._ops import DELEGATED_DTYPES, INPUT_KIND_OPS
@@ -239,7 +240,7 @@ class Namespace(ModuleType):
                     raise
                 raise kernel_failure(self, name, e, args)  # noqa: B904 - its cause is set
 
-        return checking_axes(delegated, name, _signature(fn))
+        return with_rules(checking_axes(delegated, name, _signature(fn)), op)
 
     def _joined_ends(self, name: str, x: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
         """The native ``x`` (key ``""``) and ends of ``name`` (:data:`_JOINED_ENDS`) given, in one dtype."""

@@ -11,6 +11,7 @@ device compares dtypes and shapes.
 
 from __future__ import annotations
 
+import array
 import math
 import operator
 import warnings
@@ -182,7 +183,22 @@ CASES: dict[str, tuple[str, Callable[[Any], Any]]] = {
             xp.asarray([True, False, False]), n=2, prepend=xp.asarray([True]), append=xp.asarray([True])
         ),
     ),
+    # the buffer protocol: the buffer's own dtype (torch read every buffer as float32, the others as
+    # Python data of the policy's default dtype); bytes are NumPy's string scalars, refused
+    "asarray-memoryview-int16": ("numpy", lambda xp: xp.asarray(memoryview(np.arange(3, dtype=np.int16)))),
+    "asarray-array-double": ("pytorch", lambda xp: xp.asarray(array.array("d", [1.5, -2.0]))),
+    "asarray-bytearray": ("array-api", lambda xp: xp.asarray(bytearray(b"\x01\xff"))),
+    "asarray-bytearray-float32": ("array-api", lambda xp: xp.asarray(bytearray(b"\x01"), dtype=xp.float32)),
+    "asarray-bytes": ("array-api", lambda xp: xp.asarray(b"\x01\x02")),
+    # JAX shares only compact, writable buffers: it copies the others (copy=None)
+    "from_dlpack-strided": ("numpy", lambda xp: xp.from_dlpack(np.arange(12.0).reshape(3, 4)[:, ::2])),
+    "from_dlpack-readonly": ("numpy", lambda xp: xp.from_dlpack(_read_only(np.arange(4, dtype=np.int32)))),
 }
+
+
+def _read_only(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    x.flags.writeable = False
+    return x
 
 
 #: (case, backend) pairs still differing, left to the backend's adapter.

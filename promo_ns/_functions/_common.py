@@ -27,6 +27,7 @@ from promo_ns._dtypes import (
 )
 from promo_ns._engine.functions import delegated_dtype
 from promo_ns._engine.operands import PromotionError
+from promo_ns._functions._arguments import with_rules
 from promo_ns._operands import Space
 from promo_ns._plan import finish, kernel_failure, one_array
 from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
@@ -62,8 +63,8 @@ def bind(fn: Callable[..., Any], ns: Space) -> Callable[..., Any]:
     sig = _bound_signature(fn)
     bound.__signature__ = sig  # type: ignore[attr-defined]
     if fn.__name__ in OWN_AXIS_CHECK:
-        return bound
-    return checking_axes(bound, fn.__name__, sig)
+        return with_rules(bound, fn.__name__)
+    return with_rules(checking_axes(bound, fn.__name__, sig), fn.__name__)
 
 
 @functools.cache
@@ -156,17 +157,28 @@ def _within(name: str, parameter: str, value: Any, x: Any, beyond: int) -> None:
     numpy.exceptions.AxisError
         An axis outside ``-ndim .. ndim - 1`` (a ValueError and an IndexError), on every backend: the
         libraries disagree on a 0-d array's ``axis=0``, NumPy's reductions taking it.
+    ValueError
+        A tuple naming an axis twice (as NumPy refuses it; torch's is a RuntimeError, Dask's
+        ``sum`` takes it).
     """
     if not hasattr(x, "_k") or not hasattr(x, "_x"):  # a sequence of arrays (concat, stack): the function's
         return
     n = x.ndim + beyond
-    for axis in value if isinstance(value, (tuple, list)) else (value,):
+    several = isinstance(value, (tuple, list))
+    for axis in value if several else (value,):
         if axis.__class__ is int and not -n <= axis < n:
             from numpy.exceptions import AxisError
 
             raise AxisError(
                 f"{name}(): {parameter} {axis} is out of bounds for an array of {x.ndim} dimension"
                 f"{'' if x.ndim == 1 else 's'} (axes {-n} .. {n - 1})"
+            )
+    if several and name != "roll":  # roll's axes pair with its shifts: one may come twice
+        seen = [a % n for a in value if a.__class__ is int]
+        if len(set(seen)) < len(seen):
+            raise ValueError(
+                f"{name}(): {parameter} {tuple(value)!r} names an axis twice (axes of {x.ndim} "
+                f"dimensions, counted from the end where negative); name each once"
             )
 
 

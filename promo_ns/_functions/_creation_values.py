@@ -11,6 +11,8 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+import numpy
+
 from promo_ns._convert import is_numpy_like, is_numpy_scalar
 from promo_ns._dtypes import FLOAT_MAX, INT_RANGE, DType, a_or_an, canonical, int64, uint64
 from promo_ns.backends._values import numpy_ends
@@ -20,6 +22,7 @@ __all__ = [
     "INT64_MIN",
     "PYTHON_SCALARS",
     "as_python",
+    "buffer_data",
     "check_int_range",
     "check_no_copy",
     "check_spaced",
@@ -85,6 +88,27 @@ def check_no_copy(obj: Any, dtype: DType | None) -> None:
             f"asarray(copy=False) cannot make {a_or_an(dtype)} array of {have} data without a copy; "
             "pass copy=None, or leave out dtype="
         )
+
+
+def buffer_data(obj: Any) -> Any:
+    """``obj`` as a NumPy array of its buffer's own dtype, if it only offers the buffer protocol; else None.
+
+    A ``memoryview`` of int16 data, an ``array.array('d')``, a ``bytearray`` (uint8)
+    hold typed values, as an array does (NumPy and array-api-strict read them
+    so).  torch reads every buffer as float32 (and refuses one whose length is
+    no multiple of 4), and the others took one as Python data of the policy's
+    default dtype.  ``bytes`` and ``str`` are NumPy's string scalars, left to
+    the backend.  No copy is made.
+    """
+    if isinstance(obj, (str, bytes)) or is_numpy_like(obj):
+        return None
+    if any(hasattr(obj, a) for a in ("__array__", "__dlpack__", "__array_interface__")):
+        return None
+    try:
+        view = memoryview(obj)
+    except TypeError:
+        return None
+    return numpy.asarray(view)
 
 
 def ragged(obj: Any) -> str | None:

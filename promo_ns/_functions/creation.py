@@ -26,6 +26,7 @@ from promo_ns._functions._creation_values import (
     INT64_MIN,
     PYTHON_SCALARS,
     as_python,
+    buffer_data,
     check_int_range,
     check_no_copy,
     check_spaced,
@@ -102,8 +103,15 @@ def _created(ns: Space, name: str, fn: Callable[..., Any], *args: Any, **kwargs:
         raise bad  # a lazy library takes a negative size, and fails only when computing
     try:
         return wrap(fn(*args, **kwargs), ns)
-    except (TypeError, ValueError, RuntimeError, AttributeError, ZeroDivisionError, AssertionError) as e:
-        # AssertionError: torch's for a CUDA device in a build without CUDA
+    except (
+        TypeError,
+        ValueError,
+        RuntimeError,
+        AttributeError,
+        ZeroDivisionError,
+        AssertionError,
+        OverflowError,
+    ) as e:  # AssertionError: torch's for a CUDA device in a build without CUDA
         error = _bad_arguments(name, args) or unknown_device(ns, name, kwargs.get("device"), e)
         if error is None:
             raise
@@ -141,12 +149,18 @@ def _bad_arguments(name: str, args: tuple[Any, ...]) -> Exception | None:
                 )
             if operator.index(value) < 0:
                 return ValueError(f"{name}()'s {arg} must be >= 0, not {value!r}")
-        elif value is not None and not isinstance(value, (int, float, complex)):
+        elif value is not None and not isinstance(
+            value, (int, float) if name == "arange" else (int, float, complex)
+        ):
             return TypeError(
                 f"{name}()'s {arg} must be a Python int or float, not {type(value).__name__} {short(value)}"
             )
         elif arg == "step" and value == 0:
             return ValueError(f"{name}()'s step must not be zero; e.g. xp.arange(0, 10, 2)")
+        elif name == "arange" and isinstance(value, float) and not math.isfinite(value):
+            return ValueError(
+                f"arange()'s {arg} must be finite, not {value!r}: the count of values has no end"
+            )
     if name == "full" and len(args) > 1 and not isinstance(args[1], (bool, int, float, complex)):
         return _bad_fill_value(args[1])
     return None
@@ -181,6 +195,9 @@ def asarray(
                 out = _nested(ns, obj, leaves, dtype, device)
                 return asarray(ns, out, copy=False, **options) if options else out
             obj = python_scalars(obj)  # NumPy scalars alone: as the Python scalars they hold
+    elif not isinstance(obj, (*PYTHON_SCALARS, backend.array_type)):
+        buffer = buffer_data(obj)
+        obj = obj if buffer is None else buffer
     if dtype is not None and isinstance(obj, (list, tuple, float, complex)):
         obj = into_real(obj, dtype)
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device, **options}, None)
@@ -342,6 +359,8 @@ _OK = object()
 
 def _array_data(ns: Space, x: Any) -> bool:
     """Whether ``asarray`` can read ``x`` as data: a scalar, an array, or an object offering its buffer."""
+    if isinstance(x, (str, bytes)):  # NumPy's string scalars (torch read bytes as float32)
+        return False
     if x.__class__ is ns.Array or isinstance(x, (*PYTHON_SCALARS, ns._backend.array_type)):
         return True
     if is_numpy_like(x) or any(hasattr(x, a) for a in ("__array__", "__dlpack__", "__array_interface__")):
@@ -420,6 +439,9 @@ def arange(
     # NumPy scalars (a size from NumPy's arithmetic) count as the Python numbers they hold: np.int64(3)
     # was a float bound, and Dask refused it
     start, stop, step = (as_python(v) for v in (start, stop, step))
+    bad = _bad_arguments("arange", (start, stop, step))
+    if bad is not None:  # torch and Dask take apart NaN, inf and complex bounds in their own words
+        raise bad
     dtype = None if dtype is None else canonical(dtype, "arange()'s dtype")
     if dtype is not None and dtype.kind == "b":
         first, last = (0, start) if stop is None else (start, stop)
@@ -487,7 +509,9 @@ def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> tuple[Any, ...] |
     No array changes dtype; a policy that names a family for ``meshgrid`` holds the
     arrays to it (PyTorch's and the standard's: one dtype).
     """
+    reshape = ns._backend.compat.reshape
     natives = [array_of(ns, x, "meshgrid") for x in arrays]
+    natives = [reshape(x, (1,)) if x.ndim == 0 else x for x in natives]  # JAX refuses what others take
     policy = ns.policy_now()
     if "meshgrid" in policy.op_families and len(arrays) > 1:
         resolve_many(policy, "meshgrid", [operand_of(ns, x) for x in arrays])

@@ -45,6 +45,9 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
                 if found is not SLOW:
                     return found
         native_x = array_of(ns, x, name)
+        single = short.startswith("cumulative") and x.ndim == 0  # NumPy's: one element, of 1 dimension
+        if single:
+            native_x = ns._backend.compat.reshape(native_x, (1,))
         policy = ns.policy_now()
         given = dtype
         if dtype is None:
@@ -59,7 +62,7 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
             out = backend.accumulate(name, backend.astype(native_x, dtype), float32, **kwargs)
         else:
             out = backend.accumulate(name, native_x, dtype, **kwargs)
-            repeatable = not kwargs and given is None and innermost() is None
+            repeatable = not (kwargs or single) and given is None and innermost() is None
             if repeatable and backend.dtype(backend.to_array(out)) is dtype:  # no rounding to repeat
                 keep(ns, reduce, x._k, backend.accumulator(name, x.dtype, dtype), dtype)
         return wrap_result(ns, short, out, dtype)

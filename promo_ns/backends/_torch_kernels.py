@@ -271,12 +271,26 @@ def _arange(fn: Callable[..., Any]) -> Callable[..., Any]:
         made = None
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex or dtype == torch.bool):
             made = _values.integer_arange(start, stop, step)
+            if made is None and dtype == torch.uint64:  # torch's bounds are int64: 2**63 and up refused
+                made = _wrapped_uint64_arange(start, stop, step)
         if made is None:
             return fn(start, stop, step, dtype=dtype, **kw)
         n, first, delta = made
-        return (torch.arange(n, dtype=torch.int64, device=kw.get("device")) * delta + first).to(dtype)
+        values = torch.arange(n, dtype=torch.int64, device=kw.get("device")) * delta + first
+        return values.view(torch.uint64) if dtype == torch.uint64 else values.to(dtype)
 
     return arange
+
+
+def _wrapped_uint64_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
+    """uint64 ``arange`` of int bounds past int64 as int64 terms whose wrapping sums have its bits."""
+    if stop is None:
+        start, stop = 0, start
+    bounds = (start, stop, step)
+    if any(v.__class__ is not int for v in bounds) or step == 0 or max(bounds) < 2**63:
+        return None
+    signed = [v - 2**64 if v >= 2**63 else v for v in (start, step)]
+    return max(0, -((start - stop) // step)), signed[0], signed[1]
 
 
 def numpy_fill(value: Any, dtype: torch.dtype, *, data: bool = False) -> Any:

@@ -474,14 +474,28 @@ def _filled_like(full_like: Callable[..., Any]) -> Callable[..., Any]:
 def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:
     """``jax.numpy.from_dlpack``, refusing 64-bit data with ``jax_enable_x64`` off (JAX narrows it).
 
+    A strided or read-only array (NumPy's, torch's on the CPU) that JAX cannot share is copied, as
+    the standard lets ``copy=None`` do.
+
     Raises
     ------
     JaxX64Error
         ``x`` is of a 64-bit dtype and ``jax_enable_x64`` is off.
+    ValueError
+        ``x`` is strided or read-only (JAX shares neither) and ``copy=False`` forbids the copy, or
+        it cannot be copied on the host (it has no ``__array__``).
     """
     if not x64_enabled() and not isinstance(x, jax.Array):
         refuse_wide_data("from_dlpack", x)
-    return jnp.from_dlpack(x, **kwargs)
+    try:
+        return jnp.from_dlpack(x, **kwargs)
+    except (RuntimeError, BufferError) as e:  # JAX takes compact, writable buffers only
+        if kwargs.get("copy") is False or not hasattr(x, "__array__"):
+            raise ValueError(
+                f"from_dlpack() cannot share this {type(x).__name__} with JAX, which takes only "
+                f"compact, writable buffers ({e}); let it copy (copy=None), or pass a contiguous copy"
+            ) from e
+        return jnp.asarray(np.asarray(x), device=kwargs.get("device"))  # the copy the standard allows
 
 
 def _permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
