@@ -13,7 +13,8 @@ import contextlib
 import operator
 import threading
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -98,6 +99,55 @@ def test_every_spelling_gives_the_namespaces_outcome(policy: str, op: str) -> No
                         (spelling, left, y if not isinstance(y, torch.Tensor) else right, got, want)
                     )
     assert not differ, f"(spelling, x, y, torch_policy, namespace): {differ[:5]}"
+
+
+class _Tagged(torch.Tensor):
+    """A tensor subclass with torch's default ``__torch_function__``: torch gives its results this class."""
+
+
+class _Logged(torch.Tensor):
+    """A tensor subclass with a ``__torch_function__`` of its own, which notes each function it runs."""
+
+    seen: ClassVar[list[str]] = []
+
+    @classmethod
+    def __torch_function__(cls, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        cls.seen.append(getattr(func, "__name__", ""))
+        return super().__torch_function__(func, types, args, kwargs or {})
+
+
+def _subclassed(policy: str, subclass: type, torch_call: Any, x: Any, y: Any) -> tuple[str, str]:
+    """The outcome of ``torch_call(x, y)`` in a block, ``x`` of ``subclass``, and of plain ``x``."""
+    with promo_ns.torch_policy(policy):
+        want = _outcome(lambda: torch_call(x, y))
+        tagged = x.as_subclass(subclass)
+        _Logged.seen.clear()
+        got = _outcome(lambda: torch_call(tagged, y))
+        if not got[0].isupper():  # a result, of the class torch gives; the subclass's hook saw the op
+            result = torch_call(tagged, y)
+            assert isinstance(result, subclass), type(result)
+            assert subclass is _Tagged or _Logged.seen
+    return got, want
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("subclass", [_Tagged, _Logged])
+@pytest.mark.parametrize("op", sorted(NATIVE))
+def test_tensor_subclasses_keep_their_class_and_get_the_policys_outcome(
+    policy: str, subclass: type, op: str
+) -> None:
+    """As plain tensors' outcome in the block, of the class torch gives outside it; its hook sees the op."""
+    rng = np.random.default_rng(len(op) + len(policy))
+    differ = []
+    for spelling, torch_call, _ in _spellings(op):
+        left, right = rng.choice(DTYPES, 2)
+        x, y = _tensor(left), _tensor(right) if rng.integers(2) else SCALARS[int(rng.integers(len(SCALARS)))]
+        if _outcome(partial(torch_call, x, y)) == "TypeError":
+            continue  # a signature torch has not
+        got, want = _subclassed(policy, subclass, torch_call, x, y)
+        if got != want:
+            differ.append((spelling, left, y, got, want))
+    assert not differ, f"(spelling, x, y, subclass, plain): {differ[:5]}"
 
 
 #: Every dtype of the namespace, torch's unsigned ones of 16 to 64 bits too.

@@ -415,12 +415,23 @@ def test_torchs_keywords_are_honoured_or_refused() -> None:
             (lambda: torch.linalg.pinv(i32, hermitian=True), "hermitian"),
             (lambda: torch.linalg.matrix_rank(i32, atol=0.1), "atol"),
             (lambda: torch.linalg.svdvals(i32, driver="gesvd"), "driver"),
-            (lambda: torch.zeros(2, layout=torch.sparse_coo), "layout"),
-            (lambda: torch.empty(2, memory_format=torch.channels_last), "memory_format"),
         ]
         for call, argument in refused:
             with pytest.raises(TypeError, match=f"torch_policy: .*'s {argument}="):
                 call()
+        # a memory format or a layout: the policy's dtype, in torch's format or layout
+        made = torch.empty((1, 2, 3, 4), memory_format=torch.channels_last)
+        assert made.dtype == torch.float64 and made.is_contiguous(memory_format=torch.channels_last)
+        made = torch.empty(1, 2, 3, 4, memory_format=torch.channels_last, requires_grad=True)
+        assert made.dtype == torch.float64 and made.is_contiguous(memory_format=torch.channels_last)
+        assert made.requires_grad and made.is_leaf
+        made = torch.ones(2, 3, layout=torch.sparse_coo)
+        assert made.dtype == torch.float64 and made.layout == torch.sparse_coo
+        assert made.to_dense().tolist() == [[1.0] * 3] * 2
+        assert torch.eye(2, layout=torch.sparse_csr).layout == torch.sparse_csr
+        assert (
+            torch.empty(2, layout=torch.strided, memory_format=torch.contiguous_format).dtype == torch.float64
+        )
         assert torch.linalg.matrix_rank(i32, hermitian=False).dtype == torch.int64  # the default: fine
         assert torch.std(input=i32).dtype == torch.float64  # input= as torch names it
         assert torch.fft.fft(input=i32[0], n=4).dtype == torch.complex128
@@ -515,3 +526,26 @@ def test_the_overhead_benchmark_runs() -> None:
 
     rows = measure("numpy", rounds=1, loops=1)
     assert set(rows) == set(STATEMENTS) and all(len(times) == 3 for times in rows.values())
+
+
+#: Calls torch refuses for an argument (not a dtype): the same refusal, in torch's words, in a block.
+_TORCHS_REFUSALS: list[tuple[str, Callable[[], object]]] = [
+    ("norm-order-str", lambda: torch.linalg.norm(torch.ones(3), ord="bad")),
+    ("vector_norm-order-str", lambda: torch.linalg.vector_norm(torch.ones(3), ord="fro")),
+    ("matrix_norm-order-3", lambda: torch.linalg.matrix_norm(torch.ones(2, 2), ord=3)),
+    ("norm-matrix-order-str", lambda: torch.linalg.norm(torch.ones(2, 2), ord="bad")),
+    ("trace-vector", lambda: torch.trace(torch.ones(3))),
+    ("trace-stack", lambda: torch.ones(2, 2, 2).trace()),
+    ("sparse-setitem", lambda: torch.eye(3).to_sparse().__setitem__(0, 1.0)),
+]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("case", _TORCHS_REFUSALS, ids=[c[0] for c in _TORCHS_REFUSALS])
+def test_torchs_argument_refusals_are_torchs_in_a_block(policy: str, case: tuple[str, Any]) -> None:
+    _, call = case
+    with pytest.raises(Exception) as outside:
+        call()
+    with promo_ns.torch_policy(policy), pytest.raises(Exception) as inside:
+        call()
+    assert (type(inside.value), str(inside.value)) == (type(outside.value), str(outside.value))

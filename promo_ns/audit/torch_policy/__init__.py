@@ -76,7 +76,9 @@ def torch_policy(policy: str | Policy) -> Iterator[Policy]:
       policy casts them to its dtype (as for ``x.add_(y)``), ``out`` resized
       as torch resizes it, and else refused with ``out`` unchanged.
 
-    The results are plain tensors on the operands' device.  Every other
+    The results are tensors on the operands' device, plain or of the
+    operands' tensor subclass as torch gives it (a subclass's own
+    ``__torch_function__`` runs around the op the policy decides).  Every other
     torch function, and those with arguments the standard has no spelling
     for (``alpha=``, an explicit ``dtype=`` where the standard's function
     takes none), runs as it is, as does a creation function with ``out=``

@@ -6,9 +6,9 @@ under ``tf-safe``; ``torch.rand``/``randn``, ``normal(mean, std, size)`` and
 ``randperm`` its default integer, ``logspace`` the dtype of its ``linspace``.  With
 ``dtype=`` (or ``out=``), or from a tensor or a NumPy array (whose dtype
 they keep), they are torch's own.  torch's factory
-keywords are honoured: ``device=`` goes to the namespace's function,
-``requires_grad=True`` and ``pin_memory=True`` apply to its result, and a
-layout or memory format other than the default is refused.
+keywords are honoured: ``device=`` goes to the namespace's function; a
+memory format (``channels_last``) or a sparse layout, then
+``pin_memory=True`` and ``requires_grad=True``, apply to its result.
 """
 
 from __future__ import annotations
@@ -20,38 +20,40 @@ from typing import Any
 import numpy as np
 import torch
 
-from promo_ns.audit.torch_policy._call import SCALARS, Call, Translator, unhonoured
+from promo_ns.audit.torch_policy._call import SCALARS, Call, Translator
 
 __all__ = ["CREATION"]
 
 #: torch's factory keywords the namespace's creation functions take, or honour, or refuse.
 _FACTORY = frozenset(("dtype", "device", "layout", "requires_grad", "pin_memory", "memory_format"))
-#: torch's factory keywords with no counterpart -> the values that are their defaults.
-_DEFAULTS = {"layout": (None, torch.strided), "memory_format": (None, torch.contiguous_format)}
 
 
-def _factory(
-    function: str, name: str, args: tuple[Any, ...], options: dict[str, Any], **kwargs: Any
-) -> Call | None:
-    """The namespace's creation function ``name`` of ``args``, with torch's factory keywords ``options``.
-
-    Raises
-    ------
-    ArgumentError
-        A layout or memory format other than torch's default.
-    """
+def _factory(name: str, args: tuple[Any, ...], options: dict[str, Any], **kwargs: Any) -> Call | None:
+    """The namespace's creation function ``name`` of ``args``, with torch's factory keywords ``options``."""
     if not _FACTORY.issuperset(options) or options.get("dtype") is not None:
         return None  # out=, names=, or the caller's dtype: torch's own
-    for argument, defaults in _DEFAULTS.items():
-        if (value := options.get(argument)) not in defaults:
-            raise unhonoured(function, argument, value, f"{name}(), which makes strided contiguous arrays")
+    layout = options.get("layout")
+    layout = None if layout is torch.strided else layout
+    memory_format = options.get("memory_format")
+    memory_format = None if memory_format is torch.contiguous_format else memory_format
     requires_grad, pinned = bool(options.get("requires_grad")), bool(options.get("pin_memory"))
-    after = functools.partial(_finished, requires_grad, pinned) if requires_grad or pinned else None
+    honoured = layout, memory_format, pinned, requires_grad
+    after = functools.partial(_finished, *honoured) if any(honoured) else None
     return Call(name, args, {**kwargs, "device": options.get("device")}, after)
 
 
-def _finished(requires_grad: bool, pinned: bool, out: torch.Tensor) -> torch.Tensor:
-    """``out`` requiring its gradient, in pinned memory, as torch's factory keywords asked."""
+def _finished(
+    layout: Any, memory_format: Any, pinned: bool, requires_grad: bool, out: torch.Tensor
+) -> torch.Tensor:
+    """``out`` in torch's ``layout`` and ``memory_format``, pinned, requiring its gradient, as asked.
+
+    Each is a conversion torch makes of the same values (a format or layout it
+    does not take for ``out``'s shape is its own error).
+    """
+    if memory_format is not None:
+        out = out.contiguous(memory_format=memory_format)
+    if layout is not None:
+        out = out.to_sparse(layout=layout)
     if pinned:
         out = out.pin_memory()
     return out.requires_grad_(requires_grad)
@@ -75,18 +77,16 @@ def _holds_ndarray(data: Any) -> bool:
 
 def _tensor(data: Any, **options: Any) -> Call | None:
     """``torch.tensor(data)``: a copy, as the namespace's ``asarray(data, copy=True)``."""
-    return _factory("torch.tensor", "asarray", (data,), options, copy=True) if _is_data(data) else None
+    return _factory("asarray", (data,), options, copy=True) if _is_data(data) else None
 
 
 def _as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Call | None:
     ours = _is_data(data)
-    return (
-        _factory("torch.as_tensor", "asarray", (data,), {"dtype": dtype, "device": device}) if ours else None
-    )
+    return _factory("asarray", (data,), {"dtype": dtype, "device": device}) if ours else None
 
 
 def _asarray(obj: Any, *, copy: bool | None = None, **options: Any) -> Call | None:
-    return _factory("torch.asarray", "asarray", (obj,), options, copy=copy) if _is_data(obj) else None
+    return _factory("asarray", (obj,), options, copy=copy) if _is_data(obj) else None
 
 
 def _is_number(value: Any) -> bool:
@@ -101,20 +101,20 @@ def _arange(start: Any = None, end: Any = None, step: Any = 1, **options: Any) -
         start = 0
     if not all(_is_number(v) and not isinstance(v, complex) for v in (start, end, step)):
         return None
-    return _factory("torch.arange", "arange", (start, end, step), options)
+    return _factory("arange", (start, end, step), options)
 
 
 def _linspace(start: Any, end: Any, steps: Any, **options: Any) -> Call | None:
     if not (_is_number(start) and _is_number(end) and isinstance(steps, int)):
         return None
-    return _factory("torch.linspace", "linspace", (start, end, steps), options)
+    return _factory("linspace", (start, end, steps), options)
 
 
 def _logspace(start: Any, end: Any, steps: Any, base: Any = 10.0, **options: Any) -> Call | None:
     """``torch.logspace``: torch's, in the dtype the namespace's ``linspace(start, end, ...)`` has."""
     if not (_is_number(start) and _is_number(end) and isinstance(steps, int) and _is_number(base)):
         return None
-    found = _factory("torch.logspace", "linspace", (start, end, 0), options)
+    found = _factory("linspace", (start, end, 0), options)
     return _made(found, lambda like: torch.logspace(start, end, steps, base, **_like(like)))
 
 
@@ -146,7 +146,7 @@ def _filled(name: str) -> Translator:
         if not size and "size" in options:
             size = (options.pop("size"),)
         shape = _shape(size)
-        return None if shape is None else _factory(f"torch.{name}", name, (shape,), options)
+        return None if shape is None else _factory(name, (shape,), options)
 
     return call
 
@@ -161,7 +161,7 @@ def _random(name: str) -> Translator:
         shape = _shape(size)
         if shape is None:
             return None
-        found = _factory(f"torch.{name}", "empty", ((0,),), options)
+        found = _factory("empty", ((0,),), options)
         return _made(found, lambda like: fill(shape, generator=generator, **_like(like)))
 
     return call
@@ -177,7 +177,7 @@ def _integers(*args: Any, generator: Any = None, **options: Any) -> Call | None:
     shape = _shape((size,))
     if shape is None or not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)):
         return None
-    found = _factory("torch.randint", "full", ((0,), 0), options)
+    found = _factory("full", ((0,), 0), options)
     return _made(found, lambda like: torch.randint(low, high, shape, generator=generator, **_like(like)))
 
 
@@ -185,7 +185,7 @@ def _permutation(n: Any, *, generator: Any = None, **options: Any) -> Call | Non
     """``torch.randperm(n)``: torch's, in the policy's default integer dtype."""
     if not isinstance(n, int) or isinstance(n, bool):
         return None
-    found = _factory("torch.randperm", "full", ((0,), 0), options)
+    found = _factory("full", ((0,), 0), options)
     return _made(found, lambda like: torch.randperm(n, generator=generator, **_like(like)))
 
 
@@ -199,7 +199,7 @@ def _normal(
     shape = None if size is None else _shape((size,))
     if shape is None or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (mean, std)):
         return None
-    found = _factory("torch.normal", "empty", ((0,),), options)
+    found = _factory("empty", ((0,),), options)
     return _made(
         found, lambda like: torch.normal(float(mean), float(std), shape, generator=generator, **_like(like))
     )
@@ -209,18 +209,18 @@ def _scalar_tensor(s: Any, **options: Any) -> Call | None:
     """``torch.scalar_tensor(s)``, of torch's default float dtype: the namespace's ``full((), float(s))``."""
     if not isinstance(s, (bool, int, float)) or (isinstance(s, int) and abs(s) > 2**1023):
         return None  # a complex or too large scalar: torch's own error
-    return _factory("torch.scalar_tensor", "full", ((), float(s)), options)
+    return _factory("full", ((), float(s)), options)
 
 
 def _full(size: Any, fill_value: Any, **options: Any) -> Call | None:
     shape = _shape((size,))
     if shape is None or not isinstance(fill_value, SCALARS):
         return None
-    return _factory("torch.full", "full", (shape, fill_value), options)
+    return _factory("full", (shape, fill_value), options)
 
 
 def _eye(n: Any, m: Any = None, **options: Any) -> Call | None:
-    return _factory("torch.eye", "eye", (n, m), options) if isinstance(n, int) else None
+    return _factory("eye", (n, m), options) if isinstance(n, int) else None
 
 
 def _frequencies(name: str) -> Translator:
@@ -231,9 +231,7 @@ def _frequencies(name: str) -> Translator:
             if d.ndim:
                 return None
             d = d.item()
-        return (
-            _factory(f"torch.fft.{name}", f"fft.{name}", (n,), options, d=d) if isinstance(n, int) else None
-        )
+        return _factory(f"fft.{name}", (n,), options, d=d) if isinstance(n, int) else None
 
     return call
 

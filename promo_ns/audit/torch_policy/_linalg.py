@@ -12,6 +12,7 @@ triangle of the conjugate transpose, ``solve(left=False)`` a transposed solve,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -92,10 +93,20 @@ def _tolerant(name: str) -> Translator:
     return call
 
 
+#: The orders of a matrix norm (torch's and the standard's); any other is torch's own error.
+_MATRIX_ORDERS = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
+
+
+def _real_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _over_matrices(A: Any, dim: Any, ord: Any, keepdim: bool) -> Call | None:
     """The namespace's ``matrix_norm`` of ``A`` over the two axes ``dim``: moved last, then (keepdim) back."""
     if not isinstance(dim, (tuple, list)) or len(dim) != 2 or not is_dim(dim) or A.ndim < 2:
         return None  # torch's own error
+    if not any(ord == o and type(ord) is not bool for o in _MATRIX_ORDERS):
+        return None  # torch's own error names the order, where the namespace's is about its kernel
     dims = tuple(d % A.ndim for d in dim)
     last = (A.ndim - 2, A.ndim - 1)
     if dims == last:
@@ -116,8 +127,8 @@ def _vector_norm(
     A: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None
 ) -> Call | None:
     """``torch.linalg.vector_norm``; with ``dtype=`` (no spelling in the standard's), torch's own."""
-    if not tensors(A) or dtype is not None or not is_dim(dim):
-        return None
+    if not tensors(A) or dtype is not None or not is_dim(dim) or not _real_number(ord):
+        return None  # a dtype=, or torch's own error (an order that is no number)
     return Call("linalg.vector_norm", (A,), {"axis": axis(dim), "keepdims": keepdim, "ord": ord})
 
 
@@ -134,6 +145,11 @@ def _norm(
     if dim is None or isinstance(dim, int) or (isinstance(dim, (tuple, list)) and len(dim) == 1):
         return _vector_norm(A, 2 if ord is None else ord, dim, keepdim)
     return _over_matrices(A, dim, "fro" if ord is None else ord, keepdim)
+
+
+def _trace(x: Any) -> Call | None:
+    """``torch.trace`` of a matrix (of anything else: torch's own error; the namespace's traces stacks)."""
+    return Call("linalg.trace", (x,), {}) if isinstance(x, torch.Tensor) and x.ndim == 2 else None
 
 
 def _old_norm(
@@ -228,7 +244,7 @@ LINALG: dict[Callable[..., Any], Translator] = {
     **dict.fromkeys(both("cross"), _old_cross),
     torch.linalg.vecdot: _vecdot,
     **dict.fromkeys((torch.linalg.matrix_power, *both("matrix_power")), _matrix_power),
-    **dict.fromkeys(both("trace"), one_array("linalg.trace")),
+    **dict.fromkeys(both("trace"), _trace),
 }
 
 

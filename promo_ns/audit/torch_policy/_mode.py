@@ -102,7 +102,36 @@ class PolicyMode(TorchFunctionMode):
         route = _ROUTES.get(func)
         if route is None or not _inside():  # an op the policy does not concern, or another task's
             return func(*args, **kwargs) if kwargs else func(*args)
+        if types:  # tensor subclasses: theirs to run, as the op the policy decides
+            return self._subclassed(func, route, types, args, kwargs or {})
         return self._decided(func, route, args, kwargs or {})
+
+    def _subclassed(
+        self,
+        func: Callable[..., Any],
+        route: tuple[str, int] | Translator,
+        types: tuple[type, ...],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """``func`` of tensor subclasses: each one's ``__torch_function__`` given the op the policy decides.
+
+        As torch dispatches: the most derived class first, the next where one
+        returns ``NotImplemented``.  torch's default (a subclass that writes
+        none) runs the op and gives its results the subclass; a subclass's own
+        pre- and post-processing wraps the policy's op as it would wrap torch's.
+        """
+
+        @functools.wraps(func)
+        def decided(*args: Any, **kwargs: Any) -> Any:
+            return self._decided(func, route, args, kwargs)
+
+        for cls in types:
+            result = cls.__torch_function__(decided, types, args, kwargs)  # type: ignore[attr-defined]
+            if result is not NotImplemented:
+                return result
+        names = ", ".join(cls.__name__ for cls in types)
+        raise TypeError(f"no implementation found for {func.__name__!r} on types {names}")
 
     # torch.compile runs the ops the policy decides eagerly, as promo_ns computes them: its plans,
     # caches and policy context are not for Dynamo to trace or compile.
