@@ -412,25 +412,28 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
         )
     k = x._k
     scope = innermost() and current()
-    if scope is None or scope.policy is None:
-        plan = ns._plans.get((op, k))
-        if plan is None:
-            plan = ns._plans[(op, k)] = one_array_plan(ns.policy, op, DTYPES[k >> 1])
-    else:
+    policy = ns.policy if scope is None or scope.policy is None else scope.policy
+    own = policy is ns.policy  #: the namespace's policy decides: its plans are cached
+    plan = ns._plans.get((op, k)) if own else None
+    if plan is None:
         try:
-            plan = one_array_plan(scope.policy, op, DTYPES[k >> 1])
+            plan = one_array_plan(policy, op, DTYPES[k >> 1])
         except PromotionError:
-            report_decided(op, x, None)
+            if scope is not None:
+                report_decided(op, x, None)
             raise
+        if own:
+            ns._plans[(op, k)] = plan
     result, compute = plan
     dtype = DTYPES[k >> 1]
-    if compute is dtype:
-        if scope is not None and scope.tracer is not None and scope.tracer.every_op:
-            scope.tracer.pending(op, [(*_KEYS[k], x._x)], result, compute)
-        return result, x._x
-    if scope is not None and (dtype is not bool_ or compute is not uint8):  # not a bool kernel's stand-in
+    if scope is None:
+        return result, x._x if compute is dtype else ns._backend.astype(x._x, compute)
+    if compute is dtype or (dtype is bool_ and compute is uint8):  # no cast, or a bool kernel's stand-in
+        if scope.tracer is not None and scope.tracer.every_op:
+            scope.tracer.pending(op, [(*_KEYS[k], x._x)], result, dtype)
+    else:
         traced(ns, op, x, result, compute)
-    return result, ns._backend.astype(x._x, compute)
+    return result, x._x if compute is dtype else ns._backend.astype(x._x, compute)
 
 
 def finish(ns: Space, out: Any, result: DType, op: str = "") -> Any:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from promo_ns._context import Scope, current, innermost
@@ -23,7 +24,16 @@ from promo_ns.policies import Role
 if TYPE_CHECKING:
     from promo_ns._trace import Trace
 
-__all__ = ["numpy_scalar", "numpy_scalar_at", "ran", "report_decided", "report_default", "traced"]
+__all__ = [
+    "numpy_scalar",
+    "numpy_scalar_at",
+    "ran",
+    "report_decided",
+    "report_default",
+    "stored_into",
+    "storing_into",
+    "traced",
+]
 
 _noted = threading.local()  #: per thread, the binary op's operand that is a NumPy scalar: (index, scalar)
 
@@ -41,6 +51,31 @@ def numpy_scalar_at(index: int, scalar: Any) -> Iterator[None]:
         yield
     finally:
         _noted.operand = outer
+
+
+#: The dtype of the array the op being reported stores its result into (torch's ``out=``, ``x.sqrt_()``),
+#: and whether that is the op's own operand (in place); None where the op makes a new array.
+_STORED_INTO: ContextVar[tuple[DType, bool] | None] = ContextVar("promo_ns_stored_into", default=None)
+
+
+@contextmanager
+def storing_into(dtype: DType, *, in_place: bool) -> Iterator[None]:
+    """Within, the ops reported store their results in an array of ``dtype``, where the policy casts them.
+
+    A compare then decides, per policy, what that array holds or the
+    refusal, as the op's caller stores it: in the op's operand (``x.sqrt_()``)
+    or in another array (torch's ``out=``).
+    """
+    token = _STORED_INTO.set((dtype, in_place))
+    try:
+        yield
+    finally:
+        _STORED_INTO.reset(token)
+
+
+def stored_into() -> tuple[DType, bool] | None:
+    """The dtype and place :func:`storing_into` set for the ops reported now, if any."""
+    return _STORED_INTO.get()
 
 
 def numpy_scalar(scalar: Any) -> tuple[DType, Role, Any]:

@@ -101,11 +101,11 @@ def test_every_spelling_gives_the_namespaces_outcome(policy: str, op: str) -> No
     assert not differ, f"(spelling, x, y, torch_policy, namespace): {differ[:5]}"
 
 
-class _Tagged(torch.Tensor):
+class _Tagged(torch.Tensor):  # type: ignore[misc,name-defined]
     """A tensor subclass with torch's default ``__torch_function__``: torch gives its results this class."""
 
 
-class _Logged(torch.Tensor):
+class _Logged(torch.Tensor):  # type: ignore[misc,name-defined]
     """A tensor subclass with a ``__torch_function__`` of its own, which notes each function it runs."""
 
     seen: ClassVar[list[str]] = []

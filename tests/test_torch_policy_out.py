@@ -13,8 +13,10 @@ refusal, creation functions, resizing, another device.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -221,3 +223,100 @@ def test_a_pair_of_outs_is_not_written_where_one_cannot_take_its_result() -> Non
     assert values.tolist() == [7.0, 8.0, 9.0]
     with promo_ns.torch_policy("numpy"), pytest.raises(TypeError):
         torch.add(x, x, out=[values])  # a list for one result: torch's own error
+
+
+#: The one-array functions the block gives an in-place form (``x.sqrt_()``), by torch's name.
+_IN_PLACE_NAMES = sorted(
+    name
+    for name in ("sqrt", "exp", "log", "sin", "abs", "neg", "floor", "sign", "square", "reciprocal")
+    if hasattr(torch.Tensor, f"{name}_")
+)
+
+
+def _held(policy: str, call: Callable[[Any], Any], make: Callable[[], Any]) -> str | None:
+    """What ``call(target)`` leaves in a fresh ``make()`` tensor under ``policy`` (or its refusal).
+
+    None where torch itself refuses the call (no kernel, another signature): nothing to compare.
+    """
+    target = make()
+    with promo_ns.torch_policy(policy), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            call(target)
+        except (PromotionError, OverflowError) as e:
+            return f"refused ({type(e).__name__})"
+        except (TypeError, ValueError, RuntimeError):
+            return None
+    return str(canonical(target.dtype))
+
+
+def _reported(policies: list[str], call: Callable[[Any], Any], make: Callable[[], Any]) -> dict[str, str]:
+    """What ``compare`` reports of ``call(make())`` run under the first policy (empty: no difference)."""
+    target = make()  # made outside: a creation in the block is an op of its own
+    with (
+        promo_ns.torch_policy(policies[0]),
+        promo_ns.compare(*policies) as report,
+        warnings.catch_warnings(),
+        contextlib.suppress(PromotionError, OverflowError, TypeError, ValueError, RuntimeError),
+    ):
+        warnings.simplefilter("ignore")
+        call(target)
+    found = [d.results for d in report.differences]
+    assert len(found) <= 1, found
+    return found[0] if found else {}
+
+
+def _in_place(name: str, x: Any) -> Any:
+    return getattr(x, f"{name}_")()
+
+
+def _stores() -> list[tuple[str, Callable[[Any], Any], Callable[[], Any]]]:
+    """(case, the call on the tensor it stores into, that tensor's maker): out= and in-place forms."""
+    cases: list[tuple[str, Callable[[Any], Any], Callable[[], Any]]] = []
+    rng = np.random.default_rng(7)
+    for op in _binary_ops():
+        fn = getattr(torch, NATIVE[op][1])
+        for _ in range(2):
+            left, right, into = (str(d) for d in rng.choice(DTYPES, 3))
+            x, y = _tensor(left), _tensor(right, (2, 1, 3))
+            cases.append(
+                (
+                    f"{op}({left}, {right}, out={into})",
+                    partial(lambda fn, x, y, out: fn(x, y, out=out), fn, x, y),
+                    partial(_tensor, into, (5, 6, 7)),
+                )
+            )
+    for name in _IN_PLACE_NAMES:
+        for dtype in ("int8", "int32", "float16", "bool"):
+            cases.append(
+                (f"{name}_({dtype})", partial(_in_place, name), partial(_tensor, dtype))
+            )
+    for into in ("int32", "float16", "float64"):
+        cases.append(
+            (
+                f"sqrt(int32, out={into})",
+                partial(lambda x, out: torch.sqrt(x, out=out), _tensor("int32")),
+                partial(_tensor, into),
+            )
+        )
+    return cases
+
+
+_STORES = _stores()
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("case", _STORES, ids=[c[0] for c in _STORES])
+def test_compare_reports_what_out_or_the_tensor_holds(policy: str, case: tuple[str, Any, Any]) -> None:
+    """Each policy's outcome in the report is what its own block leaves in the tensor, or its refusal."""
+    _, call, make = case
+    others = [p for p in ("array-api", "numpy", "pytorch", "tf-safe") if p != policy][:2]
+    policies = [policy, *others]
+    held = {p: _held(p, call, make) for p in policies}
+    if None in held.values():
+        return  # torch refuses the call itself under some policy: its own error
+    reported = _reported(policies, call, make)
+    if not reported:
+        assert len(set(held.values())) == 1, held
+    else:
+        assert reported == held

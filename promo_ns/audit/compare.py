@@ -25,11 +25,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from promo_ns._context import BLOCK_HOOKS, Scope, _Block, current
-from promo_ns._dtypes import DType
+from promo_ns._dtypes import DType, canonical
 from promo_ns._engine.functions import accumulation_dtype, check_input_kind, delegated_dtype, function_dtype
 from promo_ns._engine.operands import Operand, PromotionError, as_taken
-from promo_ns._engine.resolution import resolve, resolve_many
+from promo_ns._engine.resolution import output_dtype, resolve, resolve_many
 from promo_ns._ops import DELEGATED_DTYPES
+from promo_ns._report import stored_into
 from promo_ns._trace import Reported, Trace
 from promo_ns.policies import Policy, Role, get_policy
 
@@ -90,6 +91,9 @@ class Comparison(Trace):
         if self.enclosing is not None:
             self.enclosing.record(op, operands, result, compute, inplace=inplace)
         taken = _operands(operands)
+        if (store := stored_into()) is not None:  # its caller stores the result (torch's out=, x.sqrt_())
+            self._compare(op, taken, _stored(self.policies[0], op, result, store), store)
+            return
         # in place, the result is stored in the left operand's dtype, whatever it computed in
         self._compare(
             f"{op}=" if inplace else op, taken, taken[0].dtype if inplace and taken[0].dtype else result
@@ -101,7 +105,8 @@ class Comparison(Trace):
         """Compare ``op`` on ``operands``, which the first policy refused with ``error`` (it raises next)."""
         if self.enclosing is not None:
             self.enclosing.refused(op, operands, inplace=inplace, error=error)
-        self._compare(f"{op}=" if inplace else op, _operands(operands), f"refused ({error})")
+        store = None if inplace else stored_into()
+        self._compare(f"{op}=" if inplace else op, _operands(operands), f"refused ({error})", store)
 
     def defaulted(self, op: str, kind: str, result: DType) -> None:
         """Compare creation function ``op``, which took the default ``kind`` dtype of the policy in force."""
@@ -126,13 +131,27 @@ class Comparison(Trace):
         if self.enclosing is not None:
             self.enclosing.commit(op)
         noted = self._waiting.pop(threading.get_ident(), None)
-        if noted is not None and noted[0] == op:
+        if noted is None or noted[0] != op:
+            return
+        if (store := stored_into()) is not None:  # its caller stores the result (torch's out=, x.sqrt_())
+            self._compare(op, noted[1], _stored(self.policies[0], op, noted[2], store), store)
+        else:
             self._compare(*noted)
 
     # -- deciding --
-    def _compare(self, op: str, operands: tuple[Operand, ...], result: DType | str) -> None:
-        """Record ``op`` where another policy decides otherwise than ``result`` (a dtype, or the refusal)."""
-        key: tuple[Any, ...] = (op, *((o.dtype, o.role, o.value) for o in operands))
+    def _compare(
+        self,
+        op: str,
+        operands: tuple[Operand, ...],
+        result: DType | str,
+        store: tuple[DType, bool] | None = None,
+    ) -> None:
+        """Record ``op`` where another policy decides otherwise than ``result`` (a dtype, or the refusal).
+
+        ``store``: the dtype the result is stored into, and whether in place (see
+        :func:`~promo_ns._report.storing_into`): each policy's outcome is then what that array holds.
+        """
+        key: tuple[Any, ...] = (op, store, *((o.dtype, o.role, o.value) for o in operands))
         scope = current()
         ran = scope.policy if scope is not None else None
         ran_first = ran is None or ran is self.policies[0]
@@ -140,12 +159,15 @@ class Comparison(Trace):
             key = (*key, ran)
         outcomes = self._decided.get(key, ())
         if outcomes == ():
-            first = str(result) if ran_first else _outcome(self.policies[0], op, operands)
-            others = tuple(_outcome(p, op, operands) for p in self.policies[1:])
+            first = str(result) if ran_first else _outcome(self.policies[0], op, operands, store)
+            others = tuple(_outcome(p, op, operands, store) for p in self.policies[1:])
             outcomes = None if all(o == first for o in others) else (first, *others)
             self._decided[key] = outcomes
         if outcomes is not None:
-            self._keep(op, tuple(o.describe() for o in operands), outcomes)
+            described = tuple(o.describe() for o in operands)
+            if store is not None and not store[1]:
+                described = (*described, f"out={store[0]}")
+            self._keep(f"{op}=" if store is not None and store[1] else op, described, outcomes)
 
     def _keep(self, op: str, described: tuple[str, ...], outcomes: tuple[str, ...]) -> None:
         """Keep the record of ``op`` at the user's line, whose ``outcomes`` (one per policy) differ."""
@@ -243,8 +265,24 @@ def _operands(operands: Reported) -> tuple[Operand, ...]:
     )
 
 
-def _outcome(policy: Policy, op: str, operands: tuple[Operand, ...]) -> str:
-    """What ``policy`` makes of ``op`` on ``operands``: the result dtype's name, or the refusal."""
+def _stored(policy: Policy, op: str, result: DType, store: tuple[DType, bool]) -> str:
+    """What an array of ``store``'s dtype holds of ``op``'s ``result`` under ``policy``, or the refusal."""
+    try:
+        return str(output_dtype(policy, op, result, store[0]))
+    except PromotionError:
+        return "refused (PromotionError)"
+
+
+def _outcome(
+    policy: Policy, op: str, operands: tuple[Operand, ...], store: tuple[DType, bool] | None = None
+) -> str:
+    """What ``policy`` makes of ``op`` on ``operands``: the result dtype's name, or the refusal.
+
+    ``store``: the dtype the result is stored into: what that array holds instead.
+    """
+    if store is not None:
+        made = _outcome(policy, op, operands)
+        return made if made.startswith("refused") else _stored(policy, op, canonical(made), store)
     operands = tuple(as_taken(policy, o) for o in operands)
     try:
         if op.endswith("=") and len(operands) == 2:  # stored in x's dtype where the policy allows it

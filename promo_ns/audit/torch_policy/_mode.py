@@ -24,6 +24,7 @@ from promo_ns._memo import per_policy
 from promo_ns._namespace import namespace
 from promo_ns._ops import COMPARISONS, OPERATORS
 from promo_ns._plan import INPLACE, PREPARE, prepared_done
+from promo_ns._report import storing_into
 from promo_ns.audit.torch_policy._binary import FUNCTION, OPERATOR_PATHS, SPELLINGS, operands
 from promo_ns.audit.torch_policy._call import (
     ArgumentError,
@@ -77,6 +78,21 @@ def _inside() -> bool:
     while block is not None and block.closed:
         block = block.outer
     return block is not None
+
+
+def _reported_as_stored(target: Any, *, in_place: bool) -> contextlib.AbstractContextManager[None]:
+    """Within, a compare reports what tensor ``target`` holds of each op (see :func:`storing_into`).
+
+    Nothing where ``target`` is no tensor (None, a tuple of ``out=`` tensors) or of a dtype
+    promo_ns has not.
+    """
+    if not isinstance(target, torch.Tensor):
+        return contextlib.nullcontext()
+    try:
+        dtype = canonical(target.dtype)
+    except TypeError:
+        return contextlib.nullcontext()
+    return storing_into(dtype, in_place=in_place)
 
 
 class PolicyMode(TorchFunctionMode):
@@ -151,10 +167,11 @@ class PolicyMode(TorchFunctionMode):
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
             computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
             try:
-                if isinstance(route, tuple):
-                    found = self._binary(func, route, args, dict(computing))
-                else:
-                    found = self._translated(route, args, computing)
+                with _reported_as_stored(out, in_place=False):
+                    if isinstance(route, tuple):
+                        found = self._binary(func, route, args, dict(computing))
+                    else:
+                        found = self._translated(route, args, computing)
                 if found is not _TORCHS and out is not None:
                     found = self._into(func, found, out)
             except TypeError as e:  # promo_ns's: an operator lets it through (see _letting_refusals_through)
@@ -283,8 +300,9 @@ class PolicyMode(TorchFunctionMode):
         InferenceTensorError
             The tensor is an inference tensor, outside inference mode; it is unchanged.
         """
-        out = self._call(inplace.call)
         target = inplace.target
+        with _reported_as_stored(target, in_place=True):
+            out = self._call(inplace.call)
         if out.dtype != target.dtype:
             left = Operand(canonical(target.dtype), Role.ND)
             inplace_dtype(self.xp.policy_now(), inplace.call.name, (left,), canonical(out.dtype))
