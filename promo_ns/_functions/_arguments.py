@@ -17,6 +17,8 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from promo_ns._array import Array
+
 __all__ = ["RULES", "with_rules"]
 
 
@@ -31,8 +33,7 @@ def _integer(name: str, parameter: str, value: Any) -> int:
 
 
 def _at_least_2d(name: str, x: Any) -> None:
-    ndim = getattr(x, "ndim", None)  # anything but an array: the function's own refusal
-    if ndim is not None and ndim < 2:
+    if x.__class__ is Array and x.ndim < 2:  # anything else: the function's own refusal
         raise ValueError(
             f"{name}() takes an array of at least 2 dimensions (a stack of matrices), not one of "
             f"shape {tuple(x.shape)}; for a vector v: xp.{name}(v[None, :])"
@@ -69,8 +70,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> None:
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid()'s indexing must be 'xy' or 'ij', not {indexing!r}")
     for i, x in enumerate(arrays):
-        ndim = getattr(x, "ndim", None)
-        if ndim is not None and ndim > 1:
+        if x.__class__ is Array and x.ndim > 1:
             raise ValueError(
                 f"meshgrid() takes 1-d arrays; array {i} has shape {tuple(x.shape)}: pass "
                 f"xp.reshape(x, (-1,)) for its elements in order"
