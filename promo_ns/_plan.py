@@ -51,7 +51,7 @@ from promo_ns._engine.functions import one_array_plan
 from promo_ns._engine.operands import PromotionError, Refusal
 from promo_ns._engine.resolution import resolve, resolve_many
 from promo_ns._engine.scalars import checked_inexact, checked_int, int_value
-from promo_ns._operands import _KEYS, _NA, _NK, _SCALAR_CODE, Space, _engine_operand, code_of
+from promo_ns._operands import _NA, _NK, _SCALAR_CODE, Space, _engine_operand, code_of
 from promo_ns._report import (
     _record,
     _record_refusal,
@@ -59,6 +59,7 @@ from promo_ns._report import (
     numpy_scalar_at,
     ran,
     report_decided,
+    report_uncast,
     traced,
 )
 from promo_ns.backends import Plan
@@ -363,31 +364,37 @@ def promoted(
     xs = [None if x is None and optional else promoted_operand(ns, x, op) for x in xs]
     operands = [None if x is None else operand_of(ns, x) for x in xs]
     policy = ns.policy_now()
-    dtype = resolve_many(policy, op, operands)
-    xs = [
-        int_value(policy, op, operands, i) if o is not None and o.role is Role.INT else x
-        for i, (o, x) in enumerate(zip(operands, xs, strict=True))
-    ]
+    scope = innermost() and current()
+    tracer = None if scope is None else scope.tracer
+    reported = (
+        []
+        if tracer is None
+        else [
+            numpy_scalar(g)
+            if is_numpy_scalar(g)
+            else (o.dtype, o.role, x._x if x.__class__ is ns.Array else x)
+            for o, x, g in zip(operands, xs, given, strict=True)
+            if o is not None
+        ]
+    )
+    try:
+        dtype = resolve_many(policy, op, operands)
+        xs = [
+            int_value(policy, op, operands, i) if o is not None and o.role is Role.INT else x
+            for i, (o, x) in enumerate(zip(operands, xs, strict=True))
+        ]
+    except (PromotionError, OverflowError) as e:
+        if tracer is not None and tracer.every_op:  # a compare hears of the refusal too
+            tracer.refused(op, reported, error=type(e).__name__)
+        raise
     arrays = [x._x for x in xs if x.__class__ is ns.Array]
     if like is not None:
         arrays.insert(0, like)
     for other in arrays[1:]:
         if not ns._backend.same_device(arrays[0], other):
             raise device_error(arrays[0], other)
-    scope = innermost() and current()
-    if scope is not None and scope.tracer is not None:  # recorded by wrap_result once the kernel has run
-        scope.tracer.pending(
-            op,
-            [
-                numpy_scalar(g)
-                if is_numpy_scalar(g)
-                else (o.dtype, o.role, x._x if x.__class__ is ns.Array else x)
-                for o, x, g in zip(operands, xs, given, strict=True)
-                if o is not None
-            ],
-            dtype,
-            dtype,
-        )
+    if tracer is not None:  # recorded by wrap_result once the kernel has run
+        tracer.pending(op, reported, dtype, dtype)
     try:
         return dtype, [None if x is None else cast(ns, x, dtype, arrays[0] if arrays else like) for x in xs]
     except ValueError as e:  # a NaN or infinite Python scalar into an integer dtype
@@ -429,8 +436,7 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
     if scope is None:
         return result, x._x if compute is dtype else ns._backend.astype(x._x, compute)
     if compute is dtype or (dtype is bool_ and compute is uint8):  # no cast, or a bool kernel's stand-in
-        if scope.tracer is not None and scope.tracer.every_op:
-            scope.tracer.pending(op, [(*_KEYS[k], x._x)], result, dtype)
+        report_uncast(op, x, result)
     else:
         traced(ns, op, x, result, compute)
     return result, x._x if compute is dtype else ns._backend.astype(x._x, compute)

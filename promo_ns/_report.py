@@ -30,6 +30,7 @@ __all__ = [
     "ran",
     "report_decided",
     "report_default",
+    "report_uncast",
     "stored_into",
     "storing_into",
     "traced",
@@ -110,6 +111,16 @@ def report_default(op: str, kind: str, result: DType) -> None:
     scope = innermost() and current()
     if scope is not None and scope.tracer is not None:
         scope.tracer.defaulted(op, kind, result)
+
+
+def report_uncast(op: str, x: Any, result: DType) -> None:
+    """Note for a compare that ``op`` of array ``x`` gives ``result`` with no cast; :func:`ran` commits it.
+
+    A trace of casts hears nothing of it.
+    """
+    scope = innermost() and current()
+    if scope is not None and scope.tracer is not None and scope.tracer.every_op:
+        scope.tracer.pending(op, [(*_KEYS[x._k], x._x)], result, DTYPES[x._k >> 1])
 
 
 def traced(ns: Space, op: str, x: Any, result: DType, compute: DType) -> None:

@@ -87,6 +87,54 @@ def test_an_op_the_first_policy_refuses_is_reported_before_it_raises(backend: st
     assert difference.results == {"array-api": "refused (PromotionError)", "numpy": "float64"}
 
 
+#: Functions of several operands (and one-array ones of a bool stand-in kernel) -> their call on (xp, a, b).
+_CALLS: dict[str, Any] = {
+    "matmul": lambda xp, a, b: a @ b,
+    "tensordot": lambda xp, a, b: xp.tensordot(a, b),
+    "vecdot": lambda xp, a, b: xp.vecdot(a, b),
+    "concat": lambda xp, a, b: xp.concat([a, b]),
+    "stack": lambda xp, a, b: xp.stack([a, b]),
+    "where": lambda xp, a, b: xp.where(a > 0, a, b),
+    "clip": lambda xp, a, b: xp.clip(a, b, b),
+    "linalg.solve": lambda xp, a, b: xp.linalg.solve(b, a),
+    "abs": lambda xp, a, b: xp.abs(a > 0),
+    "sum": lambda xp, a, b: xp.sum(b),
+}
+
+
+def _operands(xp: Any) -> tuple[Any, Any]:
+    return xp.asarray([[1, 2], [3, 4]], dtype=xp.int32), xp.asarray(
+        [[2.0, 0.0], [0.0, 2.0]], dtype=xp.float32
+    )
+
+
+def _held(xp: Any, call: Any, a: Any, b: Any) -> str:
+    try:
+        return str(call(xp, a, b).dtype)
+    except (promo_ns.PromotionError, OverflowError) as e:
+        return f"refused ({type(e).__name__})"
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+@pytest.mark.parametrize("policies", [("array-api", "numpy"), ("numpy", "array-api"), ("pytorch", "tf-safe")])
+@pytest.mark.parametrize("name", list(_CALLS))
+def test_each_policys_outcome_is_its_own_namespaces(
+    backend: str, policies: tuple[str, str], name: str
+) -> None:
+    """The first policy's refusals too: each outcome reported is what that policy's namespace gives."""
+    call = _CALLS[name]
+    held = {}
+    for policy in policies:
+        xp = namespace(backend, policy)
+        held[policy] = _held(xp, call, *_operands(xp))
+    xp = namespace(backend, policies[0])
+    a, b = _operands(xp)
+    with promo_ns.compare(*policies) as report, contextlib.suppress(promo_ns.PromotionError):
+        call(xp, a, b)
+    found = [d.results for d in report.differences if d.op != "greater"]
+    assert found == ([] if len(set(held.values())) == 1 else [held])
+
+
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
 def test_one_array_functions_that_convert_nothing_are_compared_too(backend: str) -> None:
     xp = namespace(backend, "numpy")

@@ -288,9 +288,16 @@ def _stores() -> list[tuple[str, Callable[[Any], Any], Callable[[], Any]]]:
             )
     for name in _IN_PLACE_NAMES:
         for dtype in ("int8", "int32", "float16", "bool"):
-            cases.append(
-                (f"{name}_({dtype})", partial(_in_place, name), partial(_tensor, dtype))
-            )
+            cases.append((f"{name}_({dtype})", partial(_in_place, name), partial(_tensor, dtype)))
+    for name in ("sum", "prod", "cumsum", "cumprod"):  # a reduction whose dtype may be its input's
+        for source, into in (
+            ("float64", "float32"),
+            ("int64", "int32"),
+            ("float16", "float64"),
+            ("int8", "int8"),
+        ):
+            reduce = partial(lambda fn, x, out: fn(x, 0, out=out), getattr(torch, name), _tensor(source))
+            cases.append((f"{name}({source}, out={into})", reduce, partial(_tensor, into)))
     for into in ("int32", "float16", "float64"):
         cases.append(
             (

@@ -14,7 +14,7 @@ from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array
 from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
-from promo_ns._report import traced
+from promo_ns._report import report_uncast, traced
 from promo_ns.backends._values import reduced_axes
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
@@ -54,6 +54,8 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
             dtype = accumulation_dtype(policy, rule or short, x.dtype)
             if dtype is not x.dtype:  # an implicit cast, for a trace: recorded by wrap_result once run
                 traced(ns, short, x, dtype, dtype)
+            else:
+                report_uncast(short, x, dtype)
         else:  # the input's kind may still be refused (array-api's sum of bool, dtype= or not)
             check_input_kind(policy, name, x.dtype)
             dtype = canonical(dtype, f"{short}()'s dtype")

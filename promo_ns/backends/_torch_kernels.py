@@ -282,6 +282,27 @@ def _arange(fn: Callable[..., Any]) -> Callable[..., Any]:
     return arange
 
 
+def _from_dlpack(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``from_dlpack``, copying a NumPy array torch cannot share: negative strides, read-only data.
+
+    torch's importer aborts the process on negative strides, and shares read-only
+    data writably; ``copy=False`` forbids the copy: a ValueError.
+    """
+
+    @functools.wraps(fn)
+    def from_dlpack(x: Any, /, **kwargs: Any) -> Any:
+        if isinstance(x, numpy.ndarray) and (not x.flags.writeable or any(s < 0 for s in x.strides)):
+            if kwargs.get("copy") is False:
+                raise ValueError(
+                    "from_dlpack(copy=False) cannot share a read-only or reversed (negative-stride) NumPy "
+                    "array with torch; pass copy=None to copy it"
+                )
+            x = numpy.array(x)
+        return fn(x, **kwargs)
+
+    return from_dlpack
+
+
 def _wrapped_uint64_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
     """uint64 ``arange`` of int bounds past int64 as int64 terms whose wrapping sums have its bits."""
     if stop is None:
@@ -368,5 +389,6 @@ def install(compat: ModuleType) -> None:
     _wrap(compat.linalg, "solve", lambda f: _no_kernel(f, "solve", lambda d: d == torch.float16))
     _wrap(compat, "linspace", _linspace)
     _wrap(compat, "arange", _arange)
+    _wrap(compat, "from_dlpack", _from_dlpack)
     _wrap(compat, "full", _full)
     _wrap(compat, "full_like", _full_like)
