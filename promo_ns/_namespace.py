@@ -240,7 +240,7 @@ class Namespace(ModuleType):
                     raise
                 raise kernel_failure(self, name, e, args)  # noqa: B904 - its cause is set
 
-        return with_rules(checking_axes(delegated, name, _signature(fn)), op)
+        return checking_axes(with_rules(delegated, op), name, _signature(fn))  # the axes checked first
 
     def _joined_ends(self, name: str, x: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
         """The native ``x`` (key ``""``) and ends of ``name`` (:data:`_JOINED_ENDS`) given, in one dtype."""

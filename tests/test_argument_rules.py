@@ -58,6 +58,31 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "permute_dims-twice": lambda xp: xp.permute_dims(xp.ones((2, 2)), (0, 0)),
     "moveaxis-twice": lambda xp: xp.moveaxis(xp.ones((2, 2, 2)), (0, 0), (1, 2)),
     "roll-twice": lambda xp: xp.roll(xp.reshape(xp.arange(4), (2, 2)), (1, 1), axis=(0, 0)),
+    # values past what the backends take, of the same meaning: torch overflowed, JAX wrapped, loops hung
+    "triu-k-past-int64": lambda xp: xp.triu(xp.reshape(xp.arange(12), (3, 4)), k=2**63),
+    "tril-k-below-int64": lambda xp: xp.tril(xp.reshape(xp.arange(12), (3, 4)), k=-(10**19)),
+    "tril-k-uint64": lambda xp: xp.tril(xp.reshape(xp.arange(12), (3, 4)), k=np.uint64(2**63)),
+    "tril-k-past-corner": lambda xp: xp.tril(xp.reshape(xp.arange(12), (3, 4)), k=7),
+    "diff-n-huge": lambda xp: xp.diff(xp.arange(5), n=10**20),
+    "diff-n-past-length-ends": lambda xp: xp.diff(xp.arange(5), n=10**5, prepend=xp.asarray([1])),
+    "diff-n-length": lambda xp: xp.diff(xp.reshape(xp.arange(6), (2, 3)), n=3, axis=1),
+    "permute_dims-too-few": lambda xp: xp.permute_dims(xp.ones((2, 3)), ()),
+    "reshape-wrong-size": lambda xp: xp.reshape(xp.ones((3, 4)), (5, -1)),
+    "reshape-two-unknown": lambda xp: xp.reshape(xp.ones((3, 4)), (-1, -1)),
+    "reshape-negative": lambda xp: xp.reshape(xp.ones((3, 4)), (-2, -6)),
+    "reshape-unknown": lambda xp: xp.reshape(xp.ones((3, 4)), (2, -1, 3)),
+    "count_nonzero-no-axes": lambda xp: xp.count_nonzero(xp.asarray([[0, 1, 2], [3, 0, 5]]), axis=()),
+    "count_nonzero-no-axes-keepdims": lambda xp: xp.count_nonzero(xp.ones((2, 3)), axis=(), keepdims=True),
+    "arange-too-many": lambda xp: xp.arange(2**63),
+    "arange-float-too-many": lambda xp: xp.arange(0, 1e20),
+    "arange-tiny-step": lambda xp: xp.arange(0, 10, 1e-20),
+    "arange-step-none": lambda xp: xp.arange(0, 5, None),
+    "arange-start-none": lambda xp: xp.arange(None, dtype=xp.float32),
+    "arange-int64-wide-step": lambda xp: xp.arange(0, 2**63 - 1, 2**62),
+    "arange-int64-whole-range": lambda xp: xp.arange(-(2**63), 2**63 - 1, 2**62),
+    "asarray-bytes-dtype": lambda xp: xp.asarray(b"abc", dtype=xp.int8),
+    "asarray-str-dtype": lambda xp: xp.asarray("1", dtype=xp.float64),
+    "asarray-nested-bytes": lambda xp: xp.asarray([b"ab"], dtype=xp.int8),
 }
 
 
@@ -164,3 +189,27 @@ def _shape(fn: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
 def test_each_rule_has_the_standards_signature(name: str) -> None:
     """It takes what the standard's function takes (array-api-strict's signature): no valid call refused."""
     assert _shape(RULES[name]) == _shape(getattr(array_api_strict, name))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_read_only_data_is_never_written_through(backend: str) -> None:
+    """A write to an array made of read-only data changes that data on no backend (torch's tensors are
+    all writable: it copies), by ``asarray`` or ``from_dlpack``."""
+    xp = namespace(backend)
+    data = bytes(8)
+    frozen = np.arange(4.0)
+    frozen.flags.writeable = False
+    makers: list[Callable[[], Any]] = [
+        lambda: xp.asarray(memoryview(data)),
+        lambda: xp.asarray(frozen),
+        lambda: xp.from_dlpack(frozen),
+    ]
+    for made in makers:
+        try:
+            a = made()
+            a[0] = 7
+            a += 1
+        except (ValueError, TypeError, BufferError):  # NumPy's read-only array, JAX's export of one
+            pass
+    assert data == bytes(8)
+    assert frozen.tolist() == [0.0, 1.0, 2.0, 3.0]

@@ -190,7 +190,10 @@ CASES: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "asarray-bytearray": ("array-api", lambda xp: xp.asarray(bytearray(b"\x01\xff"))),
     "asarray-bytearray-float32": ("array-api", lambda xp: xp.asarray(bytearray(b"\x01"), dtype=xp.float32)),
     "asarray-bytes": ("array-api", lambda xp: xp.asarray(b"\x01\x02")),
-    # JAX shares only compact, writable buffers: it copies the others (copy=None)
+    "asarray-buffer-Q": ("numpy", lambda xp: xp.asarray(memoryview(array.array("Q", [2**64 - 1, 5])))),
+    "asarray-buffer-big-endian": ("numpy", lambda xp: xp.asarray(np.arange(3, dtype=">i4").data)),
+    # JAX shares only compact, writable buffers: it copies the others (copy=None); torch aborted on reversed
+    "from_dlpack-reversed": ("numpy", lambda xp: xp.from_dlpack(np.arange(5)[::-1])),
     "from_dlpack-strided": ("numpy", lambda xp: xp.from_dlpack(np.arange(12.0).reshape(3, 4)[:, ::2])),
     "from_dlpack-readonly": ("numpy", lambda xp: xp.from_dlpack(_read_only(np.arange(4, dtype=np.int32)))),
 }

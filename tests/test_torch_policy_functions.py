@@ -425,10 +425,13 @@ def test_torchs_keywords_are_honoured_or_refused() -> None:
         made = torch.empty(1, 2, 3, 4, memory_format=torch.channels_last, requires_grad=True)
         assert made.dtype == torch.float64 and made.is_contiguous(memory_format=torch.channels_last)
         assert made.requires_grad and made.is_leaf
-        made = torch.ones(2, 3, layout=torch.sparse_coo)
+        made = torch.zeros(2, 3, layout=torch.sparse_coo)
         assert made.dtype == torch.float64 and made.layout == torch.sparse_coo
-        assert made.to_dense().tolist() == [[1.0] * 3] * 2
-        assert torch.eye(2, layout=torch.sparse_csr).layout == torch.sparse_csr
+        assert made.to_dense().tolist() == [[0.0] * 3] * 2
+        with pytest.raises(RuntimeError):  # torch's own refusals, as outside the block
+            torch.ones(2, layout=torch.sparse_coo)
+        with pytest.raises(RuntimeError):
+            torch.empty(2, memory_format=torch.preserve_format)
         assert (
             torch.empty(2, layout=torch.strided, memory_format=torch.contiguous_format).dtype == torch.float64
         )

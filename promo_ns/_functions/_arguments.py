@@ -3,16 +3,21 @@
 The libraries take these arguments apart in their own ways: NumPy's ``tril``
 broadcasts a 1-d array to a matrix and takes ``k=1.5``, torch's refuses both in
 its own words; Dask's ``eye`` takes ``k=1.0``; NumPy's ``meshgrid`` flattens a
-matrix, torch's refuses it with a ``RuntimeError``.  A rule here gives one
-promo_ns error, the same on every backend, that says what to pass instead.  A
-rule has the standard's signature of its function (so a misnamed keyword is a
-TypeError naming the function) and returns nothing; the function then runs
-with the arguments as they were given.
+matrix, torch's refuses it with a ``RuntimeError``; Dask's ``permute_dims``
+takes ``()`` as a transpose.  A rule here gives one promo_ns error, the same on
+every backend, that says what to pass instead.  A rule has the standard's
+signature of its function (so a misnamed keyword is a TypeError naming the
+function) and returns the keywords it replaces by values of the same meaning
+that every backend takes, if any: ``tril``'s ``k=2**63`` is any ``k`` past the
+matrix's corner (torch overflowed, JAX wrapped), ``diff``'s ``n`` past the
+length it differences gives the same empty array (NumPy, JAX and Dask looped
+``n`` times).  The function then runs with the arguments so given.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +25,9 @@ from typing import Any
 from promo_ns._array import Array
 
 __all__ = ["RULES", "with_rules"]
+
+#: What a rule returns: the keywords it replaces, or None.
+Replaced = dict[str, Any] | None
 
 
 def _integer(name: str, parameter: str, value: Any) -> int:
@@ -32,6 +40,11 @@ def _integer(name: str, parameter: str, value: Any) -> int:
     raise TypeError(f"{name}()'s {parameter} must be an int, not {type(value).__name__} {value!r}")
 
 
+def _known(*sizes: Any) -> list[int] | None:
+    """The sizes, where every one is known (Dask's may be NaN); else None."""
+    return list(sizes) if all(s.__class__ is int for s in sizes) else None
+
+
 def _at_least_2d(name: str, x: Any) -> None:
     if x.__class__ is Array and x.ndim < 2:  # anything else: the function's own refusal
         raise ValueError(
@@ -40,32 +53,55 @@ def _at_least_2d(name: str, x: Any) -> None:
         )
 
 
-def tril(x: Any, /, *, k: int = 0) -> None:
-    """A matrix (or a stack) and an int diagonal offset."""
-    _at_least_2d("tril", x)
-    _integer("tril", "k", k)
+def _diagonal(name: str, x: Any, k: Any) -> Replaced:
+    """A matrix (or a stack) and an int diagonal offset, brought within the matrix's corners."""
+    _at_least_2d(name, x)
+    k = _integer(name, "k", k)
+    corner = _known(*x.shape[-2:]) if x.__class__ is Array else None
+    if corner is None:
+        return None
+    rows, cols = corner
+    within = min(max(k, -rows), cols)  # an offset past a corner keeps every element, or none
+    return None if within == k else {"k": within}
 
 
-def triu(x: Any, /, *, k: int = 0) -> None:
+def tril(x: Any, /, *, k: int = 0) -> Replaced:
     """A matrix (or a stack) and an int diagonal offset."""
-    _at_least_2d("triu", x)
-    _integer("triu", "k", k)
+    return _diagonal("tril", x, k)
+
+
+def triu(x: Any, /, *, k: int = 0) -> Replaced:
+    """A matrix (or a stack) and an int diagonal offset."""
+    return _diagonal("triu", x, k)
 
 
 def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
-) -> None:
+) -> Replaced:
     """An int diagonal offset (the sizes are checked with the other creation functions')."""
     _integer("eye", "k", k)
+    return None
 
 
-def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> None:
-    """A count of differences that is a non-negative int."""
-    if _integer("diff", "n", n) < 0:
+def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Replaced:
+    """A count of differences that is a non-negative int, at most the length it differences."""
+    count = _integer("diff", "n", n)
+    if count < 0:
         raise ValueError(f"diff()'s n counts the differences taken: it must be >= 0, not {n!r}")
+    if x.__class__ is not Array or axis.__class__ is not int or not -x.ndim <= axis < x.ndim:
+        return None  # the function's own refusal
+    ends = [
+        e.shape[axis] if e.__class__ is Array and e.ndim == x.ndim else 1
+        for e in (prepend, append)
+        if e is not None
+    ]
+    length = _known(x.shape[axis], *ends)
+    if length is None or count <= sum(length):
+        return None
+    return {"n": sum(length)}  # every difference past the length is of an empty array
 
 
-def meshgrid(*arrays: Any, indexing: str = "xy") -> None:
+def meshgrid(*arrays: Any, indexing: str = "xy") -> Replaced:
     """Vectors (or 0-d arrays, as one element) and ``'xy'`` or ``'ij'``."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"meshgrid()'s indexing must be 'xy' or 'ij', not {indexing!r}")
@@ -75,10 +111,41 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> None:
                 f"meshgrid() takes 1-d arrays; array {i} has shape {tuple(x.shape)}: pass "
                 f"xp.reshape(x, (-1,)) for its elements in order"
             )
+    return None
+
+
+def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Replaced:
+    """Each of ``x``'s axes once (each named once: :func:`~._common.checking_axes`)."""
+    if x.__class__ is Array and isinstance(axes, (tuple, list)) and len(axes) != x.ndim:
+        raise ValueError(
+            f"permute_dims()'s axes {tuple(axes)!r} must name each of x's {x.ndim} axes once, in "
+            f"their new order; e.g. {tuple(reversed(range(x.ndim)))!r} reverses them"
+        )
+    return None
+
+
+def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Replaced:
+    """A shape of ``x``'s number of elements, with at most one size -1 (JAX's error was a TypeError)."""
+    sizes = _known(x.size, *shape) if x.__class__ is Array and isinstance(shape, (tuple, list)) else None
+    if sizes is None:
+        return None  # an int shape, a lazy size: the function's own
+    total = sizes[0]
+    known = [s for s in shape if s != -1]
+    size = math.prod(known)
+    left = len(shape) - len(known)
+    fits = size == total if not left else left == 1 and size > 0 and total % size == 0
+    if not fits or any(s < -1 for s in shape):
+        raise ValueError(
+            f"reshape() cannot make an array of shape {tuple(x.shape)} ({total} elements) into shape "
+            f"{tuple(shape)}: the sizes must multiply to {total}, with at most one -1 for the size left"
+        )
+    return None
 
 
 #: The rules, by the function's name in the namespace.
-RULES: dict[str, Callable[..., None]] = {rule.__name__: rule for rule in (tril, triu, eye, diff, meshgrid)}
+RULES: dict[str, Callable[..., Replaced]] = {
+    rule.__name__: rule for rule in (tril, triu, eye, diff, meshgrid, permute_dims, reshape)
+}
 
 
 def with_rules(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -89,7 +156,7 @@ def with_rules(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        rule(*args, **kwargs)
-        return fn(*args, **kwargs)
+        replaced = rule(*args, **kwargs)
+        return fn(*args, **kwargs) if replaced is None else fn(*args, **{**kwargs, **replaced})
 
     return checked

@@ -64,7 +64,7 @@ def bind(fn: Callable[..., Any], ns: Space) -> Callable[..., Any]:
     bound.__signature__ = sig  # type: ignore[attr-defined]
     if fn.__name__ in OWN_AXIS_CHECK:
         return with_rules(bound, fn.__name__)
-    return with_rules(checking_axes(bound, fn.__name__, sig), fn.__name__)
+    return checking_axes(with_rules(bound, fn.__name__), fn.__name__, sig)  # the axes checked first
 
 
 @functools.cache

@@ -98,7 +98,7 @@ def buffer_data(obj: Any) -> Any:
     so).  torch reads every buffer as float32 (and refuses one whose length is
     no multiple of 4), and the others took one as Python data of the policy's
     default dtype.  ``bytes`` and ``str`` are NumPy's string scalars, left to
-    the backend.  No copy is made.
+    the backend.  No copy is made, but of a buffer in the other byte order.
     """
     if isinstance(obj, (str, bytes)) or is_numpy_like(obj):
         return None
@@ -108,7 +108,11 @@ def buffer_data(obj: Any) -> Any:
         view = memoryview(obj)
     except TypeError:
         return None
-    return numpy.asarray(view)
+    data = numpy.asarray(view)
+    named = numpy.dtype(data.dtype.name) if data.dtype.kind in "biufc" else data.dtype
+    if data.dtype.isnative and data.dtype == named:
+        return data.view(named)  # 'Q' and 'L' are uint64 alike; torch reads only one of them
+    return data.astype(named)  # a big-endian buffer: its values, in the machine's order
 
 
 def ragged(obj: Any) -> str | None:

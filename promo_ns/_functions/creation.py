@@ -149,7 +149,7 @@ def _bad_arguments(name: str, args: tuple[Any, ...]) -> Exception | None:
                 )
             if operator.index(value) < 0:
                 return ValueError(f"{name}()'s {arg} must be >= 0, not {value!r}")
-        elif value is not None and not isinstance(
+        elif (value is not None or arg == "start") and not isinstance(
             value, (int, float) if name == "arange" else (int, float, complex)
         ):
             return TypeError(
@@ -184,12 +184,17 @@ def asarray(
     backend = ns._backend
     if dtype is not None:  # a name or another library's dtype names one of promo_ns's
         dtype = canonical(dtype, "asarray()'s dtype")
+    if isinstance(obj, (str, bytes)):  # NumPy's string scalars: parsed by NumPy, read as bytes by torch
+        raise _not_data(obj)
     if copy is False:
         check_no_copy(obj, dtype)
     if obj.__class__ is ns.Array:
         obj = native(ns, obj)
     elif isinstance(obj, (list, tuple)):
         leaves = list(leaves_of(obj))
+        text = next((leaf for leaf in leaves if isinstance(leaf, (str, bytes))), None)
+        if text is not None:
+            raise _not_data(text, nested=True)
         if any(type(leaf) not in PYTHON_SCALARS for leaf in leaves):
             if ns.policy_now().nested != "refused" or any(leaf.__class__ is ns.Array for leaf in leaves):
                 out = _nested(ns, obj, leaves, dtype, device)
@@ -344,17 +349,22 @@ def _refusing_other_data(fn: Callable[..., Any]) -> Callable[..., Any]:
                 if device is None:
                     raise
                 raise device from e
-            where = " inside nested data" if bad is not obj else ""
-            raise TypeError(
-                f"asarray() cannot make an array of {type(bad).__name__} {short(bad)}{where}; it takes "
-                "promo_ns or native arrays, Python bool/int/float/complex, nested lists or tuples of "
-                "them, and objects with __array__, __dlpack__ or the buffer protocol"
-            ) from e
+            raise _not_data(bad, nested=bad is not obj) from e
 
     return make
 
 
 _OK = object()
+
+
+def _not_data(bad: Any, *, nested: bool = False) -> TypeError:
+    """The error for ``bad``, which ``asarray`` cannot read as data (``nested``: inside a list)."""
+    where = " inside nested data" if nested else ""
+    return TypeError(
+        f"asarray() cannot make an array of {type(bad).__name__} {short(bad)}{where}; it takes "
+        "promo_ns or native arrays, Python bool/int/float/complex, nested lists or tuples of "
+        "them, and objects with __array__, __dlpack__ or the buffer protocol"
+    )
 
 
 def _array_data(ns: Space, x: Any) -> bool:
@@ -439,12 +449,13 @@ def arange(
     # NumPy scalars (a size from NumPy's arithmetic) count as the Python numbers they hold: np.int64(3)
     # was a float bound, and Dask refused it
     start, stop, step = (as_python(v) for v in (start, stop, step))
+    step = 1 if step is None else step  # as NumPy takes it
     bad = _bad_arguments("arange", (start, stop, step))
     if bad is not None:  # torch and Dask take apart NaN, inf and complex bounds in their own words
         raise bad
     dtype = None if dtype is None else canonical(dtype, "arange()'s dtype")
+    first, last = (0, start) if stop is None else (start, stop)
     if dtype is not None and dtype.kind == "b":
-        first, last = (0, start) if stop is None else (start, stop)
         try:
             n = max(0, math.ceil((last - first) / step))
         except (TypeError, ZeroDivisionError, ValueError, OverflowError) as e:
@@ -464,6 +475,16 @@ def arange(
         target = dtype if dtype is not None else ns.policy_now().defaults["int"]
         if target.kind in "iu":
             check_int_range(start, stop, step, target, default=dtype is None)
+    count = (
+        -((first - last) // step)
+        if isinstance(first + last + step, int)
+        else math.ceil((last - first) / step)
+    )
+    if count > INT64_MAX:  # NumPy's arange(2**63) was empty, the others' errors their own
+        raise ValueError(
+            f"arange() from {first!r} to {last!r} by {step!r} would make {count} values, more than an "
+            "array can hold; narrow the bounds or take a larger step"
+        )
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float", "arange")
     return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
 

@@ -271,8 +271,8 @@ def _arange(fn: Callable[..., Any]) -> Callable[..., Any]:
         made = None
         if dtype is not None and not (dtype.is_floating_point or dtype.is_complex or dtype == torch.bool):
             made = _values.integer_arange(start, stop, step)
-            if made is None and dtype == torch.uint64:  # torch's bounds are int64: 2**63 and up refused
-                made = _wrapped_uint64_arange(start, stop, step)
+            if made is None:  # torch refuses bounds past int64, and sizes past it in its own sums
+                made = _big_int_arange(start, stop, step)
         if made is None:
             return fn(start, stop, step, dtype=dtype, **kw)
         n, first, delta = made
@@ -280,6 +280,18 @@ def _arange(fn: Callable[..., Any]) -> Callable[..., Any]:
         return values.view(torch.uint64) if dtype == torch.uint64 else values.to(dtype)
 
     return arange
+
+
+def _count_nonzero(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``count_nonzero`` over no axes (``axis=()``): each element's count, as in NumPy (torch counts all)."""
+
+    @functools.wraps(fn)
+    def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        if axis == ():
+            return (x != 0).to(torch.int64)
+        return fn(x, axis=axis, keepdims=keepdims)
+
+    return count_nonzero
 
 
 def _from_dlpack(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -303,15 +315,19 @@ def _from_dlpack(fn: Callable[..., Any]) -> Callable[..., Any]:
     return from_dlpack
 
 
-def _wrapped_uint64_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
-    """uint64 ``arange`` of int bounds past int64 as int64 terms whose wrapping sums have its bits."""
+def _big_int_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
+    """``arange`` of int bounds near or past int64's as int64 terms whose wrapping sums have its bits.
+
+    torch computes the size as ``stop - start + step`` in int64 ("invalid size,
+    possible overflow") and takes no bound past int64 (a uint64 one).
+    """
     if stop is None:
         start, stop = 0, start
     bounds = (start, stop, step)
-    if any(v.__class__ is not int for v in bounds) or step == 0 or max(bounds) < 2**63:
+    if any(v.__class__ is not int for v in bounds) or step == 0 or max(map(abs, bounds)) + abs(step) < 2**63:
         return None
-    signed = [v - 2**64 if v >= 2**63 else v for v in (start, step)]
-    return max(0, -((start - stop) // step)), signed[0], signed[1]
+    first, delta = (v - 2**64 if v >= 2**63 else v for v in (start, step))
+    return max(0, -((start - stop) // step)), first, delta
 
 
 def numpy_fill(value: Any, dtype: torch.dtype, *, data: bool = False) -> Any:
@@ -390,5 +406,6 @@ def install(compat: ModuleType) -> None:
     _wrap(compat, "linspace", _linspace)
     _wrap(compat, "arange", _arange)
     _wrap(compat, "from_dlpack", _from_dlpack)
+    _wrap(compat, "count_nonzero", _count_nonzero)
     _wrap(compat, "full", _full)
     _wrap(compat, "full_like", _full_like)

@@ -60,13 +60,24 @@ def _finished(
 
 
 def _is_data(data: Any) -> bool:
-    """Whether the policy decides the dtype of ``data``: not a tensor, nor a NumPy array or data holding one.
+    """Whether the policy decides the dtype of ``data``: no tensor, array, buffer, nor data holding one.
 
     A tensor or a NumPy array keeps its dtype (torch's own copy); so does a
-    list of NumPy arrays, which torch stacks and the namespace does not take.
+    list of NumPy arrays, which torch stacks and the namespace does not take,
+    and a buffer (``memoryview``, ``bytes``), which torch reads its own way.
     A list of tensors is the namespace's nested data, whose dtype the policy decides.
     """
-    return not isinstance(data, torch.Tensor) and not _holds_ndarray(data)
+    return not isinstance(data, torch.Tensor) and not _holds_ndarray(data) and not _is_buffer(data)
+
+
+def _is_buffer(data: Any) -> bool:
+    if isinstance(data, (list, tuple, *SCALARS)):
+        return False
+    try:
+        memoryview(data)
+    except TypeError:
+        return False
+    return True
 
 
 def _holds_ndarray(data: Any) -> bool:

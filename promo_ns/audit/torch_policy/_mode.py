@@ -80,6 +80,10 @@ def _inside() -> bool:
     return block is not None
 
 
+#: Creation keywords that the result's conversion honours where torch takes them (see ``_creation``).
+_FORMATS = frozenset(("layout", "memory_format"))
+
+
 def _reported_as_stored(target: Any, *, in_place: bool) -> contextlib.AbstractContextManager[None]:
     """Within, a compare reports what tensor ``target`` holds of each op (see :func:`storing_into`).
 
@@ -165,6 +169,9 @@ class PolicyMode(TorchFunctionMode):
             if out is not None and (func in CREATION or _differentiated(args, kwargs)):
                 _check_outs_writable(func, out)  # torch writes an inference tensor, then raises
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
+            if func in CREATION and _FORMATS.intersection(kwargs):  # torch's own refusals of a format first
+                shape_only = {k: v for k, v in kwargs.items() if k not in ("pin_memory", "requires_grad")}
+                func(*args, **{**shape_only, "device": "meta"})
             computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
             try:
                 with _reported_as_stored(out, in_place=False):
