@@ -78,7 +78,10 @@ def triu(x: Any, /, *, k: int = 0) -> Replaced:
 def eye(
     n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
 ) -> Replaced:
-    """An int diagonal offset (the sizes are checked with the other creation functions')."""
+    """Int sizes (a bool is none: NumPy refused ``eye(True)``, JAX made one row) and diagonal offset."""
+    _integer("eye", "n_rows", n_rows)
+    if n_cols is not None:
+        _integer("eye", "n_cols", n_cols)
     _integer("eye", "k", k)
     return None
 
@@ -88,6 +91,10 @@ def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: 
     count = _integer("diff", "n", n)
     if count < 0:
         raise ValueError(f"diff()'s n counts the differences taken: it must be >= 0, not {n!r}")
+    if x.__class__ is Array and x.ndim == 0:  # NumPy's diff returned one with n=0, torch refused it
+        raise ValueError(
+            "diff() takes an array of at least 1 dimension, not a 0-d one; e.g. xp.diff(x[None])"
+        )
     if x.__class__ is not Array or axis.__class__ is not int or not -x.ndim <= axis < x.ndim:
         return None  # the function's own refusal
     ends = [
