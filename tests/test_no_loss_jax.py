@@ -177,7 +177,7 @@ _HUGE: dict[str, Callable[[Any], Any]] = {
     "empty": lambda xp: xp.empty(2**62),
     "full": lambda xp: xp.full((10**10, 10**10), 1.0),
     "arange": lambda xp: xp.arange(2**62),  # values in int64, 2**65 bytes
-    "arange of floats": lambda xp: xp.arange(0.0, 1e19, 0.5),
+    "arange of floats": lambda xp: xp.arange(0.0, 2e18, 0.5),  # 4e18 values, 3.2e19 bytes
     "linspace": lambda xp: xp.linspace(0, 1, 10**19),
     "eye": lambda xp: xp.eye(10**10),
     "fft.fftfreq": lambda xp: xp.fft.fftfreq(10**19),

@@ -327,3 +327,24 @@ def test_compare_reports_what_out_or_the_tensor_holds(policy: str, case: tuple[s
         assert len(set(held.values())) == 1, held
     else:
         assert reported == held
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_indices_go_into_int64_outs_only_as_in_torch(policy: str) -> None:
+    """torch's kernels write indices into int64 ``out=`` tensors only: elsewhere, its own refusal."""
+    x = torch.tensor([[1.0, 3.0], [2.0, 0.0]])
+    values = torch.empty(0)
+    calls: list[Callable[[Any], Any]] = [
+        lambda i: torch.max(x, 0, out=(values, i)),
+        lambda i: torch.argmax(x, out=i),
+        lambda i: torch.argmin(x, 1, out=i),
+        lambda i: torch.sort(x, out=(values, i)),
+    ]
+    for call in calls:
+        for dtype in (torch.int32, torch.float32):
+            indices = torch.full((2,), 7, dtype=dtype)
+            with promo_ns.torch_policy(policy), pytest.raises(RuntimeError, match="long"):
+                call(indices)
+            assert indices.tolist() == [7, 7]
+        with promo_ns.torch_policy(policy):
+            assert call(torch.empty(0, dtype=torch.int64)) is not None

@@ -80,6 +80,14 @@ def _inside() -> bool:
     return block is not None
 
 
+def _index_results(func: Callable[..., Any], found: Any) -> tuple[int, ...]:
+    """The positions of the results of ``func`` that are indices (``argmax``'s, ``max(x, dim)``'s second)."""
+    if getattr(func, "__name__", "") in ("argmax", "argmin"):
+        return (0,)
+    indices = getattr(found, "indices", None)
+    return tuple(i for i, r in enumerate(found) if r is indices) if indices is not None else ()
+
+
 #: Creation keywords that the result's conversion honours where torch takes them (see ``_creation``).
 _FORMATS = frozenset(("layout", "memory_format"))
 
@@ -170,8 +178,8 @@ class PolicyMode(TorchFunctionMode):
                 _check_outs_writable(func, out)  # torch writes an inference tensor, then raises
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
             if func in CREATION and _FORMATS.intersection(kwargs):  # torch's own refusals of a format first
-                shape_only = {k: v for k, v in kwargs.items() if k not in ("pin_memory", "requires_grad")}
-                func(*args, **{**shape_only, "device": "meta"})
+                on_meta = {k: v for k, v in kwargs.items() if k not in ("pin_memory", "requires_grad")}
+                func(*args, **{**on_meta, "device": "meta"})  # nothing made: shapes and formats only
             computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
             try:
                 with _reported_as_stored(out, in_place=False):
@@ -208,6 +216,8 @@ class PolicyMode(TorchFunctionMode):
             return _TORCHS
         if len(outs) != len(results) or any(o.device != r.device for o, r in zip(outs, results, strict=True)):
             return _TORCHS
+        if any(outs[i].dtype != torch.int64 for i in _index_results(func, found)):
+            return _TORCHS  # torch's kernels write indices into int64 outs only: its own error
         policy = self.xp.policy_now()
         for o, r in zip(outs, results, strict=True):
             output_dtype(policy, f"torch.{func.__name__}", canonical(r.dtype), canonical(o.dtype))
