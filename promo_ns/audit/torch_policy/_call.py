@@ -37,6 +37,7 @@ __all__ = [
     "decided_by",
     "decided_over",
     "in_place",
+    "index_results",
     "is_dim",
     "is_operand",
     "one_array",
@@ -280,3 +281,11 @@ def in_place(translator: Translator) -> Translator:
 def both(*names: str) -> tuple[Callable[..., Any], ...]:
     """``torch.<name>`` and ``torch.Tensor.<name>`` of each name."""
     return tuple(getattr(owner, name) for name in names for owner in (torch, torch.Tensor))
+
+
+def index_results(func: Callable[..., Any], found: Any) -> tuple[int, ...]:
+    """The positions of the results of ``func`` that are indices (``argmax``'s, ``max(x, dim)``'s second)."""
+    if getattr(func, "__name__", "") in ("argmax", "argmin"):
+        return (0,)
+    indices = getattr(found, "indices", None)
+    return tuple(i for i, r in enumerate(found) if r is indices) if indices is not None else ()

@@ -33,6 +33,7 @@ from promo_ns.audit.torch_policy._call import (
     Decided,
     InPlace,
     Translator,
+    index_results,
     is_operand,
 )
 from promo_ns.audit.torch_policy._creation import CREATION
@@ -78,14 +79,6 @@ def _inside() -> bool:
     while block is not None and block.closed:
         block = block.outer
     return block is not None
-
-
-def _index_results(func: Callable[..., Any], found: Any) -> tuple[int, ...]:
-    """The positions of the results of ``func`` that are indices (``argmax``'s, ``max(x, dim)``'s second)."""
-    if getattr(func, "__name__", "") in ("argmax", "argmin"):
-        return (0,)
-    indices = getattr(found, "indices", None)
-    return tuple(i for i, r in enumerate(found) if r is indices) if indices is not None else ()
 
 
 #: Creation keywords that the result's conversion honours where torch takes them (see ``_creation``).
@@ -216,7 +209,7 @@ class PolicyMode(TorchFunctionMode):
             return _TORCHS
         if len(outs) != len(results) or any(o.device != r.device for o, r in zip(outs, results, strict=True)):
             return _TORCHS
-        if any(outs[i].dtype != torch.int64 for i in _index_results(func, found)):
+        if any(outs[i].dtype != torch.int64 for i in index_results(func, found)):
             return _TORCHS  # torch's kernels write indices into int64 outs only: its own error
         policy = self.xp.policy_now()
         for o, r in zip(outs, results, strict=True):
