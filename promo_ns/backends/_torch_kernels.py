@@ -273,6 +273,13 @@ def _arange(fn: Callable[..., Any]) -> Callable[..., Any]:
             made = _values.integer_arange(start, stop, step)
             if made is None:  # torch refuses bounds past int64, and sizes past it in its own sums
                 made = _big_int_arange(start, stop, step)
+        elif dtype is not None and dtype.is_floating_point and (made := _big_int_arange(start, stop, step)):
+            # NumPy counts int bounds exactly and spaces by float(start + step) - float(start); torch
+            # counts in floats (2**63 to 2**63 + 3: no values)
+            n, low = made[0], 0 if stop is None else start
+            first = float(low)
+            spaced = torch.arange(n, dtype=torch.float64, device=kw.get("device"))
+            return (spaced * (float(low + step) - first) + first).to(dtype)
         if made is None:
             return fn(start, stop, step, dtype=dtype, **kw)
         n, first, delta = made
@@ -292,6 +299,16 @@ def _count_nonzero(fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn(x, axis=axis, keepdims=keepdims)
 
     return count_nonzero
+
+
+def _shift_of_no_axes(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fft.fftshift``/``ifftshift`` over no axes (``axes=()``): a copy, as NumPy's (torch's raises)."""
+
+    @functools.wraps(fn)
+    def shift(x: Any, /, *, axes: Any = None, **kwargs: Any) -> Any:
+        return x.clone() if axes == () else fn(x, axes=axes, **kwargs)
+
+    return shift
 
 
 def _from_dlpack(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -407,5 +424,7 @@ def install(compat: ModuleType) -> None:
     _wrap(compat, "arange", _arange)
     _wrap(compat, "from_dlpack", _from_dlpack)
     _wrap(compat, "count_nonzero", _count_nonzero)
+    _wrap(compat.fft, "fftshift", _shift_of_no_axes)
+    _wrap(compat.fft, "ifftshift", _shift_of_no_axes)
     _wrap(compat, "full", _full)
     _wrap(compat, "full_like", _full_like)
