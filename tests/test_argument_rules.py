@@ -82,6 +82,7 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "count_nonzero-no-axes-keepdims": lambda xp: xp.count_nonzero(xp.ones((2, 3)), axis=(), keepdims=True),
     "arange-too-many": lambda xp: xp.arange(2**63),
     "arange-float-too-many": lambda xp: xp.arange(0, 1e20),
+    "arange-int-past-floats": lambda xp: xp.arange(0, 10**400, 1.0),
     "arange-tiny-step": lambda xp: xp.arange(0, 10, 1e-20),
     "arange-step-none": lambda xp: xp.arange(0, 5, None),
     "arange-start-none": lambda xp: xp.arange(None, dtype=xp.float32),

@@ -97,8 +97,8 @@ def buffer_data(obj: Any) -> Any:
     hold typed values, as an array does (NumPy and array-api-strict read them
     so).  torch reads every buffer as float32 (and refuses one whose length is
     no multiple of 4), and the others took one as Python data of the policy's
-    default dtype.  ``bytes`` and ``str`` are NumPy's string scalars, left to
-    the backend.  No copy is made, but of a buffer in the other byte order.
+    default dtype.  ``bytes`` and ``str`` (NumPy's string scalars) are none of
+    these.  No copy is made, but of a buffer in the other byte order.
     """
     if isinstance(obj, (str, bytes)) or is_numpy_like(obj):
         return None

@@ -475,18 +475,23 @@ def arange(
         target = dtype if dtype is not None else ns.policy_now().defaults["int"]
         if target.kind in "iu":
             check_int_range(start, stop, step, target, default=dtype is None)
-    count = (
-        -((first - last) // step)
-        if isinstance(first + last + step, int)
-        else math.ceil((last - first) / step)
-    )
-    if count > INT64_MAX:  # NumPy's arange(2**63) was empty, the others' errors their own
+    if _count(first, last, step) > INT64_MAX:  # NumPy's arange(2**63) was empty, the others' errors their own
         raise ValueError(
-            f"arange() from {first!r} to {last!r} by {step!r} would make {count} values, more than an "
-            "array can hold; narrow the bounds or take a larger step"
+            f"arange() from {first!r} to {last!r} by {step!r} would make more values than an array "
+            f"can hold ({INT64_MAX}); narrow the bounds or take a larger step"
         )
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float", "arange")
     return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
+
+
+def _count(first: float, last: float, step: float) -> float:
+    """How many values ``arange`` makes: exact for ints, infinite past what a float holds."""
+    if all(isinstance(v, int) for v in (first, last, step)):
+        return -((first - last) // step)
+    try:
+        return math.ceil((last - first) / step)
+    except OverflowError:  # an int bound past 1e308 with a float step
+        return math.inf
 
 
 def linspace(

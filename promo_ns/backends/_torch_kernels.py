@@ -311,23 +311,33 @@ def _shift_of_no_axes(fn: Callable[..., Any]) -> Callable[..., Any]:
     return shift
 
 
-def _from_dlpack(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``from_dlpack``, copying a NumPy array torch cannot share: negative strides, read-only data.
+def shareable(x: Any, copy: bool | None, name: str) -> Any:
+    """``x``, or a copy of a NumPy array torch cannot share: read-only data, negative strides.
 
-    torch's importer aborts the process on negative strides, and shares read-only
-    data writably; ``copy=False`` forbids the copy: a ValueError.
+    torch has no read-only tensors (one sharing such data writes through it) and
+    no negative strides (its DLPack importer aborts the process on them).
+
+    Raises
+    ------
+    ValueError
+        ``copy=False`` forbids the copy.
     """
+    if not isinstance(x, numpy.ndarray) or (x.flags.writeable and all(s >= 0 for s in x.strides)):
+        return x
+    if copy is False:
+        raise ValueError(
+            f"{name}(copy=False) cannot share a read-only or reversed (negative-stride) NumPy array with "
+            "torch, whose tensors are all writable and forward; pass copy=None to copy it"
+        )
+    return numpy.array(x)
+
+
+def _from_dlpack(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``from_dlpack``, copying a NumPy array torch cannot share (see :func:`shareable`)."""
 
     @functools.wraps(fn)
     def from_dlpack(x: Any, /, **kwargs: Any) -> Any:
-        if isinstance(x, numpy.ndarray) and (not x.flags.writeable or any(s < 0 for s in x.strides)):
-            if kwargs.get("copy") is False:
-                raise ValueError(
-                    "from_dlpack(copy=False) cannot share a read-only or reversed (negative-stride) NumPy "
-                    "array with torch; pass copy=None to copy it"
-                )
-            x = numpy.array(x)
-        return fn(x, **kwargs)
+        return fn(shareable(x, kwargs.get("copy"), "from_dlpack"), **kwargs)
 
     return from_dlpack
 

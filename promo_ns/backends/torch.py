@@ -421,26 +421,16 @@ class TorchBackend(DTypeMaps, KernelErrors):
         return x
 
     def asarray(self, obj: Any, **kwargs: Any) -> Any:
-        """``compat.asarray``; NumPy input with negative strides is copied first (torch takes none).
+        """``compat.asarray``; a NumPy array torch cannot share (read-only, negative strides) is copied.
 
-        A read-only NumPy array (or buffer) is copied: torch has no read-only
-        tensors, and one sharing it would write through (with ``copy=False``, a
-        ValueError).
+        See :func:`._torch_kernels.shareable` (with ``copy=False``, a ValueError).
 
         Python data for the ``meta`` device is made on the CPU first: ``meta``
         checks no value (an int beyond the dtype would pass silently).  A
         Python float or complex number with a ``dtype`` is converted as NumPy
         converts it (see :func:`._torch_kernels.numpy_fill`).
         """
-        if type(obj).__module__ == "numpy" and any(s < 0 for s in getattr(obj, "strides", ())):
-            obj = numpy.ascontiguousarray(obj)
-        if isinstance(obj, numpy.ndarray) and not obj.flags.writeable:  # a tensor would write into it
-            if kwargs.get("copy") is False:
-                raise ValueError(
-                    "asarray(copy=False) cannot share a read-only array with torch, whose tensors are "
-                    "all writable (a write would change the data behind it); pass copy=None to copy it"
-                )
-            obj = numpy.array(obj)
+        obj = kernels.shareable(obj, kwargs.get("copy"), "asarray")
         if type(obj).__module__ in ("numpy", "ml_dtypes") and str(getattr(obj, "dtype", "")) == "bfloat16":
             # torch reads no ml_dtypes bfloat16: the same bits, through uint16
             data = numpy.asarray(obj)  # ascontiguousarray alone makes a 0-d array 1-d
