@@ -93,6 +93,9 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "arange-int64-whole-range": lambda xp: xp.arange(-(2**63), 2**63 - 1, 2**62),
     "asarray-bytes-dtype": lambda xp: xp.asarray(b"abc", dtype=xp.int8),
     "asarray-str-dtype": lambda xp: xp.asarray("1", dtype=xp.float64),
+    "asarray-nested-ndarrays": lambda xp: xp.asarray([np.ones(2, np.uint8), np.ones(2, np.uint8)]),
+    "asarray-nested-bytearrays": lambda xp: xp.asarray([bytearray(2), bytearray(2)]),
+    "asarray-nested-0d-ndarray": lambda xp: xp.asarray([np.asarray(3, dtype=np.int8), 1]),
     "asarray-nested-bytes": lambda xp: xp.asarray([b"ab"], dtype=xp.int8),
 }
 

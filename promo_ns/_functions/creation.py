@@ -195,6 +195,14 @@ def asarray(
         text = next((leaf for leaf in leaves if isinstance(leaf, (str, bytes))), None)
         if text is not None:
             raise _not_data(text, nested=True)
+        other = next((leaf for leaf in leaves if not _nested_leaf(ns, leaf)), None)
+        if other is not None:  # NumPy's .item() of it raised "can only convert an array of size 1"
+            shape = tuple(getattr(other, "shape", ()))
+            raise TypeError(
+                f"asarray() got {a_or_an(type(other).__name__)} of shape {shape} inside nested data; it "
+                "takes promo_ns arrays, NumPy scalars and Python bool/int/float/complex there: make each "
+                "an array and stack them, xp.stack([xp.asarray(a) for a in data])"
+            )
         if any(type(leaf) not in PYTHON_SCALARS for leaf in leaves):
             if ns.policy_now().nested != "refused" or any(leaf.__class__ is ns.Array for leaf in leaves):
                 out = _nested(ns, obj, leaves, dtype, device)
@@ -355,6 +363,13 @@ def _refusing_other_data(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 _OK = object()
+
+
+def _nested_leaf(ns: Space, leaf: Any) -> bool:
+    """Whether nested data may hold ``leaf``: a Python or NumPy scalar (or 0-d array), a promo_ns array."""
+    if leaf.__class__ in PYTHON_SCALARS or leaf.__class__ is ns.Array:
+        return True
+    return is_numpy_like(leaf) and getattr(leaf, "ndim", 0) == 0
 
 
 def _not_data(bad: Any, *, nested: bool = False) -> TypeError:
