@@ -31,6 +31,7 @@ __all__ = [
     "holding",
     "into_real",
     "leaves_of",
+    "offers_array",
     "python_scalars",
     "ragged",
     "short",
@@ -90,6 +91,11 @@ def check_no_copy(obj: Any, dtype: DType | None) -> None:
         )
 
 
+def offers_array(x: Any) -> bool:
+    """Whether ``x`` offers itself as an array (``__array__``, ``__dlpack__``, ``__array_interface__``)."""
+    return any(hasattr(x, a) for a in ("__array__", "__dlpack__", "__array_interface__"))
+
+
 def buffer_data(obj: Any) -> Any:
     """``obj`` as a NumPy array of its buffer's own dtype, if it only offers the buffer protocol; else None.
 
@@ -102,7 +108,7 @@ def buffer_data(obj: Any) -> Any:
     """
     if isinstance(obj, (str, bytes)) or is_numpy_like(obj):
         return None
-    if any(hasattr(obj, a) for a in ("__array__", "__dlpack__", "__array_interface__")):
+    if offers_array(obj):
         return None
     try:
         view = memoryview(obj)

@@ -35,6 +35,7 @@ from promo_ns._functions._creation_values import (
     holding,
     into_real,
     leaves_of,
+    offers_array,
     python_scalars,
     ragged,
     short,
@@ -384,11 +385,9 @@ def _not_data(bad: Any, *, nested: bool = False) -> TypeError:
 
 def _array_data(ns: Space, x: Any) -> bool:
     """Whether ``asarray`` can read ``x`` as data: a scalar, an array, or an object offering its buffer."""
-    if isinstance(x, (str, bytes)):  # NumPy's string scalars (torch read bytes as float32)
-        return False
     if x.__class__ is ns.Array or isinstance(x, (*PYTHON_SCALARS, ns._backend.array_type)):
         return True
-    if is_numpy_like(x) or any(hasattr(x, a) for a in ("__array__", "__dlpack__", "__array_interface__")):
+    if is_numpy_like(x) or offers_array(x):
         return True
     try:
         memoryview(x)
@@ -474,12 +473,12 @@ def arange(
         try:
             n = max(0, math.ceil((last - first) / step))
         except (TypeError, ZeroDivisionError, ValueError, OverflowError) as e:
-            raise _bad_arguments("arange", (start, stop, step)) or ValueError(
+            raise ValueError(
                 f"arange() cannot count the values from {first!r} to {last!r} by {step!r} ({e}); "
                 "give finite bounds"
             ) from e
         if n > 2:
-            raise _bad_arguments("arange", (start, stop, step)) or TypeError(
+            raise TypeError(
                 f"arange() of bool gives at most 2 values, bool(start) and bool(start + step), and "
                 f"these bounds give {n}; make the values, then compare: xp.arange(start, stop, step) != 0"
             )

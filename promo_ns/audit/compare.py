@@ -92,7 +92,7 @@ class Comparison(Trace):
             self.enclosing.record(op, operands, result, compute, inplace=inplace)
         taken = _operands(operands)
         if (store := stored_into()) is not None:  # its caller stores the result (torch's out=, x.sqrt_())
-            self._compare(op, taken, _stored(self.policies[0], op, result, store), store)
+            self._compare(op, taken, result, store)
             return
         # in place, the result is stored in the left operand's dtype, whatever it computed in
         self._compare(
@@ -131,12 +131,8 @@ class Comparison(Trace):
         if self.enclosing is not None:
             self.enclosing.commit(op)
         noted = self._waiting.pop(threading.get_ident(), None)
-        if noted is None or noted[0] != op:
-            return
-        if (store := stored_into()) is not None:  # its caller stores the result (torch's out=, x.sqrt_())
-            self._compare(op, noted[1], _stored(self.policies[0], op, noted[2], store), store)
-        else:
-            self._compare(*noted)
+        if noted is not None and noted[0] == op:
+            self._compare(*noted, stored_into())
 
     # -- deciding --
     def _compare(
@@ -148,7 +144,7 @@ class Comparison(Trace):
     ) -> None:
         """Record ``op`` where another policy decides otherwise than ``result`` (a dtype, or the refusal).
 
-        ``store``: the dtype the result is stored into, and whether in place (see
+        ``store``: the dtype ``result`` is stored into, and whether in place (see
         :func:`~promo_ns._report.storing_into`): each policy's outcome is then what that array holds.
         """
         key: tuple[Any, ...] = (op, store, *((o.dtype, o.role, o.value) for o in operands))
@@ -159,7 +155,12 @@ class Comparison(Trace):
             key = (*key, ran)
         outcomes = self._decided.get(key, ())
         if outcomes == ():
-            first = str(result) if ran_first else _outcome(self.policies[0], op, operands, store)
+            if not ran_first:
+                first = _outcome(self.policies[0], op, operands, store)
+            elif store is None or isinstance(result, str):  # a dtype made, or the refusal
+                first = str(result)
+            else:  # what the array it is stored into holds
+                first = _stored(self.policies[0], op, result, store)
             others = tuple(_outcome(p, op, operands, store) for p in self.policies[1:])
             outcomes = None if all(o == first for o in others) else (first, *others)
             self._decided[key] = outcomes
