@@ -290,10 +290,42 @@ def call(xp: Any, case: Case) -> Any:
     return fn(*ops)
 
 
-def _result(out: Any, xp: Any) -> Outcome:
+def _as_complex(values: Any) -> Any:
+    a = np.asarray(values)
+    return a if a.dtype.kind == "c" else a.astype(np.float64)
+
+
+def unique_parts(op: str, values: list[Any]) -> list[Any]:
+    """``eigh``'s and ``svd``'s results as what is unique of them.
+
+    Their vectors are unique only up to sign (cuSOLVER's and LAPACK's signs
+    differ), and within a repeated eigenvalue's space not at all: they are
+    compared through the matrix they rebuild and their Gram matrices.
+    """
+    if op not in ("linalg.eigh", "linalg.svd"):
+        return values
+    parts = [_as_complex(v) for v in values]
+
+    def gram(m: Any) -> Any:
+        return np.conj(np.swapaxes(m, -1, -2)) @ m
+
+    if op == "linalg.eigh":
+        w, v = parts
+        return [values[0], (v * w[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2)), gram(v)]
+    u, s, vh = parts
+    k = s.shape[-1]
+    return [
+        (u[..., :k] * s[..., None, :]) @ vh[..., :k, :],
+        values[1],
+        gram(u),
+        gram(np.swapaxes(vh, -1, -2)),
+    ]
+
+
+def _result(out: Any, xp: Any, op: str = "") -> Outcome:
     if isinstance(out, tuple):  # eigh, slogdet, svd, ...
         parts = [_result(o, xp) for o in out]
-        values: Any = [p.values for p in parts] if has_values(xp) else None
+        values: Any = unique_parts(op, [p.values for p in parts]) if has_values(xp) else None
         return Outcome(",".join(str(p.dtype) for p in parts), values)
     if not hasattr(out, "dtype") or not hasattr(out, "__array_namespace__"):  # result_type: a dtype
         return Outcome(str(out))
@@ -320,7 +352,7 @@ def run(backend: str, case: Case) -> Outcome:
         target = built[0].array if case.mutates else None
         before = _snapshot(target) if target is not None else None
         try:
-            return _result(call(xp, Case(case.op, case.form, built, case.policy)), xp)
+            return _result(call(xp, Case(case.op, case.form, built, case.policy)), xp, case.op)
         except Exception as e:
             intact = True
             if target is not None:
@@ -348,7 +380,7 @@ def same(ref: Outcome, got: Outcome, *, values: bool) -> bool:
         return False
     if not values or ref.values is None or got.values is None:
         return True
-    return _close(ref.values, got.values)
+    return close_values(ref.values, got.values)
 
 
 def same_bits(ref: Outcome, got: Outcome) -> bool:
@@ -376,10 +408,12 @@ def _kind(error: BaseException) -> type:
     return type(error)
 
 
-def _close(a: Any, b: Any) -> bool:
+def close_values(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return (
-            isinstance(b, list) and len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b, strict=True))
+            isinstance(b, list)
+            and len(a) == len(b)
+            and all(close_values(x, y) for x, y in zip(a, b, strict=True))
         )
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape:

@@ -109,6 +109,30 @@ class _CupyLikeCompat(ModuleType):
     def prod(self, x: Any, /, *, dtype: Any = None, **kwargs: Any) -> Any:
         return self._reduction("prod", x, dtype, **kwargs)
 
+    @staticmethod
+    def arange(start: Any, stop: Any = None, step: Any = 1, *, dtype: Any = None, **kwargs: Any) -> Any:
+        # cupy.arange casts start and step to the dtype's type: numpy.uint8(-3) is an OverflowError
+        if dtype is not None and np.dtype(dtype).kind in "iu":
+            cast = np.dtype(dtype).type
+            cast(0 if stop is None else start), cast(step)
+        return compat_numpy.arange(start, stop, step, dtype=dtype, **kwargs)
+
+    @staticmethod
+    def repeat(x: Any, repeats: Any, /, *, axis: Any = None) -> Any:
+        # CuPy's _repeat casts array repeats to int64 'safe': uint64 is a raw TypeError
+        if getattr(repeats, "dtype", None) == np.uint64:
+            raise TypeError(
+                "Cannot cast array data from dtype('uint64') to dtype('int64') according to 'safe'"
+            )
+        return compat_numpy.repeat(x, repeats, axis=axis)
+
+    @staticmethod
+    def from_dlpack(x: Any, /, *, copy: bool | None = None) -> Any:
+        # cupy/_core/dlpack.pyx: an exporter on the CPU (device type 1) is refused
+        if x.__dlpack_device__()[0] == 1:
+            raise TypeError("CPU arrays cannot be directly imported to CuPy.")
+        raise AssertionError("the stand-in has only CPU arrays")
+
     def linspace(self, start: Any, stop: Any, /, num: int, **kwargs: Any) -> Any:
         if isinstance(start, (int, float, complex)) and isinstance(stop, (int, float, complex)):
             float(stop - start)  # type: ignore[arg-type]  # cupy's _linspace_scalar: a TypeError for complex
@@ -253,6 +277,55 @@ def test_linspace_takes_complex_bounds(cupy_xp: Any, policy: str) -> None:
                 want = ref.linspace(start, stop, num, endpoint=endpoint, **rkw)
                 assert got.dtype is want.dtype
                 np.testing.assert_allclose(to_numpy(got), to_numpy(want), rtol=1e-6)
+
+
+# --- arange, repeat and from_dlpack: CuPy's casts and its refusal of CPU data ---------------------
+
+
+@pytest.mark.parametrize("policy", ["array-api"])
+def test_integer_arange_of_negative_steps_and_int64_edges_is_numpys(cupy_xp: Any, policy: str) -> None:
+    # was (GPU run 5): CuPy cast start and step to the dtype, an OverflowError for a negative step into
+    # an unsigned dtype ("Python integer -4611686018427387904 out of bounds for uint64")
+    for bounds, dtype in (
+        ((10, 0, -3), "uint8"),
+        ((5, 1, -1), "uint32"),
+        ((2**64 - 1, 2**63, -(2**62)), "uint64"),
+        ((2**63 - 1, 2**63 - 4, -1), "int64"),
+        ((-(2**63), -(2**63) + 3), "int64"),
+        ((2**63, 2**63 + 3), "uint64"),
+        ((7, 2, 2), "uint16"),
+    ):
+        got = cupy_xp.arange(*bounds, dtype=getattr(cupy_xp, dtype))
+        assert str(got.dtype) == dtype
+        assert to_numpy(got).tolist() == np.arange(*bounds, dtype=dtype).tolist(), (bounds, dtype)
+
+
+@pytest.mark.parametrize("policy", ["numpy"])
+def test_repeat_and_searchsorted_take_uint64_counts(cupy_xp: Any, policy: str) -> None:
+    # was (GPU run 5): CuPy's repeat of uint64 repeats raised NumPy's raw casting TypeError
+    x = cupy_xp.asarray([1.0, 2.0])
+    got = cupy_xp.repeat(x, cupy_xp.asarray([1, 2], dtype=cupy_xp.uint64))
+    assert to_numpy(got).tolist() == [1.0, 2.0, 2.0]
+    sorter = cupy_xp.asarray([1, 0], dtype=cupy_xp.uint64)
+    found = cupy_xp.searchsorted(cupy_xp.asarray([3.0, 1.0]), cupy_xp.asarray([2.5]), sorter=sorter)
+    assert to_numpy(found).tolist() == [1]
+
+
+@pytest.mark.parametrize("policy", ["array-api"])
+def test_from_dlpack_copies_cpu_data_to_the_gpu(cupy_xp: Any, policy: str) -> None:
+    # was (GPU run 5): CuPy refuses data on the CPU ("CPU arrays cannot be directly imported to CuPy");
+    # CuPy holds GPU memory only, so it is copied, as asarray copies it, unless copy=False
+    read_only = np.arange(4, dtype=np.int32)
+    read_only.flags.writeable = False
+    for data in (np.arange(5)[::-1], np.arange(12.0).reshape(3, 4)[:, ::2], read_only, np.float32(1.5)):
+        got = cupy_xp.from_dlpack(np.asarray(data))
+        assert str(got.dtype) == str(np.asarray(data).dtype)
+        np.testing.assert_array_equal(to_numpy(got), data)
+        assert (
+            to_numpy(cupy_xp.from_dlpack(np.asarray(data), copy=True)).tolist() == np.asarray(data).tolist()
+        )
+    with pytest.raises(BufferError, match="copy=False"):
+        cupy_xp.from_dlpack(np.arange(3), copy=False)
 
 
 # --- the tests' own expectations on CuPy ----------------------------------------------------------

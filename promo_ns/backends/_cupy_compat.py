@@ -20,7 +20,7 @@ from array_api_compat.common._linalg import EigResult
 
 from promo_ns.backends import _cupy_gaps
 from promo_ns.backends._base import Patched
-from promo_ns.backends._values import taken_axis
+from promo_ns.backends._values import signed_counting, taken_axis
 
 __all__ = ["CupyCompat", "asarray_keeping_sign", "has_negative_zero"]
 
@@ -51,6 +51,26 @@ def _reciprocal_of_zero(dtype: numpy.dtype[Any]) -> Any:
         return numpy.reciprocal(numpy.zeros((), dtype=dtype))
 
 
+def _one_kernel_bounds(x: Any, low: Any, high: Any) -> tuple[Any, Any] | None:
+    """``clip``'s bounds as scalars of ``x``'s dtype for CuPy's clip kernel, or None where it differs.
+
+    CuPy's kernel is ``high`` where ``low > high``, else ``low`` where ``x < low``,
+    else ``high`` where ``x > high``, else ``x``: compat's values where ``x`` is
+    floating and the bounds are Python numbers it holds, no NaN, in order (a
+    missing one is an infinity).  Scalars of the dtype are kernel arguments, with no copy to
+    the GPU, and keep a negative zero.
+    """
+    if x.dtype.kind != "f" or (low is None and high is None):
+        return None
+    top = float(numpy.finfo(x.dtype).max)
+    given = [b for b in (low, high) if b is not None]
+    if not all(b.__class__ in (int, float) and abs(b) <= top for b in given):  # a NaN is no <= top
+        return None
+    scalar = x.dtype.type
+    bounds = scalar(-math.inf if low is None else low), scalar(math.inf if high is None else high)
+    return bounds if bounds[0] <= bounds[1] else None  # crossed bounds: CuPy's high, compat's NaN for NaN
+
+
 class _CupyLinalg(Patched):
     """``array_api_compat.cupy.linalg``: ``eig`` returns the standard's named tuple (CuPy's: a tuple).
 
@@ -72,6 +92,8 @@ class _CupyLinalg(Patched):
         return self._base.vecdot(x1, x2, axis=axis)
 
 
+#: DLPack's device type of the CPU (``kDLCPU``)
+_DLPACK_CPU = 1
 #: compat's CuPy creation functions that drop ``device=`` (``arange``, ``linspace``, ``full``: methods).
 _CREATION = ("empty", "empty_like", "eye", "ones", "ones_like", "zeros", "zeros_like")
 #: compat's CuPy ``fft`` creation functions, which refuse every ``device=`` but "cpu" (and drop that).
@@ -90,7 +112,9 @@ class CupyCompat(Patched):
       zero is NumPy's value (CuPy has no complex loop; its integer loop gives 0).
     - ``take`` and ``take_along_axis`` raise NumPy's IndexError for an index
       out of bounds (CuPy wraps it around).
-    - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``.
+    - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``,
+      and copies data on the CPU to the GPU (CuPy refuses it).
+    - ``repeat`` and ``searchsorted`` take uint64 ``repeats`` and ``sorter``.
     - creation functions run on their ``device=`` (compat drops it); ``arange``,
       ``linspace`` and ``vecdot`` give NumPy's values where CuPy's differ
       (see :mod:`._cupy_gaps`).
@@ -107,6 +131,7 @@ class CupyCompat(Patched):
             for name in names:
                 setattr(owner, name, _cupy_gaps.on_device(module, getattr(owner._base, name)))
         self.vecdot = self.linalg.vecdot
+        self.repeat, self.searchsorted = signed_counting(base)
         self.arange = partial(_cupy_gaps.arange, module, base.arange)
         self.linspace = partial(_cupy_gaps.linspace, module, base.linspace)
 
@@ -137,8 +162,19 @@ class CupyCompat(Patched):
         """``cupy.from_dlpack``, which takes no ``device=`` and refuses ``copy=True`` from a GPU array.
 
         The array comes over as its exporter gives it, then is copied (or
-        moved to ``device``) by CuPy.
+        moved to ``device``) by CuPy.  CuPy refuses an exporter on the CPU: its
+        data is copied to the GPU instead, as ``asarray`` copies it (BufferError
+        for ``copy=False``, as the GPU cannot share it).
         """
+        where = getattr(x, "__dlpack_device__", None)
+        if where is not None and where()[0] == _DLPACK_CPU:
+            if copy is False:
+                raise BufferError(
+                    "from_dlpack(copy=False): the array's data is on the CPU, which a CuPy array "
+                    "cannot share; pass copy=True (or leave copy=None) to copy it to the GPU"
+                )
+            host = x if isinstance(x, numpy.ndarray) else numpy.from_dlpack(x)
+            return self._base.asarray(host, device=device)
         try:
             out = self._base.from_dlpack(x, copy=copy)
         except BufferError:
@@ -183,7 +219,11 @@ class CupyCompat(Patched):
         """``compat.clip``: the bound where ``x`` is beyond it or the bound is nan, else ``x``.
 
         A Python scalar bound that is no NaN needs no NaN check: two kernels a bound, not four.
+        Where both bounds are such, or None, and ``x`` is floating, CuPy's own clip
+        kernel gives these values in one launch (:func:`_one_kernel_bounds`).
         """
+        if (kernel_bounds := _one_kernel_bounds(x, min, max)) is not None:
+            return self._module.clip(x, *kernel_bounds)
         integral = x.dtype.kind in "iu"
         limits = (int(numpy.iinfo(x.dtype).min), int(numpy.iinfo(x.dtype).max)) if integral else None
         out = x

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy
 
-from promo_ns.backends._values import integer_arange
+from promo_ns.backends._values import int_arange_terms, integer_arange, near_int64_edges
 
 __all__ = ["arange", "bool_vecdot", "check_axis_bounds", "check_index_bounds", "linspace", "on_device"]
 
@@ -63,10 +63,15 @@ def arange(
     """``base`` (compat's ``arange``) with NumPy's values for a float bound or step into an integer dtype.
 
     CuPy casts ``start`` and ``step`` to the dtype (``arange(5, 1, -1.5)``: 5, 4, 3);
-    NumPy steps by the difference of its first two values, cast (5, 3, 1).
+    NumPy steps by the difference of its first two values, cast (5, 3, 1).  The
+    cast overflows for a negative step into an unsigned dtype, and for bounds
+    past int64's: those are summed in int64 instead (:func:`.int_arange_terms`).
     """
-    integral = dtype is not None and numpy.dtype(dtype).kind in "iu"
-    made = integer_arange(start, stop, step) if integral else None
+    kind = None if dtype is None else numpy.dtype(dtype).kind
+    made = integer_arange(start, stop, step) if kind in ("i", "u") else None
+    unsigned_down = kind == "u" and step.__class__ is int and step < 0
+    if made is None and kind in ("i", "u") and (unsigned_down or near_int64_edges(start, stop, step)):
+        made = int_arange_terms(start, stop, step)
     with _device(module, device):
         if made is None:
             return base(start, stop, step, dtype=dtype, **kwargs)

@@ -343,18 +343,14 @@ def _from_dlpack(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _big_int_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
-    """``arange`` of int bounds near or past int64's as int64 terms whose wrapping sums have its bits.
+    """``arange``'s terms (:func:`._values.int_arange_terms`) for int bounds near or past int64's.
 
     torch computes the size as ``stop - start + step`` in int64 ("invalid size,
     possible overflow") and takes no bound past int64 (a uint64 one).
     """
-    if stop is None:
-        start, stop = 0, start
-    bounds = (start, stop, step)
-    if any(v.__class__ is not int for v in bounds) or step == 0 or max(map(abs, bounds)) + abs(step) < 2**63:
-        return None
-    first, delta = (v - 2**64 if v >= 2**63 else v for v in (start, step))
-    return max(0, -((start - stop) // step)), first, delta
+    return (
+        _values.int_arange_terms(start, stop, step) if _values.near_int64_edges(start, stop, step) else None
+    )
 
 
 def numpy_fill(value: Any, dtype: torch.dtype, *, data: bool = False) -> Any:

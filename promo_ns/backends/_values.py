@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy
 
 __all__ = [
+    "int_arange_terms",
     "integer_arange",
     "into",
     "negative_power_error",
@@ -15,6 +18,7 @@ __all__ = [
     "numpy_fill",
     "numpy_spacing",
     "reduced_axes",
+    "signed_counting",
     "signed_counts",
     "taken_axis",
     "zero_divisor_error",
@@ -37,6 +41,29 @@ def integer_arange(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | N
         return None
     first = int(start)
     return max(0, math.ceil((stop - start) / step)), first, int(start + step) - first
+
+
+def int_arange_terms(start: Any, stop: Any, step: Any) -> tuple[int, int, int] | None:
+    """``arange`` of int bounds as (length, first value, difference), the last two as int64 bits.
+
+    ``arange(length, dtype=int64) * difference + first``, wrapping in int64, has
+    the bits of NumPy's values in a 64-bit dtype, and cast, in a narrower one:
+    for bounds near or past int64's, and negative steps into an unsigned dtype,
+    where a library's own ``arange`` overflows.  The length is counted exactly.
+    None unless the three are ints and the step is nonzero.
+    """
+    if stop is None:
+        start, stop = 0, start
+    if any(v.__class__ is not int for v in (start, stop, step)) or step == 0:
+        return None
+    first, delta = ((v + 2**63) % 2**64 - 2**63 for v in (start, step))
+    return max(0, -((start - stop) // step)), first, delta
+
+
+def near_int64_edges(start: Any, stop: Any, step: Any) -> bool:
+    """Whether a bound, or a bound and the step, of ``arange``'s int bounds can leave int64."""
+    bounds = (start, 0 if stop is None else stop)
+    return all(v.__class__ is int for v in (*bounds, step)) and max(map(abs, bounds)) + abs(step) >= 2**63
 
 
 def numpy_spacing(
@@ -133,6 +160,26 @@ def signed_counts(v: Any) -> Any:
     if getattr(v, "dtype", None) != numpy.uint64:
         return v
     return v.clip(None, numpy.uint64(2**63 - 1)).astype(numpy.int64)
+
+
+def signed_counting(base: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """``base.repeat`` and ``base.searchsorted``, their uint64 ``repeats`` and ``sorter`` as int64.
+
+    See :func:`signed_counts`; the functions' own signatures and errors are kept.
+    """
+
+    def signed(fn: Callable[..., Any], name: str, position: int | None) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            if position is not None and len(args) > position:
+                args = (*args[:position], signed_counts(args[position]), *args[position + 1 :])
+            if name in kwargs:
+                kwargs[name] = signed_counts(kwargs[name])
+            return fn(*args, **kwargs)
+
+        return counted
+
+    return signed(base.repeat, "repeats", 1), signed(base.searchsorted, "sorter", None)
 
 
 def taken_axis(x: Any, indices: Any, axis: Any, *, along: bool) -> tuple[int, int] | None:
