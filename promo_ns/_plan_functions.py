@@ -197,7 +197,8 @@ def _kernel(
     a float32 or float64 array takes a finite Python float bound as it is
     (NumPy's and torch's kernels round it to the array's dtype, as the general
     path's 0-d array of it does): NumPy's ``clip``, torch's ``clamp`` (what
-    compat's clip calls for such bounds).
+    compat's clip calls for such bounds), and on CuPy promo_ns's compat ``clip``,
+    which gives bounds in order to CuPy's clip kernel.
     """
     backend = ns._backend
     compat = backend.compat
@@ -206,6 +207,8 @@ def _kernel(
         return clip, clip if dtype in _FLOAT_MAX else None
     if op == "clip" and backend.name == "torch" and dtype in _FLOAT_MAX:
         return compat.clip, backend.module.clamp
+    if op == "clip" and backend.name == "cupy" and dtype in _FLOAT_MAX:
+        return compat.clip, compat.clip  # Python floats in order: CuPy's one clip kernel
     if op == "where" and backend.name == "torch":
         return backend.module.where, None
     if op in _JOIN and backend.name in ("numpy", "torch"):  # NumPy's and torch's own: the axis positional

@@ -115,7 +115,7 @@ class _CupyLikeCompat(ModuleType):
         if dtype is not None and np.dtype(dtype).kind in "iu":
             cast = np.dtype(dtype).type
             cast(0 if stop is None else start), cast(step)
-        return compat_numpy.arange(start, stop, step, dtype=dtype, **kwargs)
+        return compat_numpy.arange(start, stop, step, dtype=dtype, **kwargs)  # type: ignore[attr-defined]
 
     @staticmethod
     def repeat(x: Any, repeats: Any, /, *, axis: Any = None) -> Any:
@@ -124,7 +124,13 @@ class _CupyLikeCompat(ModuleType):
             raise TypeError(
                 "Cannot cast array data from dtype('uint64') to dtype('int64') according to 'safe'"
             )
-        return compat_numpy.repeat(x, repeats, axis=axis)
+        return compat_numpy.repeat(x, repeats, axis=axis)  # type: ignore[attr-defined]
+
+    @staticmethod
+    def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+        # cupy.searchsorted reads x1 through its sorter as CuPy's take does: indices wrap around
+        x1 = x1 if sorter is None else np.take(x1, sorter, mode="wrap")
+        return compat_numpy.searchsorted(x1, x2, side=side)  # type: ignore[attr-defined]
 
     @staticmethod
     def from_dlpack(x: Any, /, *, copy: bool | None = None) -> Any:
@@ -311,6 +317,19 @@ def test_repeat_and_searchsorted_take_uint64_counts(cupy_xp: Any, policy: str) -
     assert to_numpy(found).tolist() == [1]
 
 
+@pytest.mark.parametrize("policy", ["numpy"])
+def test_counts_and_sorter_indices_out_of_range_are_numpys_value_error(cupy_xp: Any, policy: str) -> None:
+    # was (GPU run 5): CuPy's searchsorted read a sorter index out of range around, with no error
+    xp = cupy_xp
+    x, v = xp.asarray([3.0, 1.0]), xp.asarray([2.5])
+    for indices, dtype in (([-1, 0], "int64"), ([2, 0], "int8"), ([2**63 + 1, 0], "uint64")):
+        with pytest.raises(ValueError, match=r"searchsorted\(\): sorter index out of range \(x1 has 2"):
+            xp.searchsorted(x, v, sorter=xp.asarray(indices, dtype=getattr(xp, dtype)))
+    for counts, dtype in (([-1, 1], "int64"), ([2**63 + 1, 1], "uint64"), ([2**63 - 1, 0], "int64")):
+        with pytest.raises(ValueError, match=r"repeats may not contain negative values|too large"):
+            xp.repeat(xp.asarray([1.0, 2.0]), xp.asarray(counts, dtype=getattr(xp, dtype)))
+
+
 @pytest.mark.parametrize("policy", ["array-api"])
 def test_from_dlpack_copies_cpu_data_to_the_gpu(cupy_xp: Any, policy: str) -> None:
     # was (GPU run 5): CuPy refuses data on the CPU ("CPU arrays cannot be directly imported to CuPy");
@@ -360,3 +379,26 @@ def test_seed_examples_skip_a_dtype_the_backend_lacks() -> None:
     cupy_like = SimpleNamespace(_backend=lacking)
     assert not _backend_has(cupy_like, bfloat16)
     assert _backend_has(promo_ns.namespace("numpy"), bfloat16)
+
+
+def test_clip_by_python_floats_is_one_call_of_cupys_clip_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    # was (GPU run 5): 10 launches against CuPy's 1 (two fills, then a comparison, a NaN check, an or
+    # and a where per bound); bounds in order now go to cupy.clip as scalars of the array's dtype
+    xp = _standin("pytorch")
+    calls: list[tuple[Any, Any]] = []
+    module = ModuleType("cupy_like")
+    module.__dict__.update(vars(np))
+
+    def clip(x: Any, low: Any, high: Any) -> Any:
+        calls.append((low, high))
+        return np.clip(x, low, high)
+
+    module.clip = clip  # type: ignore[attr-defined]
+    monkeypatch.setattr(xp._backend.compat, "_module", module)
+    a = xp.asarray([-1.0, 0.2, 3.0], dtype=xp.float32)
+    for _ in range(2):  # the first call compiles the plan, the second runs it
+        assert to_numpy(xp.clip(a, -0.5, 0.5)).tolist() == [-0.5, np.float32(0.2), 0.5]
+    assert calls == [(-0.5, 0.5)] * 2
+    assert all(type(bound) is np.float32 for call in calls for bound in call)
+    assert to_numpy(xp.clip(a, 0.5, -0.5)).tolist() == [-0.5] * 3  # crossed: compat's selection
+    assert len(calls) == 2

@@ -20,7 +20,7 @@ from array_api_compat.common._linalg import EigResult
 
 from promo_ns.backends import _cupy_gaps
 from promo_ns.backends._base import Patched
-from promo_ns.backends._values import signed_counting, taken_axis
+from promo_ns.backends._values import check_counts, check_sorter, signed_counts, taken_axis
 
 __all__ = ["CupyCompat", "asarray_keeping_sign", "has_negative_zero"]
 
@@ -114,7 +114,8 @@ class CupyCompat(Patched):
       out of bounds (CuPy wraps it around).
     - ``asarray`` keeps a 0-d negative zero; ``from_dlpack`` takes ``device=`` and ``copy=True``,
       and copies data on the CPU to the GPU (CuPy refuses it).
-    - ``repeat`` and ``searchsorted`` take uint64 ``repeats`` and ``sorter``.
+    - ``repeat`` and ``searchsorted`` take uint64 ``repeats`` and ``sorter``, and refuse a negative
+      count or a sorter index out of range as NumPy does (CuPy wraps them around).
     - creation functions run on their ``device=`` (compat drops it); ``arange``,
       ``linspace`` and ``vecdot`` give NumPy's values where CuPy's differ
       (see :mod:`._cupy_gaps`).
@@ -131,7 +132,6 @@ class CupyCompat(Patched):
             for name in names:
                 setattr(owner, name, _cupy_gaps.on_device(module, getattr(owner._base, name)))
         self.vecdot = self.linalg.vecdot
-        self.repeat, self.searchsorted = signed_counting(base)
         self.arange = partial(_cupy_gaps.arange, module, base.arange)
         self.linspace = partial(_cupy_gaps.linspace, module, base.linspace)
 
@@ -199,6 +199,21 @@ class CupyCompat(Patched):
         if x.dtype.kind not in "iu":
             return out
         return self._base.where(x == 0, self.asarray(_reciprocal_of_zero(x.dtype), device=x.device), out)
+
+    def repeat(self, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+        """``compat.repeat``, an array of counts checked first (one host sync; see :func:`.check_counts`)."""
+        repeats = signed_counts(repeats)
+        if getattr(repeats, "size", 0):
+            check_counts(int(repeats.min()), int(repeats.max()))
+        return self._base.repeat(x, repeats, axis=axis)
+
+    def searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+        """``compat.searchsorted``, a ``sorter``'s indices checked first (one host sync)."""
+        if sorter is not None:
+            sorter = signed_counts(sorter)
+            if sorter.size:
+                check_sorter(int(sorter.min()), int(sorter.max()), int(x1.shape[-1]) if x1.ndim else 0)
+        return self._base.searchsorted(x1, x2, side=side, sorter=sorter)
 
     def take(self, x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         """``compat.take``, the indices checked against the axis first (one host sync)."""

@@ -22,7 +22,7 @@ import numpy
 from dask.array.ufunc import ufunc as dask_ufunc
 
 from promo_ns.backends._dask_indexing import getitem, known
-from promo_ns.backends._values import numpy_spacing, reduced_axes, signed_counts
+from promo_ns.backends._values import check_sorter, numpy_spacing, reduced_axes, signed_counts
 
 __all__ = ["DaskCompat"]
 
@@ -574,8 +574,8 @@ class DaskCompat(ModuleType):
         if sorter is not None:
             values = known(sorter)
             n = int(x1.shape[-1])
-            if values is not None and values.size and (values.min() < 0 or values.max() >= n):
-                raise ValueError(f"searchsorted(): sorter index out of range (x1 has {n} elements)")
+            if values is not None and values.size:
+                check_sorter(int(values.min()), int(values.max()), n)
             x1 = _take(x1, sorter)  # indices known only when computed: checked then
         return self._base.searchsorted(x1, x2, side=side)
 

@@ -28,7 +28,7 @@ import torch
 
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_unsigned as unsigned
-from promo_ns.backends._values import taken_axis
+from promo_ns.backends._values import check_counts, check_sorter, taken_axis
 
 __all__ = [
     "SELF_OVERLAP",
@@ -363,10 +363,7 @@ def counts_checked(repeat: Callable[..., Tensor]) -> Callable[..., Tensor]:
             repeats = _int64_saturated(repeats)
             if repeats.numel() and repeats.device.type != "meta":
                 low, high = torch.aminmax(repeats)
-                if bool(low < 0):
-                    raise ValueError("repeat(): repeats may not contain negative values")
-                if bool(high == _INT64_MAX):  # beyond what any array holds (NumPy: its ValueError too)
-                    raise ValueError("repeat(): a count of 2**63 - 1 or more makes an array too large")
+                check_counts(int(low), int(high))
         return repeat(x, repeats, *args, **kwargs)
 
     return checked
@@ -387,8 +384,7 @@ def sorter_checked(searchsorted: Callable[..., Tensor]) -> Callable[..., Tensor]
             sorter, n = _int64_saturated(sorter), int(x1.shape[-1]) if x1.ndim else 0
             if sorter.numel() and sorter.device.type != "meta":
                 low, high = torch.aminmax(sorter)
-                if bool((low < 0) | (high >= n)):
-                    raise ValueError(f"searchsorted(): sorter index out of range (x1 has {n} elements)")
+                check_sorter(int(low), int(high), n)
         return searchsorted(x1, x2, *args, sorter=sorter, **kwargs)
 
     return checked

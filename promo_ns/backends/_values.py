@@ -10,6 +10,8 @@ from typing import Any
 import numpy
 
 __all__ = [
+    "check_counts",
+    "check_sorter",
     "int_arange_terms",
     "integer_arange",
     "into",
@@ -160,6 +162,24 @@ def signed_counts(v: Any) -> Any:
     if getattr(v, "dtype", None) != numpy.uint64:
         return v
     return v.clip(None, numpy.uint64(2**63 - 1)).astype(numpy.int64)
+
+
+def check_counts(low: int, high: int) -> None:
+    """NumPy's ValueError for ``repeat``'s counts from ``low`` to ``high`` (int64; uint64 saturated).
+
+    A count of int64's largest (a uint64 beyond it, saturated) makes an array
+    larger than any library holds; a cumulative sum of it would wrap around.
+    """
+    if low < 0:
+        raise ValueError("repeat(): repeats may not contain negative values")
+    if high >= 2**63 - 1:
+        raise ValueError("repeat(): a count of 2**63 - 1 or more makes an array too large")
+
+
+def check_sorter(low: int, high: int, n: int) -> None:
+    """NumPy's ValueError for ``searchsorted``'s ``sorter`` indices ``low`` to ``high`` into ``n`` values."""
+    if low < 0 or high >= n:
+        raise ValueError(f"searchsorted(): sorter index out of range (x1 has {n} elements)")
 
 
 def signed_counting(base: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:
