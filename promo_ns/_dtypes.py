@@ -8,11 +8,12 @@ Maps to native dtypes import nothing: a native dtype can only reach
 
 from __future__ import annotations
 
-import difflib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, Final, final
+
+from promo_ns._words import closest
 
 __all__ = [
     "DTYPES",
@@ -214,8 +215,8 @@ def _not_a_dtype(obj: object) -> TypeError:
             "pass its dtype, x.dtype"
         )
     if isinstance(obj, str):
-        close = difflib.get_close_matches(obj, BY_NAME, n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
+        close = closest(obj, BY_NAME)
+        hint = f" Did you mean {close!r}?" if close else ""
         return TypeError(f"{obj!r} has no canonical promo_ns dtype; {supported}{hint}")
     return TypeError(
         f"{obj!r} has no canonical promo_ns dtype; {supported} "

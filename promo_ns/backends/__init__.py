@@ -8,11 +8,11 @@ backend is imported only when a namespace for it is asked for.
 
 from __future__ import annotations
 
-import difflib
 import sys
 from functools import cache
 from types import ModuleType
 
+from promo_ns._words import closest
 from promo_ns.backends._base import Backend, DTypeMaps, Plan, Values
 
 __all__ = ["BACKENDS", "Backend", "DTypeMaps", "Plan", "Values", "backend_of", "get_backend"]
@@ -70,8 +70,8 @@ def get_backend(backend: str | ModuleType) -> Backend:
     name = backend.__name__ if isinstance(backend, ModuleType) else backend
     name = _MODULE_NAMES.get(name, name)
     if name not in BACKENDS:
-        close = difflib.get_close_matches(str(name), BACKENDS, n=1)
-        mean = f" did you mean {close[0]!r}?" if close else ""
+        close = closest(str(name), BACKENDS)
+        mean = f" did you mean {close!r}?" if close else ""
         raise ValueError(f"unknown backend {backend!r};{mean} promo_ns supports {', '.join(BACKENDS)}")
     try:
         return _load(name)

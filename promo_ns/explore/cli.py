@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import difflib
 import itertools
 import os
 import re
@@ -45,6 +44,7 @@ from promo_ns._dtypes import BY_NAME, BY_SHORT, DTYPES, DType
 from promo_ns._engine.decisions import compute_table, family_name
 from promo_ns._engine.operands import Operand, Refusal, operand
 from promo_ns._ops import FAMILY, FUNCTION_FAMILY
+from promo_ns._words import closest
 from promo_ns.explore.checks import check
 from promo_ns.explore.explanation import explain
 from promo_ns.explore.functions import ACCUMULATING, check_count, function_verb, is_function
@@ -96,8 +96,8 @@ def _plain(text: str) -> str:
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:
     """``" did you mean 'add'?"``, or ``""`` when nothing in ``choices`` is close to ``word``."""
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" did you mean {close[0]!r}?" if close else ""
+    close = closest(word, choices)
+    return f" did you mean {close!r}?" if close else ""
 
 
 def _name(dtype: DType | None) -> str:
@@ -391,9 +391,9 @@ def _suggest_operand(text: str) -> str:
         close = _did_you_mean(text, first) or _did_you_mean(text, then)
         return f" ({close.strip()})" if close else ""
     role = role.lower().replace("o", "0") if len(role) == 2 else role.lower()  # "od", "0D" -> "0d"
-    close_name = [name] if name in dtypes else difflib.get_close_matches(name, dtypes, n=1)
-    close_role = [role] if role in _ARRAY_ROLES else difflib.get_close_matches(role, _ARRAY_ROLES, n=1)
-    return f" (did you mean '{close_name[0]}:{close_role[0]}'?)" if close_name and close_role else ""
+    close_name = name if name in dtypes else closest(name, dtypes)
+    close_role = role if role in _ARRAY_ROLES else closest(role, _ARRAY_ROLES)
+    return f" (did you mean '{close_name}:{close_role}'?)" if close_name and close_role else ""
 
 
 def parse_operand(text: str) -> Operand:

@@ -10,13 +10,13 @@ policy's ``accumulate`` map, when called without ``dtype=``.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 
 from promo_ns._dtypes import DTYPES, DType
 from promo_ns._engine.functions import accumulation_dtype, function_dtype
 from promo_ns._engine.operands import Operand, PromotionError
 from promo_ns._ops import FAMILY, FUNCTION_FAMILY
+from promo_ns._words import closest
 from promo_ns.explore.explanation import Explanation
 from promo_ns.explore.tables import legend_dtypes, paint
 from promo_ns.policies import Policy, Role
@@ -161,8 +161,8 @@ def check_count(op: str, operands: Sequence[Operand]) -> None:
         what = "one array (a dtype)" if wanted == 1 else "two operands"
         given = ", ".join(o.describe() for o in operands)
         others = [*FUNCTION_FAMILY, *ACCUMULATING] if len(operands) == 1 else list(FAMILY)
-        close = difflib.get_close_matches(op, others, n=1)
-        mean = f"; did you mean {close[0]!r}?" if close else ""
+        close = closest(op, others)
+        mean = f"; did you mean {close!r}?" if close else ""
         raise ValueError(f"{op} takes {what}, got {len(operands)}: {given}{mean}")
     if wanted == 1:
         _check_array(op, operands[0])

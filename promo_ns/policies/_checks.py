@@ -7,12 +7,13 @@ naming the field, what it must be and, for a misspelt name, the closest one.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
 from functools import cache
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+
+from promo_ns._words import closest
 
 __all__ = ["check_fields", "check_kinds", "check_per_kind", "did_you_mean"]
 
@@ -22,8 +23,8 @@ _HINTS: dict[type, dict[str, Any]] = {}
 def did_you_mean(value: object, choices: Iterable[str]) -> str:
     if not isinstance(value, str):
         return ""
-    close = difflib.get_close_matches(value, list(choices), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    close = closest(value, choices)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 def describe(hint: Any) -> str:

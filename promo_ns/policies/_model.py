@@ -8,14 +8,14 @@ immutable values.
 
 from __future__ import annotations
 
-import difflib
-import threading
+from _thread import allocate_lock
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from importlib import import_module
 from typing import Any, Literal
 
 from promo_ns._dtypes import DType
+from promo_ns._words import closest
 from promo_ns.policies._checks import did_you_mean
 from promo_ns.policies._family import FAMILIES, Family, IntRule
 from promo_ns.policies._frozen import freeze_fields, read_only
@@ -473,7 +473,7 @@ _BUILTIN: dict[str, str] = {
 _REGISTERED: dict[str, Policy] = {}
 #: What lives as long as a policy is registered under its name (see :func:`keep_while_registered`).
 _KEPT: dict[str, list[object]] = {}
-_LOCK = threading.Lock()
+_LOCK = allocate_lock()
 
 
 def policies() -> tuple[str, ...]:
@@ -510,8 +510,8 @@ def get_policy(name: str | Policy) -> Policy:
         return found
     module = _BUILTIN.get(name)
     if module is None:
-        close = difflib.get_close_matches(name, policies(), n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
+        close = closest(name, policies())
+        hint = f"did you mean {close!r}? " if close else ""
         raise UnknownPolicyError(
             f"no promotion policy named {name!r}; {hint}registered: {', '.join(policies())}"
         )
