@@ -10,6 +10,7 @@ VALUE_BACKENDS), and every answer must be the NumPy backend's.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterator
 from types import ModuleType, SimpleNamespace
@@ -111,8 +112,10 @@ class _CupyLikeCompat(ModuleType):
 
     @staticmethod
     def arange(start: Any, stop: Any = None, step: Any = 1, *, dtype: Any = None, **kwargs: Any) -> Any:
-        # cupy.arange casts start and step to the dtype's type: numpy.uint8(-3) is an OverflowError
-        if dtype is not None and np.dtype(dtype).kind in "iu":
+        # cupy.arange returns an empty array for no values, else casts start and step to the
+        # dtype's scalar type (numpy.uint8(-3) is an OverflowError)
+        first, last = (0, start) if stop is None else (start, stop)
+        if dtype is not None and np.dtype(dtype).kind in "iu" and math.ceil((last - first) / step) > 0:
             cast = np.dtype(dtype).type
             cast(0 if stop is None else start), cast(step)
         return compat_numpy.arange(start, stop, step, dtype=dtype, **kwargs)  # type: ignore[attr-defined]
@@ -300,6 +303,11 @@ def test_integer_arange_of_negative_steps_and_int64_edges_is_numpys(cupy_xp: Any
         ((-(2**63), -(2**63) + 3), "int64"),
         ((2**63, 2**63 + 3), "uint64"),
         ((7, 2, 2), "uint16"),
+        ((0, 10, 300), "int8"),  # a step the dtype cannot hold (found in review)
+        ((0, -5, -200), "int8"),
+        ((0, 2**63, 2**63 - 1), "int64"),  # NumPy's count: the difference divided in floating point
+        ((0, 2**63 + 1, 2**62), "uint64"),
+        ((0, 0, 2**63 - 1), "int8"),
     ):
         got = cupy_xp.arange(*bounds, dtype=getattr(cupy_xp, dtype))
         assert str(got.dtype) == dtype
@@ -325,6 +333,8 @@ def test_counts_and_sorter_indices_out_of_range_are_numpys_value_error(cupy_xp: 
     for indices, dtype in (([-1, 0], "int64"), ([2, 0], "int8"), ([2**63 + 1, 0], "uint64")):
         with pytest.raises(ValueError, match=r"searchsorted\(\): sorter index out of range \(x1 has 2"):
             xp.searchsorted(x, v, sorter=xp.asarray(indices, dtype=getattr(xp, dtype)))
+    with pytest.raises(ValueError, match="the sorter has 3 indices for the 2 elements"):  # CuPy: no error
+        xp.searchsorted(x, v, sorter=xp.asarray([1, 0, 2]))
     for counts, dtype in (([-1, 1], "int64"), ([2**63 + 1, 1], "uint64"), ([2**63 - 1, 0], "int64")):
         with pytest.raises(ValueError, match=r"repeats may not contain negative values|too large"):
             xp.repeat(xp.asarray([1.0, 2.0]), xp.asarray(counts, dtype=getattr(xp, dtype)))
@@ -345,6 +355,7 @@ def test_from_dlpack_copies_cpu_data_to_the_gpu(cupy_xp: Any, policy: str) -> No
         )
     with pytest.raises(BufferError, match="copy=False"):
         cupy_xp.from_dlpack(np.arange(3), copy=False)
+    assert np.signbit(to_numpy(cupy_xp.from_dlpack(np.asarray(-0.0))))  # CuPy's 0-d fill: +0.0 (review)
 
 
 # --- the tests' own expectations on CuPy ----------------------------------------------------------

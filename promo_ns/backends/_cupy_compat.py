@@ -71,6 +71,11 @@ def _one_kernel_bounds(x: Any, low: Any, high: Any) -> tuple[Any, Any] | None:
     return bounds if bounds[0] <= bounds[1] else None  # crossed bounds: CuPy's high, compat's NaN for NaN
 
 
+def _integral(values: Any) -> bool:
+    """Whether ``values`` is a nonempty array of an integer dtype (counts or indices to check)."""
+    return getattr(getattr(values, "dtype", None), "kind", None) in ("i", "u") and values.size > 0
+
+
 class _CupyLinalg(Patched):
     """``array_api_compat.cupy.linalg``: ``eig`` returns the standard's named tuple (CuPy's: a tuple).
 
@@ -174,7 +179,7 @@ class CupyCompat(Patched):
                     "cannot share; pass copy=True (or leave copy=None) to copy it to the GPU"
                 )
             host = x if isinstance(x, numpy.ndarray) else numpy.from_dlpack(x)
-            return self._base.asarray(host, device=device)
+            return self.asarray(host, device=device)
         try:
             out = self._base.from_dlpack(x, copy=copy)
         except BufferError:
@@ -201,19 +206,24 @@ class CupyCompat(Patched):
         return self._base.where(x == 0, self.asarray(_reciprocal_of_zero(x.dtype), device=x.device), out)
 
     def repeat(self, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
-        """``compat.repeat``, an array of counts checked first (one host sync; see :func:`.check_counts`)."""
+        """``compat.repeat``, an integer array of counts checked first (see :func:`.check_counts`)."""
         repeats = signed_counts(repeats)
-        if getattr(repeats, "size", 0):
-            check_counts(int(repeats.min()), int(repeats.max()))
+        if _integral(repeats):
+            check_counts(*self._extremes(repeats))
         return self._base.repeat(x, repeats, axis=axis)
 
     def searchsorted(self, x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
-        """``compat.searchsorted``, a ``sorter``'s indices checked first (one host sync)."""
-        if sorter is not None:
+        """``compat.searchsorted``, an integer ``sorter``'s indices checked first (CuPy wraps them)."""
+        if _integral(sorter):
             sorter = signed_counts(sorter)
-            if sorter.size:
-                check_sorter(int(sorter.min()), int(sorter.max()), int(x1.shape[-1]) if x1.ndim else 0)
+            n = int(x1.shape[-1]) if x1.ndim else 0
+            check_sorter(*self._extremes(sorter), n, sorter.size)
         return self._base.searchsorted(x1, x2, side=side, sorter=sorter)
+
+    def _extremes(self, values: Any) -> tuple[int, int]:
+        """The least and the greatest of a nonempty integer array, read in one host sync."""
+        low, high = self._module.stack((values.min(), values.max())).tolist()
+        return int(low), int(high)
 
     def take(self, x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         """``compat.take``, the indices checked against the axis first (one host sync)."""

@@ -64,19 +64,28 @@ def arange(
 
     CuPy casts ``start`` and ``step`` to the dtype (``arange(5, 1, -1.5)``: 5, 4, 3);
     NumPy steps by the difference of its first two values, cast (5, 3, 1).  The
-    cast overflows for a negative step into an unsigned dtype, and for bounds
-    past int64's: those are summed in int64 instead (:func:`.int_arange_terms`).
+    cast overflows for a start or step the dtype cannot hold (a negative step
+    into an unsigned dtype, a step of 300 into int8), and CuPy's own sums for
+    bounds past int64's: those are summed in int64 instead (:func:`.int_arange_terms`).
     """
     kind = None if dtype is None else numpy.dtype(dtype).kind
     made = integer_arange(start, stop, step) if kind in ("i", "u") else None
-    unsigned_down = kind == "u" and step.__class__ is int and step < 0
-    if made is None and kind in ("i", "u") and (unsigned_down or near_int64_edges(start, stop, step)):
+    if made is None and kind in ("i", "u") and _cast_overflows(dtype, start, stop, step):
         made = int_arange_terms(start, stop, step)
     with _device(module, device):
         if made is None:
             return base(start, stop, step, dtype=dtype, **kwargs)
         n, first, delta = made
         return (module.arange(n, dtype=numpy.int64) * delta + first).astype(dtype)
+
+
+def _cast_overflows(dtype: Any, start: Any, stop: Any, step: Any) -> bool:
+    """Whether CuPy's ``arange`` of int bounds overflows casting its start and step to ``dtype``."""
+    info = numpy.iinfo(dtype)
+    first = 0 if stop is None else start
+    return any(v.__class__ is int and not info.min <= v <= info.max for v in (first, step)) or (
+        near_int64_edges(start, stop, step)
+    )
 
 
 def linspace(

@@ -575,7 +575,7 @@ class DaskCompat(ModuleType):
             values = known(sorter)
             n = int(x1.shape[-1])
             if values is not None and values.size:
-                check_sorter(int(values.min()), int(values.max()), n)
+                check_sorter(int(values.min()), int(values.max()), n, values.size)
             x1 = _take(x1, sorter)  # indices known only when computed: checked then
         return self._base.searchsorted(x1, x2, side=side)
 

@@ -362,8 +362,8 @@ def counts_checked(repeat: Callable[..., Tensor]) -> Callable[..., Tensor]:
         if isinstance(repeats, Tensor) and repeats.dtype in _INTEGER_DTYPES:
             repeats = _int64_saturated(repeats)
             if repeats.numel() and repeats.device.type != "meta":
-                low, high = torch.aminmax(repeats)
-                check_counts(int(low), int(high))
+                low, high = torch.stack(torch.aminmax(repeats)).tolist()  # one host sync
+                check_counts(low, high)
         return repeat(x, repeats, *args, **kwargs)
 
     return checked
@@ -383,8 +383,8 @@ def sorter_checked(searchsorted: Callable[..., Tensor]) -> Callable[..., Tensor]
         if isinstance(sorter, Tensor) and sorter.dtype in _INTEGER_DTYPES:
             sorter, n = _int64_saturated(sorter), int(x1.shape[-1]) if x1.ndim else 0
             if sorter.numel() and sorter.device.type != "meta":
-                low, high = torch.aminmax(sorter)
-                check_sorter(int(low), int(high), n)
+                low, high = torch.stack(torch.aminmax(sorter)).tolist()  # one host sync
+                check_sorter(low, high, n, sorter.numel())
         return searchsorted(x1, x2, *args, sorter=sorter, **kwargs)
 
     return checked

@@ -50,16 +50,18 @@ def int_arange_terms(start: Any, stop: Any, step: Any) -> tuple[int, int, int] |
 
     ``arange(length, dtype=int64) * difference + first``, wrapping in int64, has
     the bits of NumPy's values in a 64-bit dtype, and cast, in a narrower one:
-    for bounds near or past int64's, and negative steps into an unsigned dtype,
-    where a library's own ``arange`` overflows.  The length is counted exactly.
-    None unless the three are ints and the step is nonzero.
+    for bounds near or past int64's, and steps a narrow dtype cannot hold (a
+    negative one into an unsigned dtype), where a library's own ``arange``
+    overflows.  The length is NumPy's: the exact difference of the bounds,
+    divided by the step in floating point (``arange(0, 2**63, 2**63 - 1)`` has
+    one value).  None unless the three are ints and the step is nonzero.
     """
     if stop is None:
         start, stop = 0, start
     if any(v.__class__ is not int for v in (start, stop, step)) or step == 0:
         return None
     first, delta = ((v + 2**63) % 2**64 - 2**63 for v in (start, step))
-    return max(0, -((start - stop) // step)), first, delta
+    return max(0, math.ceil((stop - start) / step)), first, delta
 
 
 def near_int64_edges(start: Any, stop: Any, step: Any) -> bool:
@@ -176,8 +178,10 @@ def check_counts(low: int, high: int) -> None:
         raise ValueError("repeat(): a count of 2**63 - 1 or more makes an array too large")
 
 
-def check_sorter(low: int, high: int, n: int) -> None:
-    """NumPy's ValueError for ``searchsorted``'s ``sorter`` indices ``low`` to ``high`` into ``n`` values."""
+def check_sorter(low: int, high: int, n: int, size: int) -> None:
+    """NumPy's ValueError for ``size`` ``sorter`` indices, ``low`` to ``high``, into ``n`` values."""
+    if size != n:
+        raise ValueError(f"searchsorted(): the sorter has {size} indices for the {n} elements of x1")
     if low < 0 or high >= n:
         raise ValueError(f"searchsorted(): sorter index out of range (x1 has {n} elements)")
 
