@@ -10,7 +10,7 @@ each report is one context-variable lookup.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -111,6 +111,21 @@ def report_default(op: str, kind: str, result: DType) -> None:
     scope = innermost() and current()
     if scope is not None and scope.tracer is not None:
         scope.tracer.defaulted(op, kind, result)
+
+
+def report_kept(op: str, xs: Sequence[Any], *, refused: bool) -> None:
+    """Report ``op`` of arrays ``xs``, whose results keep each one's dtype (``meshgrid``), to a compare.
+
+    ``refused``: the policy refused the dtypes together.  A trace of casts hears nothing of it.
+    """
+    scope = innermost() and current()
+    if scope is None or scope.tracer is None or not scope.tracer.every_op:
+        return
+    operands = [(*_KEYS[x._k], x._x) for x in xs]
+    if refused:
+        scope.tracer.refused(op, operands)
+    else:
+        scope.tracer.kept(op, operands)
 
 
 def report_uncast(op: str, x: Any, result: DType) -> None:

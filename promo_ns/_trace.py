@@ -103,6 +103,9 @@ class Trace:
     ) -> None:
         """Note ``op`` on ``operands``, refused with ``error``: a trace keeps only what ran."""
 
+    def kept(self, op: str, operands: Reported) -> None:
+        """Note ``op`` on ``operands``, whose results keep their dtypes: a trace of casts has none."""
+
     def defaulted(self, op: str, kind: str, result: DType) -> None:
         """Note creation function ``op`` taking the default ``kind`` dtype: a trace hands it on."""
         if self.enclosing is not None:

@@ -75,6 +75,11 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "reshape-wrong-size": lambda xp: xp.reshape(xp.ones((3, 4)), (5, -1)),
     "reshape-two-unknown": lambda xp: xp.reshape(xp.ones((3, 4)), (-1, -1)),
     "reshape-negative": lambda xp: xp.reshape(xp.ones((3, 4)), (-2, -6)),
+    # no axes roll nothing, as in NumPy (torch rolled the flattened array, Dask raised its ValueError)
+    "roll-no-axes": lambda xp: xp.roll(xp.asarray([1, 2, 3]), 1, axis=()),
+    "roll-no-axes-one-shift": lambda xp: xp.roll(xp.reshape(xp.arange(6), (2, 3)), shift=(1,), axis=()),
+    "roll-no-axes-0d": lambda xp: xp.roll(xp.asarray(5), 2, axis=()),
+    "roll-no-axes-two-shifts": lambda xp: xp.roll(xp.asarray([1, 2, 3]), (1, 2), axis=()),
     "reshape-unknown": lambda xp: xp.reshape(xp.ones((3, 4)), (2, -1, 3)),
     "fftshift-no-axes": lambda xp: xp.fft.fftshift(xp.reshape(xp.arange(6.0), (2, 3)), axes=()),
     "ifftshift-no-axes": lambda xp: xp.fft.ifftshift(xp.reshape(xp.arange(6.0), (2, 3)), axes=()),

@@ -450,3 +450,21 @@ def test_an_inplace_op_reports_what_x_stores_or_the_refusal(left: str) -> None:
     for difference in report.differences:
         stored = {r for r in difference.results.values() if not r.startswith("refused")}
         assert stored <= {left}, difference
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_meshgrid_that_another_policy_refuses_is_reported(backend: str) -> None:
+    # was: meshgrid asked the engine itself, so a compare never heard of it
+    xp = namespace(backend, "numpy")
+    a, f = xp.asarray([1, 2], dtype=xp.int8), xp.asarray([1.0], dtype=xp.float32)
+    with promo_ns.compare("numpy", "pytorch") as report:
+        xp.meshgrid(a, f)
+        xp.meshgrid(f, f)  # one dtype: every policy takes it
+    [found] = report.differences
+    assert found.op == "meshgrid"
+    assert found.results == {"numpy": "int8, float32", "pytorch": "refused (PromotionError)"}
+    with promo_ns.compare("pytorch", "numpy") as report, pytest.raises(promo_ns.PromotionError):
+        namespace(backend, "pytorch").meshgrid(a, f)
+    assert [d.results for d in report.differences] == [
+        {"pytorch": "refused (PromotionError)", "numpy": "int8, float32"}
+    ]

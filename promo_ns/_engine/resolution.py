@@ -18,6 +18,7 @@ from promo_ns.policies._model import Policy, Role
 
 __all__ = [
     "can_cast",
+    "check_kept",
     "decided_many",
     "inexact_dtype",
     "inplace_allowed",
@@ -176,6 +177,21 @@ def output_dtype(policy: Policy, function: str, result: DType, output: DType) ->
         f"which the policy does not cast to out's {output} (as it would not cast it back in place). "
         f"out is unchanged. Fix: leave out= off for a new {result} tensor, or pass out of dtype {result}."
     )
+
+
+def check_kept(policy: Policy, op: str, operands: Sequence[Operand]) -> None:
+    """Whether ``policy`` takes ``op``'s operands, whose results each keep their own dtype (``meshgrid``).
+
+    A policy that names a family for ``op`` holds the operands to it (PyTorch's
+    and the standard's: one dtype); the others take any dtypes.
+
+    Raises
+    ------
+    PromotionError
+        The policy's family refuses the operands' dtypes together.
+    """
+    if op in policy.op_families and len(operands) > 1:
+        resolve_many(policy, op, operands)
 
 
 def resolve_many(policy: Policy, op: str, operands: Sequence[Operand | None]) -> DType:

@@ -17,6 +17,7 @@ length it differences gives the same empty array (NumPy, JAX and Dask looped
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import operator
 from collections.abc import Callable
@@ -149,9 +150,20 @@ def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None) -> R
     return None
 
 
+def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Replaced:
+    """No axes (``axis=()``) roll nothing, as in NumPy (torch rolled the flattened array, Dask raised)."""
+    if not (isinstance(axis, (tuple, list)) and not axis):
+        return None
+    if isinstance(shift, (tuple, list)) and len(shift) > 1:
+        raise ValueError(
+            f"roll()'s shift {tuple(shift)!r} has {len(shift)} values for no axes: pass one shift per axis"
+        )
+    return {"shift": 0, "axis": None}
+
+
 #: The rules, by the function's name in the namespace.
 RULES: dict[str, Callable[..., Replaced]] = {
-    rule.__name__: rule for rule in (tril, triu, eye, diff, meshgrid, permute_dims, reshape)
+    rule.__name__: rule for rule in (tril, triu, eye, diff, meshgrid, permute_dims, reshape, roll)
 }
 
 
@@ -164,6 +176,10 @@ def with_rules(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     @functools.wraps(fn)
     def checked(*args: Any, **kwargs: Any) -> Any:
         replaced = rule(*args, **kwargs)
-        return fn(*args, **kwargs) if replaced is None else fn(*args, **{**kwargs, **replaced})
+        if replaced is None:
+            return fn(*args, **kwargs)
+        given = inspect.signature(rule).bind(*args, **kwargs)  # a replaced argument may be positional
+        given.arguments.update(replaced)
+        return fn(*given.args, **given.kwargs)
 
     return checked

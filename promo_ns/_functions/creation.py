@@ -19,7 +19,7 @@ from promo_ns._convert import (
 )
 from promo_ns._dtypes import INT_RANGE, DType, a_or_an, canonical
 from promo_ns._engine.operands import Operand, PromotionError, operand
-from promo_ns._engine.resolution import promote_elements, resolve_many
+from promo_ns._engine.resolution import check_kept, promote_elements
 from promo_ns._functions._common import SIGNATURES, sequence_of
 from promo_ns._functions._creation_values import (
     INT64_MAX,
@@ -41,7 +41,7 @@ from promo_ns._functions._creation_values import (
     short,
 )
 from promo_ns._operands import Space
-from promo_ns._report import report_default
+from promo_ns._report import report_default, report_kept
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["DELEGATED", "FUNCTIONS", "creation_kwargs"]
@@ -547,15 +547,18 @@ def meshgrid(ns: Space, *arrays: Any, indexing: str = "xy") -> tuple[Any, ...] |
     """``meshgrid`` of the Array API standard: a tuple of arrays (a list in 2024.12).
 
     No array changes dtype; a policy that names a family for ``meshgrid`` holds the
-    arrays to it (PyTorch's and the standard's: one dtype).
+    arrays to it (PyTorch's and the standard's: one dtype; :func:`.check_kept`).
     """
     reshape = ns._backend.compat.reshape
     natives = [array_of(ns, x, "meshgrid") for x in arrays]
     natives = [reshape(x, (1,)) if x.ndim == 0 else x for x in natives]  # JAX refuses what others take
-    policy = ns.policy_now()
-    if "meshgrid" in policy.op_families and len(arrays) > 1:
-        resolve_many(policy, "meshgrid", [operand_of(ns, x) for x in arrays])
+    try:
+        check_kept(ns.policy_now(), "meshgrid", [operand_of(ns, x) for x in arrays])
+    except PromotionError:
+        report_kept("meshgrid", arrays, refused=True)
+        raise
     out = ns._backend.compat.meshgrid(*natives, indexing=indexing)
+    report_kept("meshgrid", arrays, refused=False)
     return sequence_of(ns, [wrap(x, ns) for x in out])
 
 

@@ -28,7 +28,7 @@ from promo_ns._context import BLOCK_HOOKS, Scope, _Block, current
 from promo_ns._dtypes import DType, canonical
 from promo_ns._engine.functions import accumulation_dtype, check_input_kind, delegated_dtype, function_dtype
 from promo_ns._engine.operands import Operand, PromotionError, as_taken
-from promo_ns._engine.resolution import output_dtype, resolve, resolve_many
+from promo_ns._engine.resolution import check_kept, output_dtype, resolve, resolve_many
 from promo_ns._ops import DELEGATED_DTYPES
 from promo_ns._report import stored_into
 from promo_ns._trace import Reported, Trace
@@ -107,6 +107,11 @@ class Comparison(Trace):
             self.enclosing.refused(op, operands, inplace=inplace, error=error)
         store = None if inplace else stored_into()
         self._compare(f"{op}=" if inplace else op, _operands(operands), f"refused ({error})", store)
+
+    def kept(self, op: str, operands: Reported) -> None:
+        """Compare ``op`` on ``operands``, whose results kept each one's dtype under the first policy."""
+        taken = _operands(operands)
+        self._compare(op, taken, _kept(taken))
 
     def defaulted(self, op: str, kind: str, result: DType) -> None:
         """Compare creation function ``op``, which took the default ``kind`` dtype of the policy in force."""
@@ -274,6 +279,15 @@ def _stored(policy: Policy, op: str, result: DType, store: tuple[DType, bool]) -
         return "refused (PromotionError)"
 
 
+#: Functions whose results keep each operand's dtype, where the policy takes them (:func:`.check_kept`).
+_KEPT = frozenset({"meshgrid"})
+
+
+def _kept(operands: Sequence[Operand]) -> str:
+    """The dtypes of the results of a function that keeps each operand's (:data:`_KEPT`)."""
+    return ", ".join(str(o.dtype) for o in operands)
+
+
 def _outcome(
     policy: Policy, op: str, operands: tuple[Operand, ...], store: tuple[DType, bool] | None = None
 ) -> str:
@@ -286,6 +300,9 @@ def _outcome(
         return made if made.startswith("refused") else _stored(policy, op, canonical(made), store)
     operands = tuple(as_taken(policy, o) for o in operands)
     try:
+        if op in _KEPT:
+            check_kept(policy, op, operands)
+            return _kept(operands)
         if op.endswith("=") and len(operands) == 2:  # stored in x's dtype where the policy allows it
             resolve(policy, op[:-1], *operands, inplace=True)
             return str(operands[0].dtype)
