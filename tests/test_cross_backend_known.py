@@ -939,3 +939,30 @@ def test_a_dtypes_name_or_numpys_dtype_is_promo_ns_s_in_every_function(backend: 
             assert str(call(xp, x, named).dtype) == "int16", (name, named)
         with pytest.raises(TypeError, match=rf"{name}\(\)'s dtype: 'foo' has no canonical promo_ns dtype"):
             call(xp, x, "foo")
+
+
+def _unaligned() -> np.ndarray[Any, Any]:
+    return np.frombuffer(np.zeros(17, dtype=np.uint8).data, dtype=np.float64, count=2, offset=1)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_from_dlpack_without_a_copy_shares_or_raises_the_standards_buffer_error(backend: str) -> None:
+    # found in review: JAX's copy=False of unaligned data raised its own ValueError, and torch's and
+    # JAX's of read-only or reversed data promo_ns's ValueError, where the standard says BufferError
+    xp = namespace(backend, "numpy")
+    if not has_values(xp):
+        pytest.skip("meta has no values")
+    data = {
+        "reversed": np.arange(5.0)[::-1],
+        "strided": np.arange(12.0).reshape(3, 4)[:, ::2],
+        "read-only": _read_only(np.arange(4.0)),
+        "unaligned": _unaligned(),
+    }
+    for name, x in data.items():
+        try:
+            got = xp.from_dlpack(x, copy=False)
+        except BufferError as e:
+            assert "copy" in str(e), (name, e)
+        else:
+            np.testing.assert_array_equal(to_numpy(got), x, err_msg=name)
+        np.testing.assert_array_equal(to_numpy(xp.from_dlpack(x)), x, err_msg=name)

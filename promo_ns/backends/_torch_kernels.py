@@ -320,12 +320,13 @@ def shareable(x: Any, copy: bool | None, name: str) -> Any:
     Raises
     ------
     ValueError
-        ``copy=False`` forbids the copy.
+        ``copy=False`` forbids the copy: ``asarray``'s error (``from_dlpack``'s is the
+        standard's BufferError).
     """
     if not isinstance(x, numpy.ndarray) or (x.flags.writeable and all(s >= 0 for s in x.strides)):
         return x
     if copy is False:
-        raise ValueError(
+        raise (BufferError if name == "from_dlpack" else ValueError)(
             f"{name}(copy=False) cannot share a read-only or reversed (negative-stride) NumPy array with "
             "torch, whose tensors are all writable and forward; pass copy=None to copy it"
         )

@@ -481,19 +481,28 @@ def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:
     ------
     JaxX64Error
         ``x`` is of a 64-bit dtype and ``jax_enable_x64`` is off.
+    BufferError
+        ``x`` is strided, read-only or unaligned (JAX shares none of them) and ``copy=False``
+        forbids the copy, as the standard says.
     ValueError
-        ``x`` is strided or read-only (JAX shares neither) and ``copy=False`` forbids the copy, or
-        it cannot be copied on the host (it has no ``__array__``).
+        ``x`` cannot be shared, nor copied on the host (it has no ``__array__``).
     """
     if not x64_enabled() and not isinstance(x, jax.Array):
         refuse_wide_data("from_dlpack", x)
     try:
         return jnp.from_dlpack(x, **kwargs)
-    except (RuntimeError, BufferError) as e:  # JAX takes compact, writable buffers only
-        if kwargs.get("copy") is False or not hasattr(x, "__array__"):
+    except (RuntimeError, BufferError, ValueError) as e:  # JAX takes compact, writable, aligned buffers
+        if kwargs.get("copy") is False:
+            raise BufferError(
+                f"from_dlpack(copy=False) cannot share this {type(x).__name__} with JAX, which takes "
+                f"only compact, writable, aligned buffers ({e}); let it copy (copy=None)"
+            ) from e
+        if isinstance(e, ValueError):
+            raise
+        if not hasattr(x, "__array__"):
             raise ValueError(
                 f"from_dlpack() cannot share this {type(x).__name__} with JAX, which takes only "
-                f"compact, writable buffers ({e}); let it copy (copy=None), or pass a contiguous copy"
+                f"compact, writable buffers ({e}); pass a contiguous copy"
             ) from e
         return jnp.asarray(np.asarray(x), device=kwargs.get("device"))  # the copy the standard allows
 
