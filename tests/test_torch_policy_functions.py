@@ -552,3 +552,26 @@ def test_torchs_argument_refusals_are_torchs_in_a_block(policy: str, case: tuple
     with promo_ns.torch_policy(policy), pytest.raises(Exception) as inside:
         call()
     assert (type(inside.value), str(inside.value)) == (type(outside.value), str(outside.value))
+
+
+_BAD_ARGUMENTS: dict[str, Callable[[], Any]] = {
+    "arange of nan": lambda: torch.arange(float("nan")),
+    "arange to inf": lambda: torch.arange(0, float("inf")),
+    "diff of a negative order": lambda: torch.diff(torch.ones(3), n=-1),
+    "sum over a dim twice": lambda: torch.sum(torch.ones(2, 2), dim=(0, 0)),
+    "sum over a dim twice, once negative": lambda: torch.sum(torch.ones(2, 2), dim=(0, -2)),
+    "mean over a dim twice": lambda: torch.mean(torch.ones(2, 2), dim=[1, 1]),
+    "std over a dim twice": lambda: torch.std(torch.ones(2, 2), dim=(1, 1)),
+}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("case", list(_BAD_ARGUMENTS))
+def test_bad_arguments_raise_torchs_own_error_inside_the_block(policy: str, case: str) -> None:
+    # found in review: these were the namespace's ValueError inside the block, torch's RuntimeError outside
+    call = _BAD_ARGUMENTS[case]
+    with pytest.raises(RuntimeError) as outside:
+        call()
+    with promo_ns.torch_policy(policy), pytest.raises(RuntimeError) as inside:
+        call()
+    assert str(inside.value) == str(outside.value)

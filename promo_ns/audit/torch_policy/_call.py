@@ -162,10 +162,16 @@ def tensors(*values: Any) -> bool:
     return all(isinstance(v, torch.Tensor) for v in values)
 
 
-def is_dim(dim: Any) -> bool:
-    """Whether ``dim`` is a torch ``dim`` the standard's ``axis`` spells: an int, a sequence of them, None."""
+def is_dim(dim: Any, ndim: int | None = None) -> bool:
+    """Whether ``dim`` is a torch ``dim`` the standard's ``axis`` spells: an int, a sequence of them, None.
+
+    A sequence naming one of ``ndim`` dimensions twice is not (torch's own RuntimeError).
+    """
     if isinstance(dim, (tuple, list)):
-        return all(isinstance(d, int) and not isinstance(d, bool) for d in dim)
+        if not all(isinstance(d, int) and not isinstance(d, bool) for d in dim):
+            return False
+        named = [d % ndim if ndim else d for d in dim]
+        return len(set(named)) == len(named)
     return dim is None or (isinstance(dim, int) and not isinstance(dim, bool))
 
 
