@@ -348,3 +348,45 @@ def test_indices_go_into_int64_outs_only_as_in_torch(policy: str) -> None:
             assert indices.tolist() == [7, 7]
         with promo_ns.torch_policy(policy):
             assert call(torch.empty(0, dtype=torch.int64)) is not None
+
+
+_SCALAR, _VECTOR, _MATRIX = torch.tensor(2.0), torch.ones(3), torch.eye(2)  # made outside any block
+_ZERO_D_OUTS: dict[str, Callable[[Any], Any]] = {
+    "add": lambda out: torch.add(_SCALAR, _SCALAR, out=out),
+    "mean": lambda out: torch.mean(_VECTOR, out=out),
+    "amax": lambda out: torch.amax(_VECTOR, dim=0, out=out),
+    "dot": lambda out: torch.dot(_VECTOR, _VECTOR, out=out),
+    "log": lambda out: torch.log(_SCALAR, out=out),
+    "det": lambda out: torch.linalg.det(_MATRIX, out=out),
+    "vector_norm": lambda out: torch.linalg.vector_norm(_VECTOR, out=out),
+}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("case", list(_ZERO_D_OUTS))
+def test_a_0d_out_takes_the_result_as_outside_the_block(policy: str, case: str) -> None:
+    # found in review: a 0-d out raised "iteration over a 0-d tensor" (its .indices is the sparse method)
+    call = _ZERO_D_OUTS[case]
+    want = call(torch.zeros(()))
+    out = torch.zeros(())
+    with promo_ns.torch_policy(policy):
+        got = call(out)
+    assert got is out and out.dtype == want.dtype and torch.equal(out, want)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_an_out_over_part_of_an_input_is_torchs_refusal_and_writes_nothing(policy: str) -> None:
+    # found in review: the block resized out=x[0] to the result's shape and wrote it over all of x
+    for make_out in (lambda x: x[0], lambda x: x.T):
+        x = torch.arange(6.0).reshape(2, 3)
+        with pytest.raises(RuntimeError, match="refer to a single memory location") as outside:
+            torch.add(x, x[0], out=make_out(x))
+        x = torch.arange(6.0).reshape(2, 3)
+        with promo_ns.torch_policy(policy), pytest.raises(RuntimeError) as inside:
+            torch.add(x, x[0], out=make_out(x))
+        assert str(inside.value) == str(outside.value)
+        assert x.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    x, y = torch.arange(6.0).reshape(2, 3), torch.ones(2, 3)
+    with promo_ns.torch_policy(policy):
+        assert torch.add(x, y, out=x) is x  # out=x, that very input: written after the result is made
+    assert x.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]

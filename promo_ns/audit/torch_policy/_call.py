@@ -41,6 +41,7 @@ __all__ = [
     "is_dim",
     "is_operand",
     "one_array",
+    "overlaps_an_input",
     "tensors",
     "unhonoured",
 ]
@@ -293,5 +294,46 @@ def index_results(func: Callable[..., Any], found: Any) -> tuple[int, ...]:
     """The positions of the results of ``func`` that are indices (``argmax``'s, ``max(x, dim)``'s second)."""
     if getattr(func, "__name__", "") in ("argmax", "argmin"):
         return (0,)
+    if not isinstance(found, tuple):  # one tensor (whose .indices is the sparse method)
+        return ()
     indices = getattr(found, "indices", None)
     return tuple(i for i, r in enumerate(found) if r is indices) if indices is not None else ()
+
+
+def _tensors_in(values: Any) -> list[torch.Tensor]:
+    """The tensors among ``values``, and in the lists and tuples among them (``torch.cat``'s)."""
+    found: list[torch.Tensor] = []
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            found.append(v)
+        elif isinstance(v, (list, tuple)):
+            found.extend(_tensors_in(v))
+    return found
+
+
+def _bytes(t: torch.Tensor) -> tuple[int, int, int]:
+    """``t``'s storage and the span of bytes it reads: (storage address, first byte, end)."""
+    size = t.element_size()
+    first = int(t.storage_offset()) * size
+    extent = sum((int(n) - 1) * int(step) for n, step in zip(t.shape, t.stride(), strict=True))
+    return t.untyped_storage().data_ptr(), first, first + (extent + 1) * size
+
+
+def overlaps_an_input(out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether an ``out=`` tensor shares memory with an input other than as that very input.
+
+    torch refuses such a call ("some elements of the input tensor and the
+    written-to tensor refer to a single memory location"); promo_ns would
+    resize and write ``out`` over the input.  ``out=x`` for an input ``x`` is
+    written after the result is made, as torch writes it.
+    """
+    outs = [o for o in _tensors_in((out,)) if o.device.type != "meta" and o.numel()]
+    inputs = [t for t in _tensors_in((*args, *(v for k, v in kwargs.items() if k != "out"))) if t.numel()]
+    for o in outs:
+        storage, first, end = _bytes(o)
+        for t in inputs:
+            same = t.data_ptr() == o.data_ptr() and t.shape == o.shape and t.stride() == o.stride()
+            other, start, stop = _bytes(t)
+            if not same and other == storage and start < end and first < stop:
+                return True
+    return False

@@ -35,6 +35,7 @@ from promo_ns.audit.torch_policy._call import (
     Translator,
     index_results,
     is_operand,
+    overlaps_an_input,
 )
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
@@ -167,7 +168,9 @@ class PolicyMode(TorchFunctionMode):
         """``func`` as promo_ns decides it: the namespace's op, or torch's own where it is another call."""
         out = kwargs.get("out")
         with _own_calls():
-            if out is not None and (func in CREATION or _differentiated(args, kwargs)):
+            if out is not None and (
+                func in CREATION or _differentiated(args, kwargs) or overlaps_an_input(out, args, kwargs)
+            ):  # an out over part of an input: torch's own refusal
                 _check_outs_writable(func, out)  # torch writes an inference tensor, then raises
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
             if func in CREATION and _FORMATS.intersection(kwargs):  # torch's own refusals of a format first
