@@ -180,3 +180,16 @@ def close(got: np.ndarray[Any, Any], want: np.ndarray[Any, Any], result: DType) 
         a, b = got.astype(np.complex128), want.astype(np.complex128)
         return bool(np.allclose(a, b, rtol=4 * eps, atol=4 * eps, equal_nan=True))
     return bool(np.array_equal(got, want))
+
+
+#: The namespace's errors for arguments torch refuses too: under torch_policy, torch's RuntimeError.
+_TORCHS_OWN = frozenset({"ValueError", "ZeroDivisionError", "IndexError", "AxisError", "RuntimeError"})
+
+
+def agrees_under_torch_policy(got: str, want: str) -> bool:
+    """Whether torch_policy's outcome ``got`` (a result, or an error's class) is the namespace's ``want``.
+
+    Where the namespace refuses an argument that torch refuses too (shapes that do not fit, an
+    integer division by zero), the block raises torch's own RuntimeError, as outside it.
+    """
+    return got == want or (got == "RuntimeError" and want in _TORCHS_OWN)

@@ -653,7 +653,7 @@ def test_functions_that_refuse_a_0d_tensor_still_refuse_it() -> None:
     # found in review: the 0-d dim translation reshaped every call, so fft of a 0-d tensor computed
     t = torch.tensor(3.0)
     for call in (torch.fft.fft, torch.fft.rfft, torch.diff):
-        with pytest.raises((IndexError, RuntimeError)):
+        with pytest.raises((IndexError, RuntimeError)) as outside:
             call(t)
-        with promo_ns.torch_policy("pytorch"), pytest.raises(IndexError):
+        with promo_ns.torch_policy("pytorch"), pytest.raises(outside.type):  # torch's own error
             call(t)

@@ -377,7 +377,8 @@ def test_a_0d_out_takes_the_result_as_outside_the_block(policy: str, case: str) 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_an_out_over_part_of_an_input_is_torchs_refusal_and_writes_nothing(policy: str) -> None:
     # found in review: the block resized out=x[0] to the result's shape and wrote it over all of x
-    for make_out in (lambda x: x[0], lambda x: x.T):
+    outs: list[Callable[[Any], Any]] = [lambda x: x[0], lambda x: x.T]
+    for make_out in outs:
         x = torch.arange(6.0).reshape(2, 3)
         with pytest.raises(RuntimeError, match="refer to a single memory location") as outside:
             torch.add(x, x[0], out=make_out(x))

@@ -21,6 +21,7 @@ import torch
 from promo_ns._convert import is_numpy_scalar
 from promo_ns._dtypes import canonical
 from promo_ns._functions._common import WIDER
+from promo_ns.backends.torch import check_writable
 
 __all__ = [
     "SCALARS",
@@ -32,6 +33,7 @@ __all__ = [
     "Translator",
     "axis",
     "both",
+    "check_outs_writable",
     "computed",
     "decided_as",
     "decided_by",
@@ -43,6 +45,7 @@ __all__ = [
     "one_array",
     "overlaps_an_input",
     "tensors",
+    "torchs_own_error",
     "unhonoured",
 ]
 
@@ -337,3 +340,33 @@ def overlaps_an_input(out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
             if not same and other == storage and start < end and first < stop:
                 return True
     return False
+
+
+def check_outs_writable(func: Callable[..., Any], out: Any) -> None:
+    """Raise :class:`InferenceTensorError` for an ``out=`` tensor (or one of a tuple) torch may not write."""
+    for o in out if isinstance(out, (tuple, list)) else (out,):
+        if isinstance(o, torch.Tensor):
+            check_writable(f"torch.{func.__name__}(..., out=...)", o)
+
+
+def torchs_own_error(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], writes: bool
+) -> BaseException | None:
+    """The error torch raises for a call in which promo_ns found one, or None where torch computes it.
+
+    ``torch.sum(x, dim=(0, 0))`` and ``x + y`` of shapes that do not fit raise
+    torch's RuntimeError, as outside the block.  A call in place (``writes``,
+    ``x.add_(y)``) runs on a copy of ``x``; one with ``out=`` is not run: None.
+    """
+    name = getattr(func, "__name__", "")
+    if writes or (name.endswith("_") and not name.endswith("__")):
+        if not (args and isinstance(args[0], torch.Tensor)) or name == "__setitem__":
+            return None
+        args = (args[0].clone(), *args[1:])
+    if kwargs.get("out") is not None:
+        return None
+    try:
+        func(*args, **kwargs)
+    except Exception as e:
+        return e
+    return None

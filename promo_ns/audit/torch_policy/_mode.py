@@ -33,9 +33,11 @@ from promo_ns.audit.torch_policy._call import (
     Decided,
     InPlace,
     Translator,
+    check_outs_writable,
     index_results,
     is_operand,
     overlaps_an_input,
+    torchs_own_error,
 )
 from promo_ns.audit.torch_policy._creation import CREATION
 from promo_ns.audit.torch_policy._functions import FUNCTIONS
@@ -171,7 +173,7 @@ class PolicyMode(TorchFunctionMode):
             if out is not None and (
                 func in CREATION or _differentiated(args, kwargs) or overlaps_an_input(out, args, kwargs)
             ):  # an out over part of an input: torch's own refusal
-                _check_outs_writable(func, out)  # torch writes an inference tensor, then raises
+                check_outs_writable(func, out)  # torch writes an inference tensor, then raises
                 return func(*args, **kwargs)  # out='s dtype is the dtype asked for; torch's own error
             if func in CREATION and _FORMATS.intersection(kwargs):  # torch's own refusals of a format first
                 on_meta = {k: v for k, v in kwargs.items() if k not in ("pin_memory", "requires_grad")}
@@ -188,6 +190,12 @@ class PolicyMode(TorchFunctionMode):
             except TypeError as e:  # promo_ns's: an operator lets it through (see _letting_refusals_through)
                 e.promo_ns_decided = True  # type: ignore[attr-defined]
                 raise
+            except (ValueError, IndexError, ArithmeticError) as e:  # torch's own error, where it refuses too
+                writes = isinstance(route, tuple) and route[1] in (INPLACE, PREPARE)
+                own = None if isinstance(e, OverflowError) else torchs_own_error(func, args, kwargs, writes)
+                if own is None:
+                    raise
+                raise own from e
         return func(*args, **kwargs) if found is _TORCHS else found
 
     def _into(self, func: Callable[..., Any], found: Any, out: Any) -> Any:
@@ -217,7 +225,7 @@ class PolicyMode(TorchFunctionMode):
         policy = self.xp.policy_now()
         for o, r in zip(outs, results, strict=True):
             output_dtype(policy, f"torch.{func.__name__}", canonical(r.dtype), canonical(o.dtype))
-        _check_outs_writable(func, outs)
+        check_outs_writable(func, outs)
         for o, r in zip(outs, results, strict=True):  # every out resized before any is written
             _resize_output(o, r.shape)
         for o, r in zip(outs, results, strict=True):
@@ -426,13 +434,6 @@ _REDUCING = frozenset(
 _TORCHS = object()
 #: The largest Python int torch's own setitem converts (a C ``long long``); uint64 holds more.
 _INT64_MAX = INT_RANGE[int64][1]
-
-
-def _check_outs_writable(func: Callable[..., Any], out: Any) -> None:
-    """Raise :class:`InferenceTensorError` for an ``out=`` tensor (or one of a tuple) torch may not write."""
-    for o in out if isinstance(out, (tuple, list)) else (out,):
-        if isinstance(o, torch.Tensor):
-            check_writable(f"torch.{func.__name__}(..., out=...)", o)
 
 
 def _resize_output(out: torch.Tensor, shape: torch.Size) -> None:
