@@ -468,3 +468,17 @@ def test_meshgrid_that_another_policy_refuses_is_reported(backend: str) -> None:
     assert [d.results for d in report.differences] == [
         {"pytorch": "refused (PromotionError)", "numpy": "int8, float32"}
     ]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", ["sum", "prod", "cumulative_sum", "cumulative_prod", "linalg.trace"])
+def test_a_reduction_the_first_policy_refuses_is_reported(backend: str, name: str) -> None:
+    # found in review: array-api's refusal of sum(bool) raised without a record (the docs say it is kept)
+    xp = namespace(backend, "array-api")
+    owner, _, short = name.rpartition(".")
+    fn = getattr(getattr(xp, owner) if owner else xp, short)
+    with promo_ns.compare("array-api", "numpy") as report, pytest.raises(promo_ns.PromotionError):
+        fn(xp.asarray([[True, False], [False, True]]))
+    [found] = report.differences
+    assert found.op == short
+    assert found.results["array-api"] == "refused (PromotionError)" and found.results["numpy"] == "int64"

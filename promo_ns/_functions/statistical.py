@@ -10,11 +10,12 @@ from promo_ns._context import innermost
 from promo_ns._convert import array_of, wrap, wrap_result
 from promo_ns._dtypes import DType, bfloat16, canonical, float16, float32
 from promo_ns._engine.functions import accumulation_dtype, check_input_kind
+from promo_ns._engine.operands import PromotionError
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array
 from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
-from promo_ns._report import report_uncast, traced
+from promo_ns._report import report_decided, report_uncast, traced
 from promo_ns.backends._values import reduced_axes
 
 __all__ = ["DELEGATED", "FUNCTIONS", "reduction"]
@@ -50,14 +51,20 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
             native_x = ns._backend.compat.reshape(native_x, (1,))
         policy = ns.policy_now()
         given = dtype
-        if dtype is None:
-            dtype = accumulation_dtype(policy, rule or short, x.dtype)
+        try:
+            if dtype is None:
+                dtype = accumulation_dtype(policy, rule or short, x.dtype)
+            else:  # the input's kind may still be refused (array-api's sum of bool, dtype= or not)
+                check_input_kind(policy, name, x.dtype)
+        except PromotionError:
+            report_decided(short, x, None)  # a compare hears of the refusal too
+            raise
+        if given is None:
             if dtype is not x.dtype:  # an implicit cast, for a trace: recorded by wrap_result once run
                 traced(ns, short, x, dtype, dtype)
             else:
                 report_uncast(short, x, dtype)
-        else:  # the input's kind may still be refused (array-api's sum of bool, dtype= or not)
-            check_input_kind(policy, name, x.dtype)
+        else:
             dtype = canonical(dtype, f"{short}()'s dtype")
         backend = ns._backend
         if dtype in _IN_FLOAT32:  # wrap_result rounds the float32 result to dtype
