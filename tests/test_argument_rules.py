@@ -55,6 +55,11 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "arange-uint64-top": lambda xp: xp.arange(2**64 - 3, 2**64 - 1, dtype=xp.uint64),
     "arange-uint64-across": lambda xp: xp.arange(2**63 - 2, 2**63 + 3, 2, dtype=xp.uint64),
     "arange-uint64-down": lambda xp: xp.arange(2**64 - 1, 2**63, -(2**62), dtype=xp.uint64),
+    # found in review: float bounds into an integer dtype wrapped on torch and JAX (NumPy: OverflowError)
+    "arange-float-bounds-below-uint8": lambda xp: xp.arange(-1.5, 3.0, 1, dtype=xp.uint8),
+    "arange-float-bounds-past-int8": lambda xp: xp.arange(127.5, 130.0, 1, dtype=xp.int8),
+    "arange-float-bounds-past-int64": lambda xp: xp.arange(0.0, 1.8e19, 1e19, dtype=xp.int64),
+    "arange-float-bounds-in-int8": lambda xp: xp.arange(0.5, 3.0, 1, dtype=xp.int8),
     "cumulative_sum-0d": lambda xp: xp.cumulative_sum(xp.asarray(1)),
     "cumulative_sum-0d-initial": lambda xp: xp.cumulative_sum(xp.asarray(3), include_initial=True),
     "cumulative_prod-0d": lambda xp: xp.cumulative_prod(xp.asarray(2.0)),

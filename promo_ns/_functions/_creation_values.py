@@ -15,7 +15,7 @@ import numpy
 
 from promo_ns._convert import is_numpy_like, is_numpy_scalar
 from promo_ns._dtypes import FLOAT_MAX, INT_RANGE, DType, a_or_an, canonical, int64, uint64
-from promo_ns.backends._values import numpy_ends
+from promo_ns.backends._values import integer_arange, numpy_ends
 
 __all__ = [
     "INT64_MAX",
@@ -235,7 +235,10 @@ def as_python(v: Any) -> Any:
 
 
 def check_int_range(start: float, stop: float | None, step: float, dtype: DType, *, default: bool) -> None:
-    """Raise unless ``arange``'s int values, first to last, fit integer ``dtype`` (backends wrap them).
+    """Raise unless ``arange``'s values, first to last, fit integer ``dtype`` (backends wrap them).
+
+    Of float bounds the values are NumPy's: the first two cast, and their difference repeated
+    (:func:`~promo_ns.backends._values.integer_arange`).
 
     Raises
     ------
@@ -243,10 +246,13 @@ def check_int_range(start: float, stop: float | None, step: float, dtype: DType,
         A value beyond ``dtype``.
     """
     first, last = (0, start) if stop is None else (start, stop)
-    count = -((first - last) // step) if step else 0
+    made = integer_arange(start, stop, step)
+    count, value, delta = (
+        made if made is not None else (-((first - last) // step) if step else 0, first, step)
+    )
     if count <= 0:
         return  # no values (or a zero step: the backend's error)
-    low, high = sorted((first, first + (count - 1) * step))
+    low, high = sorted((value, value + (count - 1) * delta))
     lo, hi = INT_RANGE[dtype]
     if lo <= low and high <= hi:
         return

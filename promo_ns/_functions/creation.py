@@ -485,10 +485,9 @@ def arange(
         values = [bool(first), bool(first + step)][:n]
         return ns.asarray(values, dtype=dtype, device=device)
     ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
-    if ints:
-        target = dtype if dtype is not None else ns.policy_now().defaults["int"]
-        if target.kind in "iu":
-            check_int_range(start, stop, step, target, default=dtype is None)
+    target = dtype if dtype is not None or not ints else ns.policy_now().defaults["int"]
+    if target is not None and target.kind in "iu":  # float bounds too: NumPy's OverflowError, not wrapping
+        check_int_range(start, stop, step, target, default=dtype is None)
     if _count(first, last, step) > INT64_MAX:  # NumPy's arange(2**63) was empty, the others' errors their own
         raise ValueError(
             f"arange() from {first!r} to {last!r} by {step!r} would make more values than an array "
