@@ -81,6 +81,17 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "reshape-two-unknown": lambda xp: xp.reshape(xp.ones((3, 4)), (-1, -1)),
     "reshape-negative": lambda xp: xp.reshape(xp.ones((3, 4)), (-2, -6)),
     # no axes roll nothing, as in NumPy (torch rolled the flattened array, Dask raised its ValueError)
+    # found in review: NumPy took 2.0 and True as counts, JAX's refusal of 2.0 broke repeat(x, 2) after it,
+    # and JAX took a negative count in an array as none
+    "repeat-float-count": lambda xp: xp.repeat(xp.asarray([7, 8]), 2.0),
+    "repeat-bool-count": lambda xp: xp.repeat(xp.asarray([7, 8]), True),
+    "repeat-negative-count": lambda xp: xp.repeat(xp.asarray([7, 8]), -1),
+    "repeat-huge-count": lambda xp: xp.repeat(xp.asarray([7, 8]), 2**63),
+    "repeat-2d-counts": lambda xp: xp.repeat(xp.asarray([7, 8]), xp.asarray([[1, 2]])),
+    "repeat-float-counts": lambda xp: xp.repeat(xp.asarray([7, 8]), xp.asarray([1.0, 2.0])),
+    "searchsorted-float-sorter": lambda xp: xp.searchsorted(
+        xp.asarray([3.0, 1.0]), xp.asarray([2.0]), sorter=xp.asarray([1.0, 0.0])
+    ),
     "roll-no-axes": lambda xp: xp.roll(xp.asarray([1, 2, 3]), 1, axis=()),
     "roll-no-axes-one-shift": lambda xp: xp.roll(xp.reshape(xp.arange(6), (2, 3)), shift=(1,), axis=()),
     "roll-no-axes-0d": lambda xp: xp.roll(xp.asarray(5), 2, axis=()),

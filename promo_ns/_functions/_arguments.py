@@ -161,9 +161,49 @@ def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Replaced:
     return {"shift": 0, "axis": None}
 
 
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Replaced:
+    """Counts as an int, or an array of an integer dtype and at most one dimension.
+
+    NumPy took ``2.0`` and ``True`` as counts, torch and Dask refused them in their
+    own words, and JAX's refusal of ``2.0`` stayed in its cache: ``repeat(x, 2)`` failed after it.
+    """
+    if repeats.__class__ is Array:
+        if repeats.dtype.kind not in "iu":
+            raise TypeError(
+                f"repeat()'s repeats must be of an integer dtype, not {repeats.dtype}; "
+                "cast them first: xp.astype(repeats, xp.int64)"
+            )
+        if repeats.ndim > 1:
+            raise ValueError(
+                f"repeat()'s repeats are an int or one count per element along the axis (one dimension), "
+                f"not an array of shape {tuple(repeats.shape)}"
+            )
+        return None
+    if repeats.__class__ is bool or not hasattr(repeats, "__index__"):
+        raise TypeError(
+            f"repeat()'s repeats must be an int or an array of an integer dtype, not "
+            f"{type(repeats).__name__} {repeats!r}"
+        )
+    count = operator.index(repeats)
+    if not 0 <= count < 2**63:
+        raise ValueError(f"repeat()'s count {count} must be at least 0 and below 2**63")
+    return None
+
+
+def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Replaced:
+    """A ``sorter`` of an integer dtype (Dask took a float one, torch and JAX refused in their words)."""
+    if sorter.__class__ is Array and sorter.dtype.kind not in "iu":
+        raise TypeError(
+            f"searchsorted()'s sorter holds indices, of an integer dtype, not {sorter.dtype}; "
+            "e.g. sorter=xp.argsort(x1)"
+        )
+    return None
+
+
 #: The rules, by the function's name in the namespace.
 RULES: dict[str, Callable[..., Replaced]] = {
-    rule.__name__: rule for rule in (tril, triu, eye, diff, meshgrid, permute_dims, reshape, roll)
+    rule.__name__: rule
+    for rule in (tril, triu, eye, diff, meshgrid, permute_dims, reshape, roll, repeat, searchsorted)
 }
 
 

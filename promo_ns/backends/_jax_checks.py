@@ -21,7 +21,7 @@ import jax
 import numpy as np
 
 from promo_ns._dtypes import DType, canonical, complex128, float64, int64, uint64
-from promo_ns.backends._values import taken_axis
+from promo_ns.backends._values import check_counts, taken_axis
 
 __all__ = [
     "WIDE",
@@ -29,7 +29,9 @@ __all__ = [
     "check_bounds",
     "check_size",
     "checked_creators",
+    "checked_repeat",
     "checked_take",
+    "concrete_extremes",
     "in_wide",
     "is_tracer",
     "jax_key",
@@ -156,6 +158,25 @@ def checked_take(take: Callable[..., Any], *, default_axis: int | None) -> Calla
 _MOST = 2**63 - 1
 #: Arrays below this many bytes are made without asking the device how much memory it has.
 _SMALL = 2**30
+
+
+def concrete_extremes(values: Any) -> tuple[int, int] | None:
+    """The least and the greatest of a nonempty concrete integer array; None for a tracer or an empty one."""
+    if not isinstance(values, jax.Array) or is_tracer(values) or not values.size:
+        return None
+    host = np.asarray(values)
+    return (int(host.min()), int(host.max())) if host.dtype.kind in "iu" else None
+
+
+def checked_repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    """``jax.numpy.repeat``, a concrete array of counts checked first (:func:`.check_counts`).
+
+    JAX took a negative count as none and a uint64 count past int64 as none, silently.
+    A traced array of counts is JAX's to take.
+    """
+    if (extremes := concrete_extremes(repeats)) is not None:
+        check_counts(*extremes)
+    return jax.numpy.repeat(x, repeats, axis=axis)
 
 
 def _memory(device: Any) -> int | None:

@@ -57,7 +57,9 @@ from promo_ns.backends._jax_checks import (
     JaxX64Error,
     check_bounds,
     checked_creators,
+    checked_repeat,
     checked_take,
+    concrete_extremes,
     in_wide,
     is_tracer,
     jax_key,
@@ -67,7 +69,7 @@ from promo_ns.backends._jax_checks import (
     x64_error,
 )
 from promo_ns.backends._jax_values import floor_divide, power, remainder
-from promo_ns.backends._values import integer_arange, numpy_fill, numpy_spacing
+from promo_ns.backends._values import check_sorter, integer_arange, numpy_fill, numpy_spacing
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
@@ -386,6 +388,7 @@ def _compat() -> ModuleType:
     module.permute_dims = _permute_dims  # type: ignore[attr-defined]
     module.expand_dims = _expand_dims  # type: ignore[attr-defined]
     module.searchsorted = _searchsorted  # type: ignore[attr-defined]
+    module.repeat = checked_repeat  # type: ignore[attr-defined]
     module.take = checked_take(jnp.take, default_axis=None)  # type: ignore[attr-defined]
     module.take_along_axis = checked_take(jnp.take_along_axis, default_axis=-1)  # type: ignore[attr-defined]
     module.sign = _sign  # type: ignore[attr-defined]
@@ -536,6 +539,8 @@ def _searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None
     JAX's own gives int32 always; with ``jax_enable_x64`` on, the default (and the
     standard's default index dtype) is int64, as ``argsort`` and ``nonzero`` give.
     """
+    if sorter is not None and (extremes := concrete_extremes(sorter)) is not None:
+        check_sorter(*extremes, int(x1.shape[-1]) if x1.ndim else 0, int(sorter.size))  # JAX: no check
     out = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
     return out.astype(jax.dtypes.canonicalize_dtype(jnp.int64))
 
