@@ -966,3 +966,16 @@ def test_from_dlpack_without_a_copy_shares_or_raises_the_standards_buffer_error(
         else:
             np.testing.assert_array_equal(to_numpy(got), x, err_msg=name)
         np.testing.assert_array_equal(to_numpy(xp.from_dlpack(x)), x, err_msg=name)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_from_dlpack_with_a_copy_shares_nothing(backend: str) -> None:
+    # found in review: JAX's copy=True shared an aligned NumPy buffer, so a write to it showed through
+    xp = namespace(backend, "numpy")
+    if not has_values(xp):
+        pytest.skip("meta has no values")
+    for size in (6, 1000, 4096):
+        x = np.arange(float(size))
+        got = xp.from_dlpack(x, copy=True)
+        x[0] = 42.0
+        assert to_numpy(got)[0] == 0.0, size

@@ -478,7 +478,7 @@ def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:
     """``jax.numpy.from_dlpack``, refusing 64-bit data with ``jax_enable_x64`` off (JAX narrows it).
 
     A strided or read-only array (NumPy's, torch's on the CPU) that JAX cannot share is copied, as
-    the standard lets ``copy=None`` do.
+    the standard lets ``copy=None`` do; ``copy=True`` always copies (JAX shared an aligned buffer).
 
     Raises
     ------
@@ -493,7 +493,7 @@ def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:
     if not x64_enabled() and not isinstance(x, jax.Array):
         refuse_wide_data("from_dlpack", x)
     try:
-        return jnp.from_dlpack(x, **kwargs)
+        out = jnp.from_dlpack(x, **kwargs)
     except (RuntimeError, BufferError, ValueError) as e:  # JAX takes compact, writable, aligned buffers
         if kwargs.get("copy") is False:
             raise BufferError(
@@ -508,6 +508,8 @@ def _from_dlpack(x: Any, /, **kwargs: Any) -> Any:
                 f"compact, writable buffers ({e}); pass a contiguous copy"
             ) from e
         return jnp.asarray(np.asarray(x), device=kwargs.get("device"))  # the copy the standard allows
+    # copy=True: JAX shared an aligned NumPy buffer all the same, so a write to it showed through
+    return jnp.array(out, copy=True) if kwargs.get("copy") is True and not isinstance(x, jax.Array) else out
 
 
 def _permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
