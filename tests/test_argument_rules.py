@@ -112,6 +112,11 @@ CASES: dict[str, Callable[[Any], Any]] = {
     "arange-float64-past-int64-step": lambda xp: xp.arange(2**63, 2**63 + 9000, 4096, dtype=xp.float64),
     "arange-float64-below-int64": lambda xp: xp.arange(-(2**63) - 10, -(2**63), dtype=xp.float64),
     "arange-int64-whole-range": lambda xp: xp.arange(-(2**63), 2**63 - 1, 2**62),
+    # found in review: torch counted in floats (10**17 to 10**17 + 4: no values) and spaced every value
+    # from the first (the second of 2**63 - 2 by -2**63 was 0.0, NumPy's -2.0)
+    "arange-float64-past-exact-ints": lambda xp: xp.arange(10**17, 10**17 + 4, dtype=xp.float64),
+    "arange-float32-past-exact-ints": lambda xp: xp.arange(2**53, 2**53 + 3, dtype=xp.float32),
+    "arange-float64-second-value": lambda xp: xp.arange(2**63 - 2, -(2**63), -(2**63), dtype=xp.float64),
     "asarray-bytes-dtype": lambda xp: xp.asarray(b"abc", dtype=xp.int8),
     "asarray-str-dtype": lambda xp: xp.asarray("1", dtype=xp.float64),
     "asarray-nested-ndarrays": lambda xp: xp.asarray([np.ones(2, np.uint8), np.ones(2, np.uint8)]),

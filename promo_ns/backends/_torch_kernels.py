@@ -273,13 +273,12 @@ def _arange(fn: Callable[..., Any]) -> Callable[..., Any]:
             made = _values.integer_arange(start, stop, step)
             if made is None:  # torch refuses bounds past int64, and sizes past it in its own sums
                 made = _big_int_arange(start, stop, step)
-        elif dtype is not None and dtype.is_floating_point and (made := _big_int_arange(start, stop, step)):
-            # NumPy counts int bounds exactly and spaces by float(start + step) - float(start); torch
-            # counts in floats (2**63 to 2**63 + 3: no values)
-            n, low = made[0], 0 if stop is None else start
-            first = float(low)
-            spaced = torch.arange(n, dtype=torch.float64, device=kw.get("device"))
-            return (spaced * (float(low + step) - first) + first).to(dtype)
+        elif dtype is not None and dtype.is_floating_point:
+            terms = _values.float_arange_terms(start, stop, step)
+            if terms is not None:  # NumPy's count and values: torch counted in floats
+                n, first, delta, second = terms
+                index = torch.arange(n, dtype=torch.float64, device=kw.get("device"))
+                return torch.where(index == 1, second, index * delta + first).to(dtype)
         if made is None:
             return fn(start, stop, step, dtype=dtype, **kw)
         n, first, delta = made

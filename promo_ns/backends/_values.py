@@ -12,6 +12,7 @@ import numpy
 __all__ = [
     "check_counts",
     "check_sorter",
+    "float_arange_terms",
     "int_arange_terms",
     "integer_arange",
     "into",
@@ -62,6 +63,22 @@ def int_arange_terms(start: Any, stop: Any, step: Any) -> tuple[int, int, int] |
         return None
     first, delta = ((v + 2**63) % 2**64 - 2**63 for v in (start, step))
     return max(0, math.ceil((stop - start) / step)), first, delta
+
+
+def float_arange_terms(start: Any, stop: Any, step: Any) -> tuple[int, float, float, float] | None:
+    """NumPy's float ``arange`` of int bounds past float64's exact ints: (length, first, step, second).
+
+    NumPy counts from the bounds' exact difference (a library counting in floats finds none from
+    10**17 to 10**17 + 4), takes ``float(start)`` and ``float(start + step)`` as the first two values
+    and spaces the rest by their difference.  None for other bounds: the library's own ``arange``.
+    """
+    bounds = (start, 0 if stop is None else stop, step)
+    if not all(v.__class__ is int for v in bounds) or max(map(abs, bounds)) <= 2**53:
+        return None
+    low = 0 if stop is None else start
+    terms = int_arange_terms(start, stop, step)
+    first, second = float(low), float(low + step)
+    return (0 if terms is None else terms[0]), first, second - first, second
 
 
 def near_int64_edges(start: Any, stop: Any, step: Any) -> bool:

@@ -69,7 +69,13 @@ from promo_ns.backends._jax_checks import (
     x64_error,
 )
 from promo_ns.backends._jax_values import floor_divide, power, remainder
-from promo_ns.backends._values import check_sorter, integer_arange, numpy_fill, numpy_spacing
+from promo_ns.backends._values import (
+    check_sorter,
+    float_arange_terms,
+    integer_arange,
+    numpy_fill,
+    numpy_spacing,
+)
 from promo_ns.policies import Policy, Role, get_policy
 
 __all__ = ["JaxBackend", "JaxX64Error", "x64_enabled"]
@@ -406,12 +412,19 @@ def _compat() -> ModuleType:
 
 
 def _arange(arange: Callable[..., Any]) -> Callable[..., Any]:
-    """``arange`` of a float bound or step into an integer dtype, as NumPy makes it (JAX steps otherwise)."""
+    """``arange`` as NumPy makes it where JAX steps otherwise.
+
+    Of a float bound or step into an integer dtype, and of int bounds past float64's exact ints
+    into a floating one.
+    """
 
     def integer(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, **kwargs: Any) -> Any:
-        made = (
-            None if dtype is None or jnp.dtype(dtype).kind not in "iu" else integer_arange(start, stop, step)
-        )
+        kind = None if dtype is None else jnp.dtype(dtype).kind
+        if kind == "f" and (terms := float_arange_terms(start, stop, step)) is not None:
+            n, first, delta, second = terms  # NumPy's values (JAX spaced the second from the first)
+            index = arange(n, dtype=dtype, **kwargs)
+            return jnp.where(index == 1, second, index * delta + first).astype(dtype)
+        made = None if kind not in ("i", "u") else integer_arange(start, stop, step)
         if made is None:
             return arange(start, stop, step, dtype=dtype, **kwargs)
         n, first, delta = made
