@@ -167,6 +167,8 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Replaced:
     NumPy took ``2.0`` and ``True`` as counts, torch and Dask refused them in their
     own words, and JAX's refusal of ``2.0`` stayed in its cache: ``repeat(x, 2)`` failed after it.
     """
+    if x.__class__ is not Array:
+        return None  # the function's own refusal of x comes first
     if repeats.__class__ is Array:
         if repeats.dtype.kind not in "iu":
             raise TypeError(
@@ -192,7 +194,7 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Replaced:
 
 def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Replaced:
     """A ``sorter`` of an integer dtype (Dask took a float one, torch and JAX refused in their words)."""
-    if sorter.__class__ is Array and sorter.dtype.kind not in "iu":
+    if x1.__class__ is Array and sorter.__class__ is Array and sorter.dtype.kind not in "iu":
         raise TypeError(
             f"searchsorted()'s sorter holds indices, of an integer dtype, not {sorter.dtype}; "
             "e.g. sorter=xp.argsort(x1)"
