@@ -596,3 +596,15 @@ def test_bad_arguments_raise_torchs_own_error_inside_the_block(case: str, policy
         call()
     assert str(inside.value) == str(outside.value)
     assert _WRITTEN.tolist() == [1.0, 1.0] and _WRITTEN_INT.tolist() == [1]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_reductions_over_no_dims_are_torchs(policy: str) -> None:
+    # found in review: torch.all(x, dim=()) reduced every dim inside the block; torch's all and any
+    # over no dims reduce none, its sum and mean every one
+    x = torch.tensor([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0]])
+    for name in ("all", "any", "sum", "mean"):
+        want = getattr(torch, name)(x, dim=())
+        with promo_ns.torch_policy(policy):
+            got = getattr(torch, name)(x, dim=())
+        assert got.shape == want.shape and got.tolist() == want.tolist(), name

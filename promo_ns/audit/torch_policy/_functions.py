@@ -282,9 +282,11 @@ def _along(name: str) -> Translator:
     """``torch.<fn>(x, dim=None, keepdim=False)`` (``all``, ``argmax``, ``amax``) as the namespace's."""
 
     def call(x: Any, dim: Any = None, keepdim: bool = False) -> Call | None:
-        if not isinstance(x, torch.Tensor) or not is_dim(dim):
+        if not isinstance(x, torch.Tensor) or not is_dim(dim, x.ndim):
             return None
-        return Call(name, (x,), {"axis": axis(dim), "keepdims": keepdim})
+        # torch's all/any over no dims reduce none (its sum over no dims, every one)
+        over = () if name in ("all", "any") and isinstance(dim, (tuple, list)) and not dim else axis(dim)
+        return Call(name, (x,), {"axis": over, "keepdims": keepdim})
 
     return call
 
