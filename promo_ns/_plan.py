@@ -47,7 +47,7 @@ from promo_ns._convert import (
 )
 from promo_ns._dtypes import DTYPES, FLOAT_MAX, DType, bool_, float32, real_float, uint8
 from promo_ns._engine.decisions import compute_cell, family_name
-from promo_ns._engine.functions import one_array_plan
+from promo_ns._engine.functions import COMPLEX_LIKE, complex_like, one_array_plan
 from promo_ns._engine.operands import PromotionError, Refusal
 from promo_ns._engine.resolution import resolve, resolve_many
 from promo_ns._engine.scalars import checked_inexact, checked_int, int_value
@@ -403,7 +403,7 @@ def promoted(
         ) from None
 
 
-def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
+def one_array(ns: Space, op: str, x: Any, *, like: str | None = None) -> tuple[DType, Any]:
     """The policy's result dtype of one-array function ``op`` (``log``, ``mean``) of ``x``, and native ``x``.
 
     The native operand is cast to the dtype the function computes in (see
@@ -421,24 +421,26 @@ def one_array(ns: Space, op: str, x: Any) -> tuple[DType, Any]:
     scope = innermost() and current()
     policy = ns.policy if scope is None or scope.policy is None else scope.policy
     own = policy is ns.policy  #: the namespace's policy decides: its plans are cached
-    plan = ns._plans.get((op, k)) if own else None
+    cell = like or op
+    plan = ns._plans.get((cell, k)) if own else None
     if plan is None:
         try:
-            plan = one_array_plan(policy, op, DTYPES[k >> 1])
+            plan = one_array_plan(policy, cell, DTYPES[k >> 1])
         except PromotionError:
             if scope is not None:
                 report_decided(op, x, None)
             raise
         if own:
-            ns._plans[(op, k)] = plan
+            ns._plans[(cell, k)] = plan
     result, compute = plan
     dtype = DTYPES[k >> 1]
     if scope is None:
         return result, x._x if compute is dtype else ns._backend.astype(x._x, compute)
+    shown = complex_like(result) if op in COMPLEX_LIKE else result  # what the function gives
     if compute is dtype or (dtype is bool_ and compute is uint8):  # no cast, or a bool kernel's stand-in
-        report_uncast(op, x, result)
+        report_uncast(op, x, shown)
     else:
-        traced(ns, op, x, result, compute)
+        traced(ns, op, x, shown, compute)
     return result, x._x if compute is dtype else ns._backend.astype(x._x, compute)
 
 

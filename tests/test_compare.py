@@ -482,3 +482,16 @@ def test_a_reduction_the_first_policy_refuses_is_reported(backend: str, name: st
     [found] = report.differences
     assert found.op == short
     assert found.results["array-api"] == "refused (PromotionError)" and found.results["numpy"] == "int64"
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_eigvals_is_reported_by_its_own_name_and_complex_dtype(backend: str) -> None:
+    # found in review: linalg.eigvals was reported as linalg.inv, with inv's float dtypes
+    xp = namespace(backend, "numpy")
+    m = xp.asarray([[2, 1], [1, 3]], dtype=xp.int8)
+    with promo_ns.compare("numpy", "pytorch") as report:
+        got = xp.linalg.eigvals(m)
+    [found] = report.differences
+    assert found.op == "linalg.eigvals"
+    assert found.results == {"numpy": str(got.dtype), "pytorch": "refused (PromotionError)"}
+    assert str(got.dtype) == "complex128"

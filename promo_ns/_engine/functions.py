@@ -17,6 +17,7 @@ from promo_ns._dtypes import (
     INT_RANGE,
     DType,
     bool_,
+    complex64,
     complex128,
     float32,
     float64,
@@ -30,14 +31,25 @@ from promo_ns._ops import FUNCTION_FAMILY
 from promo_ns.policies._model import Policy
 
 __all__ = [
+    "COMPLEX_LIKE",
     "accumulation_dtype",
     "cast_target",
     "check_astype",
     "check_input_kind",
+    "complex_like",
     "delegated_dtype",
     "function_dtype",
     "one_array_plan",
 ]
+
+
+#: One-array functions decided by another's grid cell, whose results are complex (eig computes like inv).
+COMPLEX_LIKE: dict[str, str] = {"linalg.eig": "linalg.inv", "linalg.eigvals": "linalg.inv"}
+
+
+def complex_like(dtype: DType) -> DType:
+    """The complex dtype of ``dtype``'s precision: what ``eig`` gives of a matrix computed in ``dtype``."""
+    return complex128 if dtype in (float64, complex128) else complex64
 
 
 def accumulation_dtype(policy: Policy, op: str, dtype: DType) -> DType:

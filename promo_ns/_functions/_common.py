@@ -287,7 +287,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
                 found = compiled(x)
                 if found is not SLOW:
                     return found
-        result, native_x = one_array(ns, like or name, x)
+        result, native_x = one_array(ns, name, x, like=like)
         fn = owner_function(ns, name)
         if args or kwargs:  # promo_ns arrays among them (``rtol``) go to the backend as its own
             args = tuple(native_argument(ns, a, name) for a in args)
@@ -308,7 +308,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
             out = _in_wider_dtype(ns, name, partial(fn, *args, **kwargs), native_x, e)
             widened = True
         if like is not None or isinstance(out, tuple):
-            ran(like or name)
+            ran(name)
             return wrap_any(ns, _in_precision_of(ns, out, native_x))
         backend = ns._backend
         repeatable = not (args or kwargs or widened) and x._ns is ns and innermost() is None

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from promo_ns._convert import wrap_result
+from promo_ns._engine.functions import COMPLEX_LIKE
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._functions.statistical import reduction
 from promo_ns._operands import Space
@@ -58,5 +59,5 @@ EXTENSION_FUNCTIONS: dict[str, Callable[..., Any]] = {
     },
     "trace": reduction("linalg.trace", "sum"),
     **{name: decided(f"linalg.{name}") for name in _DECIDED},
-    **{name: decided(f"linalg.{name}", like="linalg.inv") for name in ("eig", "eigvals")},
+    **{name.rpartition(".")[2]: decided(name, like=like) for name, like in COMPLEX_LIKE.items()},
 }

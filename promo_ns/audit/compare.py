@@ -26,7 +26,14 @@ from typing import Any
 
 from promo_ns._context import BLOCK_HOOKS, Scope, _Block, current
 from promo_ns._dtypes import DType, canonical
-from promo_ns._engine.functions import accumulation_dtype, check_input_kind, delegated_dtype, function_dtype
+from promo_ns._engine.functions import (
+    COMPLEX_LIKE,
+    accumulation_dtype,
+    check_input_kind,
+    complex_like,
+    delegated_dtype,
+    function_dtype,
+)
 from promo_ns._engine.operands import Operand, PromotionError, as_taken
 from promo_ns._engine.resolution import check_kept, output_dtype, resolve, resolve_many
 from promo_ns._ops import DELEGATED_DTYPES
@@ -308,6 +315,8 @@ def _outcome(
             return str(operands[0].dtype)
         if len(operands) == 1 and operands[0].dtype is not None:
             dtype = operands[0].dtype
+            if op in COMPLEX_LIKE:  # decided by another's cell, complex
+                return str(complex_like(function_dtype(policy, COMPLEX_LIKE[op], dtype)))
             check_input_kind(policy, op, dtype)
             if op in _ACCUMULATING:
                 return str(accumulation_dtype(policy, op, dtype))
