@@ -406,6 +406,9 @@ def promoted(
 def one_array(ns: Space, op: str, x: Any, *, like: str | None = None) -> tuple[DType, Any]:
     """The policy's result dtype of one-array function ``op`` (``log``, ``mean``) of ``x``, and native ``x``.
 
+    ``like``: the function whose grid cell decides (``linalg.eigvals`` computes like
+    ``linalg.inv``); a compare or trace hears of ``op``, with its complex results.
+
     The native operand is cast to the dtype the function computes in (see
     :func:`~promo_ns._engine.functions.one_array_plan`; no cast where that is its own dtype); :func:`finish`
     brings the backend's result to the policy's dtype.  Outside ``policy``
