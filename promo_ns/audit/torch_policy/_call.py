@@ -45,6 +45,7 @@ __all__ = [
     "one_array",
     "overlaps_an_input",
     "tensors",
+    "tensors_among",
     "torchs_own_error",
     "unhonoured",
 ]
@@ -166,16 +167,10 @@ def tensors(*values: Any) -> bool:
     return all(isinstance(v, torch.Tensor) for v in values)
 
 
-def is_dim(dim: Any, ndim: int | None = None) -> bool:
-    """Whether ``dim`` is a torch ``dim`` the standard's ``axis`` spells: an int, a sequence of them, None.
-
-    A sequence naming one of ``ndim`` dimensions twice is not (torch's own RuntimeError).
-    """
+def is_dim(dim: Any) -> bool:
+    """Whether ``dim`` is a torch ``dim`` the standard's ``axis`` spells: an int, a sequence of them, None."""
     if isinstance(dim, (tuple, list)):
-        if not all(isinstance(d, int) and not isinstance(d, bool) for d in dim):
-            return False
-        named = [d % ndim if ndim else d for d in dim]
-        return len(set(named)) == len(named)
+        return all(isinstance(d, int) and not isinstance(d, bool) for d in dim)
     return dim is None or (isinstance(dim, int) and not isinstance(dim, bool))
 
 
@@ -303,15 +298,10 @@ def index_results(func: Callable[..., Any], found: Any) -> tuple[int, ...]:
     return tuple(i for i, r in enumerate(found) if r is indices) if indices is not None else ()
 
 
-def _tensors_in(values: Any) -> list[torch.Tensor]:
-    """The tensors among ``values``, and in the lists and tuples among them (``torch.cat``'s)."""
-    found: list[torch.Tensor] = []
-    for v in values:
-        if isinstance(v, torch.Tensor):
-            found.append(v)
-        elif isinstance(v, (list, tuple)):
-            found.extend(_tensors_in(v))
-    return found
+def tensors_among(values: Any) -> list[torch.Tensor]:
+    """The tensors among ``values``, and in the lists and tuples among them (``torch.cat``'s), in order."""
+    flat = (t for v in values for t in (v if isinstance(v, (list, tuple)) else (v,)))
+    return [t for t in flat if isinstance(t, torch.Tensor)]
 
 
 def _bytes(t: torch.Tensor) -> tuple[int, int, int]:
@@ -330,8 +320,8 @@ def overlaps_an_input(out: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
     resize and write ``out`` over the input.  ``out=x`` for an input ``x`` is
     written after the result is made, as torch writes it.
     """
-    outs = [o for o in _tensors_in((out,)) if o.device.type != "meta" and o.numel()]
-    inputs = [t for t in _tensors_in((*args, *(v for k, v in kwargs.items() if k != "out"))) if t.numel()]
+    outs = [o for o in tensors_among((out,)) if o.device.type != "meta" and o.numel()]
+    inputs = [t for t in tensors_among((*args, *(v for k, v in kwargs.items() if k != "out"))) if t.numel()]
     for o in outs:
         storage, first, end = _bytes(o)
         for t in inputs:

@@ -14,7 +14,6 @@ memory format (``channels_last``) or a sparse layout, then
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -111,8 +110,8 @@ def _arange(start: Any = None, end: Any = None, step: Any = 1, **options: Any) -
         start, end = 0, start
     elif start is None:  # arange(end=5)
         start = 0
-    if not all(_is_number(v) and not isinstance(v, complex) and math.isfinite(v) for v in (start, end, step)):
-        return None  # a NaN or infinite bound: torch's own error ("unsupported range")
+    if not all(_is_number(v) and not isinstance(v, complex) for v in (start, end, step)):
+        return None
     return _factory("arange", (start, end, step), options)
 
 

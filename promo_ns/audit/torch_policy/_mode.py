@@ -37,6 +37,7 @@ from promo_ns.audit.torch_policy._call import (
     index_results,
     is_operand,
     overlaps_an_input,
+    tensors_among,
     torchs_own_error,
 )
 from promo_ns.audit.torch_policy._creation import CREATION
@@ -402,11 +403,7 @@ def _away(values: list[Any]) -> torch.device | None:
     torch takes a CPU 0-d tensor with tensors of any device, as a scalar; the
     namespace takes arrays of one device, so such a tensor moves there first.
     """
-    for v in values:
-        for t in v if isinstance(v, (list, tuple)) else (v,):
-            if isinstance(t, torch.Tensor) and t.device.type != "cpu":
-                return t.device
-    return None
+    return next((t.device for t in tensors_among(values) if t.device.type != "cpu"), None)
 
 
 def _own_calls() -> contextlib.AbstractContextManager[Any]:
@@ -469,9 +466,7 @@ def _differentiated(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     """Whether autograd records the call (a tensor requires its gradient), where torch refuses ``out=``."""
     if not torch.is_grad_enabled():
         return False
-    values = [*args, *kwargs.values()]
-    flat = [t for v in values for t in (v if isinstance(v, (tuple, list)) else (v,))]
-    return any(isinstance(t, torch.Tensor) and t.requires_grad for t in flat)
+    return any(t.requires_grad for t in tensors_among((*args, *kwargs.values())))
 
 
 def _native(out: Any) -> Any:
