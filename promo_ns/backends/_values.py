@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy
@@ -21,7 +19,6 @@ __all__ = [
     "numpy_fill",
     "numpy_spacing",
     "reduced_axes",
-    "signed_counting",
     "signed_counts",
     "taken_axis",
     "zero_divisor_error",
@@ -201,26 +198,6 @@ def check_sorter(low: int, high: int, n: int, size: int) -> None:
         raise ValueError(f"searchsorted(): the sorter has {size} indices for the {n} elements of x1")
     if low < 0 or high >= n:
         raise ValueError(f"searchsorted(): sorter index out of range (x1 has {n} elements)")
-
-
-def signed_counting(base: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """``base.repeat`` and ``base.searchsorted``, their uint64 ``repeats`` and ``sorter`` as int64.
-
-    See :func:`signed_counts`; the functions' own signatures and errors are kept.
-    """
-
-    def signed(fn: Callable[..., Any], name: str, position: int | None) -> Callable[..., Any]:
-        @functools.wraps(fn)
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            if position is not None and len(args) > position:
-                args = (*args[:position], signed_counts(args[position]), *args[position + 1 :])
-            if name in kwargs:
-                kwargs[name] = signed_counts(kwargs[name])
-            return fn(*args, **kwargs)
-
-        return counted
-
-    return signed(base.repeat, "repeats", 1), signed(base.searchsorted, "sorter", None)
 
 
 def taken_axis(x: Any, indices: Any, axis: Any, *, along: bool) -> tuple[int, int] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
@@ -25,7 +26,7 @@ from promo_ns._ops import INPLACE_OPERATORS, NATIVE
 from promo_ns.backends import _cupy_gaps, _cupy_ufuncs
 from promo_ns.backends._base import DTypeMaps, KernelErrors, Patched, Plan, Values, cast_before, named
 from promo_ns.backends._cupy_compat import CupyCompat, asarray_keeping_sign, has_negative_zero
-from promo_ns.backends._values import into, signed_counting, zero_divisor_error
+from promo_ns.backends._values import into, signed_counts, zero_divisor_error
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["NumpyLike"]
@@ -186,6 +187,23 @@ class _NumpyLinalg(Patched):
         return out.astype(x.dtype) if x.dtype.name == "bfloat16" and out.dtype != x.dtype else out
 
 
+def _with_signed_counts(fn: Callable[..., Any], name: str, position: int | None) -> Callable[..., Any]:
+    """``fn`` (``repeat``, ``searchsorted``), its uint64 argument ``name`` (or at ``position``) as int64.
+
+    See :func:`._values.signed_counts`; ``fn``'s own signature and errors are kept.
+    """
+
+    @functools.wraps(fn)
+    def signed(*args: Any, **kwargs: Any) -> Any:
+        if position is not None and len(args) > position:
+            args = (*args[:position], signed_counts(args[position]), *args[position + 1 :])
+        if name in kwargs:
+            kwargs[name] = signed_counts(kwargs[name])
+        return fn(*args, **kwargs)
+
+    return signed
+
+
 class _NumpyCompat(Patched):
     """``array_api_compat.numpy`` with ``clip`` exact on ml_dtypes' bfloat16, which has no clip loop.
 
@@ -199,7 +217,8 @@ class _NumpyCompat(Patched):
     def __init__(self, base: ModuleType) -> None:
         super().__init__(base)
         self.linalg = _NumpyLinalg(base.linalg)
-        self.repeat, self.searchsorted = signed_counting(base)
+        self.repeat = _with_signed_counts(base.repeat, "repeats", 1)
+        self.searchsorted = _with_signed_counts(base.searchsorted, "sorter", None)
 
     def clip(self, x: Any, /, min: Any = None, max: Any = None) -> Any:
         """``compat.clip``, through float32 for a bfloat16 ``x``."""
