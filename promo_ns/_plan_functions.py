@@ -42,14 +42,13 @@ from promo_ns._operands import _KEYS, _NA, _SCALAR_CODE, Space, code_of
 from promo_ns.policies import Policy, Role
 
 __all__ = [
-    "NO_REPEATS",
+    "MAKERS",
     "SLOW",
     "Compiled",
-    "Repeat",
     "clip",
     "compiled",
     "finished",
-    "keep",
+    "planned",
     "planned_clip",
     "planned_join",
     "planned_where",
@@ -262,45 +261,6 @@ class _SlowPathError(Exception):
     """The operands leave the plan: the general path decides."""
 
 
-#: A call of one array (``log``, ``sum``, ``astype``) kept from its first run outside blocks (:func:`keep`):
-#: a function of the array, which runs again with no decision and returns the result, or :data:`SLOW`.
-Repeat = Callable[[Any], Any]
-#: The repeats of a function that has not run yet: read by the hot paths, never written.
-NO_REPEATS: dict[Any, Repeat] = {}
-
-
-def keep(ns: Space, function: Any, code: Any, run: Callable[[Any], Any], dtype: DType) -> None:
-    """Keep native function ``run``, whose result has ``dtype``, as ``function``'s repeat on operand ``code``.
-
-    The hot path reads it back as ``ns._plans.get(function, NO_REPEATS).get(code)``
-    (two lookups of a function and an int cost less than building and hashing
-    one tuple key) and calls it on the array.  It returns the result as an
-    array of ``ns``, or :data:`SLOW` where ``run`` raises or gives another
-    dtype: the full path then says what went wrong (a backend whose state
-    changed since the first run: JAX with ``jax_enable_x64`` turned off).
-    """
-    backend = ns._backend
-    to_array, dtype_of, array_type = backend.to_array, backend.dtype, backend.array_type
-    result_code, native, cls = code_of(dtype, False), backend.native_dtype(dtype), ns.Array
-
-    def repeat(x: Any) -> Any:
-        try:
-            out = run(x._x)
-        except Exception:  # the full path runs it again and says what went wrong
-            return SLOW
-        if out.__class__ is not array_type:  # NumPy's reductions return scalars
-            out = to_array(out)
-        if out.dtype is not native and dtype_of(out) is not dtype:
-            return SLOW
-        a = _new(cls)
-        a._x = out
-        a._ns = ns
-        a._k = result_code + (out.ndim == 0)
-        return a
-
-    ns._plans.setdefault(function, {})[code] = repeat
-
-
 def finished(ns: Space, op: str, plan: Compiled, out: Any) -> Any:
     """The kernel's native result ``out`` as an array of the namespace."""
     if out.__class__ is not plan.array_type:
@@ -419,40 +379,75 @@ def _clip_operands(ns: Space, plan: Compiled, xs: Sequence[Any]) -> tuple[Callab
     return kernel or plan.kernel, natives
 
 
+#: What makes a namespace's function from its general path: ``make(ns, general)``, where
+#: ``general`` is the general path bound to ``ns`` with its argument checks
+#: (:func:`promo_ns._functions._common.bind`).  The function made runs compiled
+#: plans in its own frame and calls ``general`` for everything else.
+Maker = Callable[[Space, Callable[..., Any]], Callable[..., Any]]
+#: general function -> the maker of the namespace's function (see :func:`planned`).
+MAKERS: dict[Callable[..., Any], Maker] = {}
+
+
+def planned(general: Callable[..., Any], make: Maker) -> Callable[..., Any]:
+    """Register ``make`` as the maker of ``general``'s namespace function; return ``general``."""
+    MAKERS[general] = make
+    return general
+
+
 def planned_where(general: Callable[..., Any]) -> Callable[..., Any]:
-    """``where`` of the namespace: its compiled plan, else ``general`` (the general path).
+    """``where``: its compiled plan, else ``general`` (the general path).
 
-    Arrays of the result dtype go to the kernel in this frame; anything
-    else goes through :func:`where` first.
+    Arrays of the result dtype go to the kernel in the namespace function's
+    frame; anything else goes through :func:`where` first.
     """
+    return planned(general, _where_of)
 
-    @functools.wraps(general)
-    def planned(ns: Space, condition: Any, x1: Any, x2: Any, /) -> Any:
-        cls = ns.Array
+
+def _where_of(ns: Space, general: Callable[..., Any]) -> Callable[..., Any]:
+    """The namespace's ``where`` (see :func:`planned_where`)."""
+    cls, plans = ns.Array, ns._plans
+
+    def where_(condition: Any, x1: Any, x2: Any, /) -> Any:
         if condition.__class__ is cls and x1.__class__ is cls and x2.__class__ is cls and innermost() is None:
-            plan = ns._plans.get((_WHERE, condition._k, x1._k, x2._k))
-            if plan.__class__ is Compiled and plan.plain and condition._ns is x1._ns is x2._ns is ns:
+            plan = plans.get((_WHERE, condition._k, x1._k, x2._k))
+            if (
+                plan.__class__ is Compiled
+                and plan.plain
+                and condition._ns is ns
+                and x1._ns is ns
+                and x2._ns is ns
+            ):
                 try:
                     out = plan.kernel(condition._x, x1._x, x2._x)
                 except Exception:  # a kernel error: the general path raises its own
-                    return general(ns, condition, x1, x2)
+                    return general(condition, x1, x2)
+                if out.__class__ is plan.array_type and out.dtype is plan.native:
+                    a = _new(cls)
+                    a._x = out
+                    a._ns = ns
+                    a._k = plan.code + (out.ndim == 0)
+                    return a
                 return finished(ns, "where", plan, out)
         out = where(ns, condition, x1, x2)
-        return general(ns, condition, x1, x2) if out is SLOW else out
+        return general(condition, x1, x2) if out is SLOW else out
 
-    return planned
+    return where_
 
 
 def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
-    """``clip`` of the namespace: its compiled plan (:func:`clip`), else ``general`` (the general path)."""
+    """``clip``: its compiled plan (:func:`clip`), else ``general`` (the general path)."""
+    return planned(general, _clip_of)
 
-    @functools.wraps(general)
-    def planned(ns: Space, x: Any, /, min: Any = None, max: Any = None) -> Any:
-        cls = ns.Array
-        if x.__class__ is cls and innermost() is None:  # float bounds within the dtype: in this frame
+
+def _clip_of(ns: Space, general: Callable[..., Any]) -> Callable[..., Any]:
+    """The namespace's ``clip``: float bounds within the dtype run in its frame (see :func:`planned_clip`)."""
+    cls, plans = ns.Array, ns._plans
+
+    def clip_(x: Any, /, min: Any = None, max: Any = None) -> Any:
+        if x.__class__ is cls and innermost() is None:
             k1 = -1 if min is None else _SCALAR_CODE.get(min.__class__)
             k2 = -1 if max is None else _SCALAR_CODE.get(max.__class__)
-            plan = ns._plans.get((_CLIP, x._k, k1, k2))
+            plan = plans.get((_CLIP, x._k, k1, k2))
             if (
                 plan.__class__ is Compiled
                 and (top := plan.top) is not None
@@ -463,36 +458,46 @@ def planned_clip(general: Callable[..., Any]) -> Callable[..., Any]:
                 try:
                     out = plan.scalar_kernel(x._x, min, max)  # type: ignore[misc]  # set where top is
                 except Exception:  # a kernel error: the general path raises its own
-                    return general(ns, x, min, max)
+                    return general(x, min, max)
+                if out.__class__ is plan.array_type and out.dtype is plan.native:
+                    a = _new(cls)
+                    a._x = out
+                    a._ns = ns
+                    a._k = plan.code + (out.ndim == 0)
+                    return a
                 return finished(ns, "clip", plan, out)
         out = SLOW if min is None and max is None else clip(ns, x, min, max)
-        return general(ns, x, min, max) if out is SLOW else out
+        return general(x, min, max) if out is SLOW else out
 
-    return planned
+    return clip_
 
 
 def planned_join(name: str, general: Callable[..., Any]) -> Callable[..., Any]:
-    """``concat`` or ``stack`` (``name``) of the namespace: its compiled plan, else ``general``.
+    """``concat`` or ``stack`` (``name``): its compiled plan, else ``general``.
 
     Up to :data:`MAX_JOINED` arrays of the namespace, with an int axis or
     None, outside blocks, run the plan of their operand codes: those of
     another dtype cast to the result dtype, then the kernel.
     """
-    table = _JOIN[name]
+    return planned(general, functools.partial(_join_of, name))
 
-    @functools.wraps(general)
-    def planned(ns: Space, arrays: Any, /, *, axis: Any = 0) -> Any:
+
+def _join_of(name: str, ns: Space, general: Callable[..., Any]) -> Callable[..., Any]:
+    """The namespace's ``concat`` or ``stack`` (see :func:`planned_join`)."""
+    table = _JOIN[name]
+    cls, plans = ns.Array, ns._plans
+
+    def join(arrays: Any, /, *, axis: Any = 0) -> Any:
         if (
             (arrays.__class__ is list or arrays.__class__ is tuple)
             and (axis.__class__ is int or axis is None)
             and 0 < len(arrays) <= MAX_JOINED
             and innermost() is None
         ):
-            cls = ns.Array
             if len(arrays) == 2:  # the common case, without a loop
                 x, y = arrays
                 if x.__class__ is not cls or y.__class__ is not cls or x._ns is not ns or y._ns is not ns:
-                    return general(ns, arrays, axis=axis)
+                    return general(arrays, axis=axis)
                 key: tuple[Any, ...] = (table, x._k, y._k)
                 natives = [x._x, y._x]
             else:
@@ -500,33 +505,40 @@ def planned_join(name: str, general: Callable[..., Any]) -> Callable[..., Any]:
                 natives = []
                 for x in arrays:
                     if x.__class__ is not cls or x._ns is not ns:
-                        return general(ns, arrays, axis=axis)
+                        return general(arrays, axis=axis)
                     codes.append(x._k)
                     natives.append(x._x)
                 key = tuple(codes)
-            plan = ns._plans.get(key)
+            plan = plans.get(key)
             if plan is None or plan is _NONE:
                 plan = compiled(ns, key, name, key[1:], any(k & 1 for k in key[1:]))
                 if plan is None:
-                    return general(ns, arrays, axis=axis)
+                    return general(arrays, axis=axis)
             try:
                 if not plan.plain:
                     natives = [
                         cast(ns, x, plan.dtype) if c else x._x for c, x in zip(plan.cast, arrays, strict=True)
                     ]
                     if plan.compare_devices and not _same_device(ns, natives):
-                        return general(ns, arrays, axis=axis)
+                        return general(arrays, axis=axis)
                 out = (
                     plan.scalar_kernel(natives, axis)
                     if plan.scalar_kernel
                     else plan.kernel(natives, axis=axis)
                 )
             except Exception:  # a shape or kernel error: the general path raises its own
-                return general(ns, arrays, axis=axis)
+                return general(arrays, axis=axis)
+            if out.__class__ is plan.array_type and out.dtype is plan.native:
+                a = _new(cls)
+                a._x = out
+                a._ns = ns
+                a._k = plan.code
+                return a
             return finished(ns, name, plan, out)
-        return general(ns, arrays, axis=axis)
+        return general(arrays, axis=axis)
 
-    return planned
+    join.__name__ = join.__qualname__ = name
+    return join
 
 
 assert bool_ is _KEYS[0][0]  # where's condition: operand codes 0 and 1

@@ -30,7 +30,8 @@ from promo_ns._engine.operands import PromotionError
 from promo_ns._functions._arguments import with_rules
 from promo_ns._operands import Space
 from promo_ns._plan import finish, kernel_failure, one_array
-from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
+from promo_ns._plan_functions import MAKERS, planned
+from promo_ns._plan_repeats import keep, repeating
 from promo_ns._report import ran, report_decided
 from promo_ns.backends import Backend
 from promo_ns.backends._base import cast_before, empty_reduction
@@ -58,13 +59,23 @@ _ONE_ARRAY = inspect.signature(lambda ns, x, /: None)
 
 
 def bind(fn: Callable[..., Any], ns: Space) -> Callable[..., Any]:
-    """``fn`` with the namespace as its first argument, named, documented and signed like the standard's."""
+    """``fn`` with the namespace as its first argument, named, documented and signed like the standard's.
+
+    A function with a maker (:data:`~promo_ns._plan_functions.MAKERS`) runs its
+    compiled plans first, in its own frame, and this general path for the rest.
+    """
     bound = functools.update_wrapper(functools.partial(fn, ns), fn)
     sig = _bound_signature(fn)
     bound.__signature__ = sig  # type: ignore[attr-defined]
-    if fn.__name__ in OWN_AXIS_CHECK:
-        return with_rules(bound, fn.__name__)
-    return checking_axes(with_rules(bound, fn.__name__), fn.__name__, sig)  # the axes checked first
+    general = with_rules(bound, fn.__name__)
+    if fn.__name__ not in OWN_AXIS_CHECK:
+        general = checking_axes(general, fn.__name__, sig)  # the axes checked first
+    make = MAKERS.get(fn)
+    if make is None:
+        return general
+    made = functools.update_wrapper(make(ns, general), fn)
+    made.__signature__ = sig  # type: ignore[attr-defined]
+    return made
 
 
 @functools.cache
@@ -281,12 +292,6 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
     def one(ns: Space, x: Any, /, *args: Any, **kwargs: Any) -> Any:
         if args or kwargs:
             _check_arguments(name, args, kwargs)
-        elif x.__class__ is ns.Array and x._ns is ns and innermost() is None:
-            compiled = ns._plans.get(one, NO_REPEATS).get(x._k)
-            if compiled is not None:  # this call ran before, with nothing to report: run it again
-                found = compiled(x)
-                if found is not SLOW:
-                    return found
         result, native_x = one_array(ns, name, x, like=like)
         fn = owner_function(ns, name)
         if args or kwargs:  # promo_ns arrays among them (``rtol``) go to the backend as its own
@@ -321,7 +326,7 @@ def decided(name: str, *, like: str | None = None) -> Callable[..., Any]:
     one.__name__ = one.__qualname__ = short
     one.__doc__ = f"``{name}`` of the Array API standard, with the result dtype of the active policy."
     one.__signature__ = _ONE_ARRAY  # type: ignore[attr-defined]  # SIGNATURES adds keywords
-    return one
+    return planned(one, functools.partial(repeating, one))
 
 
 def _check_arguments(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:

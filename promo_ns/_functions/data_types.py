@@ -20,8 +20,9 @@ from promo_ns._engine.functions import check_astype
 from promo_ns._engine.resolution import can_cast as engine_can_cast
 from promo_ns._engine.resolution import resolve_many
 from promo_ns._operands import Space
-from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
+from promo_ns._plan_functions import planned
 from promo_ns._plan_products import planned_result_type
+from promo_ns._plan_repeats import keep, repeating_astype
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 
@@ -50,12 +51,6 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
     """``x`` cast to ``dtype``: an explicit cast, which the policy refuses only by kind (``astype_kinds``)."""
     repeatable = device is None and dtype.__class__ is DType and x.__class__ is ns.Array and x._ns is ns
     repeatable = repeatable and copy.__class__ is bool
-    if repeatable and innermost() is None:  # repeats kept under the dtype, copy=False's under ~code
-        compiled = ns._plans.get(dtype, NO_REPEATS).get(x._k if copy else ~x._k)
-        if compiled is not None:  # this cast ran before, with nothing to report: run it again
-            found = compiled(x)
-            if found is not SLOW:
-                return found
     native_x = array_of(ns, x, "astype")
     wanted = canonical(dtype, "astype()'s dtype")
     check_astype(ns.policy_now(), x.dtype, wanted)
@@ -68,8 +63,8 @@ def astype(ns: Space, x: Any, dtype: DType, /, *, copy: bool = True, device: Any
         if error is None:
             raise
         raise error from e
-    if repeatable and innermost() is None:
-        keep(ns, dtype, x._k if copy else ~x._k, ns._backend.caster(target, copy), wanted)
+    if repeatable and innermost() is None:  # kept under the dtype, copy=False's under ~code
+        keep(ns, dtype, x._k if copy else ~x._k, ns._backend.caster(copy), wanted)
     return wrap(out, ns)
 
 
@@ -168,7 +163,7 @@ def iinfo(ns: Space, type: DType | Any, /) -> iinfo_object:
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "astype": astype,
+    "astype": planned(astype, repeating_astype),
     "result_type": planned_result_type(result_type),
     "can_cast": can_cast,
     "isdtype": isdtype,

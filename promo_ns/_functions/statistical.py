@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from promo_ns._context import innermost
@@ -14,7 +15,8 @@ from promo_ns._engine.operands import PromotionError
 from promo_ns._functions._common import SIGNATURES, decided
 from promo_ns._operands import Space
 from promo_ns._plan import finish, one_array
-from promo_ns._plan_functions import NO_REPEATS, SLOW, keep
+from promo_ns._plan_functions import planned
+from promo_ns._plan_repeats import keep, repeating
 from promo_ns._report import report_decided, report_uncast, traced
 from promo_ns.backends._values import reduced_axes
 
@@ -39,12 +41,6 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
     short = name.rpartition(".")[2]
 
     def reduce(ns: Space, x: Any, /, *, dtype: DType | None = None, **kwargs: Any) -> Any:
-        if not kwargs and dtype is None and x.__class__ is ns.Array and x._ns is ns and innermost() is None:
-            compiled = ns._plans.get(reduce, NO_REPEATS).get(x._k)
-            if compiled is not None:  # this call ran before, with nothing to report: run it again
-                found = compiled(x)
-                if found is not SLOW:
-                    return found
         native_x = array_of(ns, x, name)
         single = short.startswith("cumulative") and x.ndim == 0  # NumPy's: one element, of 1 dimension
         if single:
@@ -78,7 +74,7 @@ def reduction(name: str, rule: str | None = None) -> Callable[..., Any]:
 
     reduce.__name__ = reduce.__qualname__ = short
     reduce.__doc__ = f"``{name}`` of the Array API standard, accumulating in the active policy's dtype."
-    return reduce
+    return planned(reduce, partial(repeating, reduce))
 
 
 _SIGNATURES: dict[str, Callable[..., None]] = {

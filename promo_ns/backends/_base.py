@@ -185,8 +185,8 @@ class Backend(Protocol):
         """:meth:`accumulate` of ``name`` for arrays of ``x`` into ``dtype``: a function of the array."""
         ...
 
-    def caster(self, target: Any, copy: bool) -> Callable[[Any], Any]:
-        """``compat.astype(x, target, copy=copy)`` as a function of ``x``: a compiled ``astype``."""
+    def caster(self, copy: bool) -> Callable[[Any, Any], Any]:
+        """``compat.astype(x, target, copy=copy)`` as a function of ``(x, target)``: a compiled ``astype``."""
         ...
 
     def guarded(self, kernel: Callable[..., Any], compute: DType) -> Callable[..., Any]:
@@ -272,16 +272,16 @@ class DTypeMaps:
             found = self._native[dtype] = native(dtype, self.module)
         return found
 
-    def caster(self, target: Any, copy: bool) -> Callable[[Any], Any]:
-        """``compat.astype(x, target, copy=copy)`` as a function of ``x`` (see :meth:`Backend.caster`)."""
-        return partial(_compat_cast, self.compat.astype, target, copy)
+    def caster(self, copy: bool) -> Callable[[Any, Any], Any]:
+        """``compat.astype(x, target, copy=copy)`` as a function of ``(x, target)`` (``Backend.caster``)."""
+        return partial(_compat_cast, self.compat.astype, copy=copy)
 
     def guarded(self, kernel: Callable[..., Any], compute: DType) -> Callable[..., Any]:
         """``kernel`` as it is: the library computes in every dtype it has (see :meth:`Backend.guarded`)."""
         return kernel
 
 
-def _compat_cast(cast: Callable[..., Any], target: Any, copy: bool, x: Any) -> Any:
+def _compat_cast(cast: Callable[..., Any], x: Any, target: Any, *, copy: bool) -> Any:
     """``cast(x, target, copy=copy)``: :meth:`DTypeMaps.caster`'s function."""
     return cast(x, target, copy=copy)
 

@@ -6,7 +6,6 @@ import functools
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
-from operator import methodcaller
 from types import ModuleType
 from typing import Any
 
@@ -438,11 +437,12 @@ class NumpyLike(DTypeMaps, KernelErrors):
             return partial(cast_before, self.astype, dtype, fn)  # CuPy's kernels cannot cast complex to real
         return fn
 
-    def caster(self, target: Any, copy: bool) -> Callable[[Any], Any]:
+    def caster(self, copy: bool) -> Callable[[Any, Any], Any]:
         """NumPy: the array's own ``astype``, which ``compat.astype`` calls; else ``compat.astype``."""
         if self._numpy:  # NumPy parses a keyword slower than it copies 100 elements: copy=True is its default
-            return methodcaller("astype", target) if copy else methodcaller("astype", target, copy=False)
-        return super().caster(target, copy)
+            astype: Callable[..., Any] = self.module.ndarray.astype
+            return astype if copy else partial(astype, copy=False)
+        return super().caster(copy)
 
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``, without a copy when it already is."""
