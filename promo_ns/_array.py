@@ -48,11 +48,12 @@ class Array:
     ``promo_ns.policy(...)`` block's, else the namespace's.
     """
 
-    __slots__ = ("_k", "_ns", "_x")
+    __slots__ = ("_k", "_ns", "_p", "_x")
 
-    _x: Any
-    _ns: Space
-    _k: int
+    _x: Any  #: the native array
+    _ns: Space  #: the namespace
+    _p: dict[Any, Any]  #: the namespace's plans (``_ns._plans``), read by the hot paths
+    _k: int  #: the operand code: dtype and 0-d bit
 
     def __init__(self) -> None:
         raise TypeError("create promo_ns arrays with a namespace: xp.asarray(obj)")

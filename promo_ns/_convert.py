@@ -62,6 +62,7 @@ def wrap(x: Any, ns: Space) -> Any:
     a = _new(ns.Array)
     a._x = x
     a._ns = ns
+    a._p = ns._plans
     a._k = code_of(backend.dtype(x), x.ndim == 0)
     return a
 
@@ -188,6 +189,7 @@ def _adopted(ns: Space, x: Any) -> Any:
     a = _new(ns.Array)
     a._x = x._x
     a._ns = ns
+    a._p = ns._plans
     a._k = x._k
     return a
 

@@ -158,11 +158,15 @@ def operator(  # noqa: PLR0915
     fast = _FAST_FIELD.get(mode)
 
     def binary(self: Any, other: Any, /) -> Any:  # noqa: PLR0915
-        ns = self._ns
         cls = self.__class__
+        p = self._p
         looked_up = None  #: the cell's plan, found outside blocks by the fast path's test
-        if fast is not None and other.__class__ is cls and other._ns is ns and innermost() is None:
-            plan = looked_up = (ns._plans.get(table) or _table(ns, op, function))[self._k * _NK + other._k]
+        if fast is not None and other.__class__ is cls and other._p is p and innermost() is None:
+            try:
+                cells = p[table]
+            except KeyError:
+                cells = _table(self._ns, op, function)
+            plan = looked_up = cells[self._k * _NK + other._k]
             run = None if plan is None else plan[fast]
             if run is not None:  # n-d arrays and a native function for them: it needs no check
                 try:
@@ -174,9 +178,11 @@ def operator(  # noqa: PLR0915
                         return self
                     result = _new(cls)
                     result._x = out
-                    result._ns = ns
+                    result._ns = self._ns
+                    result._p = p
                     result._k = plan[0]
                     return result
+        ns = self._ns
         x = self._x
         ka = self._k
         if other.__class__ is cls:
@@ -244,6 +250,7 @@ def operator(  # noqa: PLR0915
         result = _new(cls)
         result._x = out
         result._ns = ns
+        result._p = ns._plans
         result._k = r
         if scope is not None:
             _record(scope, op, plan, (ka, x), (kb, y))
@@ -461,6 +468,7 @@ def finish(ns: Space, out: Any, result: DType, op: str = "") -> Any:
     a = _new(ns.Array)
     a._x = out
     a._ns = ns
+    a._p = ns._plans
     a._k = code_of(result, out.ndim == 0)
     return a
 

@@ -270,6 +270,7 @@ def finished(ns: Space, op: str, plan: Compiled, out: Any) -> Any:
     a = _new(ns.Array)
     a._x = out
     a._ns = ns
+    a._p = ns._plans
     a._k = plan.code + (out.ndim == 0)
     return a
 
@@ -425,6 +426,7 @@ def _where_of(ns: Space, general: Callable[..., Any]) -> Callable[..., Any]:
                     a = _new(cls)
                     a._x = out
                     a._ns = ns
+                    a._p = plans
                     a._k = plan.code + (out.ndim == 0)
                     return a
                 return finished(ns, "where", plan, out)
@@ -463,6 +465,7 @@ def _clip_of(ns: Space, general: Callable[..., Any]) -> Callable[..., Any]:
                     a = _new(cls)
                     a._x = out
                     a._ns = ns
+                    a._p = plans
                     a._k = plan.code + (out.ndim == 0)
                     return a
                 return finished(ns, "clip", plan, out)
@@ -532,6 +535,7 @@ def _join_of(name: str, ns: Space, general: Callable[..., Any]) -> Callable[...,
                 a = _new(cls)
                 a._x = out
                 a._ns = ns
+                a._p = plans
                 a._k = plan.code
                 return a
             return finished(ns, name, plan, out)

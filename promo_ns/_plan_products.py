@@ -71,6 +71,7 @@ def _product_of(name: str, module: str | None, ns: Space, general: Callable[...,
                             result = _new(cls)
                             result._x = out
                             result._ns = ns
+                            result._p = plans
                             result._k = plan.code + (out.ndim == 0)
                             return result
                         return finished(ns, name, plan, out)

@@ -58,8 +58,8 @@ def repeating(key: Any, ns: Space, general: Callable[..., Any]) -> Callable[...,
     repeats under ``key`` (:func:`keep`); a call with other arguments takes it.
     A maker (:data:`~promo_ns._plan_functions.MAKERS`) once ``key`` is bound.
     """
-    repeats: dict[int, Kept] = ns._plans.setdefault(key, {})
-    cls, backend = ns.Array, ns._backend
+    plans, cls, backend = ns._plans, ns.Array, ns._backend
+    repeats: dict[int, Kept] = plans.setdefault(key, {})
     to_array, dtype_of, array_type = backend.to_array, backend.dtype, backend.array_type
 
     def one(x: Any, /, *args: Any, **kwargs: Any) -> Any:
@@ -77,6 +77,7 @@ def repeating(key: Any, ns: Space, general: Callable[..., Any]) -> Callable[...,
                     a = _new(cls)
                     a._x = out
                     a._ns = ns
+                    a._p = plans
                     a._k = code + (out.ndim == 0)
                     return a
         return general(x, *args, **kwargs)
@@ -109,6 +110,7 @@ def repeating_astype(ns: Space, general: Callable[..., Any]) -> Callable[..., An
                     a = _new(cls)
                     a._x = out
                     a._ns = ns
+                    a._p = plans
                     a._k = code + (x._k & 1)  # the shape kept
                     return a
         return general(x, dtype, copy=copy, device=device)

@@ -106,8 +106,9 @@ def tree_unflatten(aux: IdentityKey, children: Sequence[Any]) -> Any:
         a._k = code_of(ns._backend.dtype(x), len(x.shape) == 0)
     except (AttributeError, TypeError):
         a._k = NO_ARRAY
-        a._x = a._ns = Leaf(x, aux)  # array and namespace alike: any use raises
+        a._x = a._ns = a._p = Leaf(x, aux)  # array and namespace alike: any use raises
     else:
         a._x = x
         a._ns = ns
+        a._p = ns._plans
     return a
