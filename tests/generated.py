@@ -329,6 +329,7 @@ def _result(out: Any, xp: Any, op: str = "") -> Outcome:
         return Outcome(",".join(str(p.dtype) for p in parts), values)
     if not hasattr(out, "dtype") or not hasattr(out, "__array_namespace__"):  # result_type: a dtype
         return Outcome(str(out))
+    assert out._p is out._ns._plans, "an array keeps its namespace's plans (the hot paths read them)"
     values = to_numpy(out) if has_values(xp) else None
     return Outcome(str(out.dtype), values)
 
