@@ -81,6 +81,8 @@ _REFUSED_OUT = (
 #: Unsigned dtypes torch can store and cast on the CPU but has few kernels for: computed
 #: exactly through the signed dtype of the same size (see :mod:`._torch_unsigned`).
 _WIDE_UNSIGNED = frozenset((uint16, uint32, uint64))
+#: Reductions whose compat function, over every axis without keywords, is torch's own (``accumulator``).
+_WHOLE: dict[str, Callable[..., Any]] = {"sum": torch.sum, "prod": torch.prod}
 #: Binary ops torch's CPU computes in uint16/32/64 itself (CUDA does not: ``"mul_cuda" not
 #: implemented for 'UInt16'``): its kernel there, the emulation off the CPU where it has none.
 _CPU_UNSIGNED_KERNELS = frozenset(
@@ -402,6 +404,8 @@ class TorchBackend(DTypeMaps, KernelErrors):
         """:meth:`accumulate` of ``name`` for arrays of ``x`` into ``dtype``: a function of the array."""
         if dtype in _WIDE_UNSIGNED or (dtype is bool_ and name.startswith("cumulative_")):
             return partial(self.accumulate, name, dtype=dtype)
+        if name in _WHOLE:  # over every axis, compat's function is torch's, less its frames
+            return partial(_WHOLE[name], dtype=self.native_dtype(dtype))
         return partial(named(compat, name), dtype=self.native_dtype(dtype))
 
     def astype(self, x: Any, dtype: DType) -> Any:
