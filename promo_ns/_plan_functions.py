@@ -261,16 +261,22 @@ class _SlowPathError(Exception):
     """The operands leave the plan: the general path decides."""
 
 
-def finished(ns: Space, op: str, plan: Compiled, out: Any) -> Any:
-    """The kernel's native result ``out`` as an array of the namespace."""
+def finished(  # noqa: PLR0917 - positional: the hot paths call it
+    ns: Space, op: str, plan: Compiled, out: Any, cls: Any = None, plans: Any = None
+) -> Any:
+    """The kernel's native result ``out`` as an array of the namespace.
+
+    ``cls`` and ``plans``: the namespace's ``Array`` and ``_plans``, which the
+    namespace's functions hold (a module's attributes cost more to look up).
+    """
     if out.__class__ is not plan.array_type:
         out = ns._backend.to_array(out)
     if out.dtype is not plan.native and ns._backend.dtype(out) is not plan.dtype:
         return wrap_result(ns, op, out, plan.dtype)
-    a = _new(ns.Array)
+    a = _new(cls or ns.Array)
     a._x = out
     a._ns = ns
-    a._p = ns._plans
+    a._p = plans or ns._plans
     a._k = plan.code + (out.ndim == 0)
     return a
 
@@ -422,14 +428,7 @@ def _where_of(ns: Space, general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.kernel(condition._x, x1._x, x2._x)
                 except Exception:  # a kernel error: the general path raises its own
                     return general(condition, x1, x2)
-                if out.__class__ is plan.array_type and out.dtype is plan.native:
-                    a = _new(cls)
-                    a._x = out
-                    a._ns = ns
-                    a._p = plans
-                    a._k = plan.code + (out.ndim == 0)
-                    return a
-                return finished(ns, "where", plan, out)
+                return finished(ns, "where", plan, out, cls, plans)
         out = where(ns, condition, x1, x2)
         return general(condition, x1, x2) if out is SLOW else out
 
@@ -461,14 +460,7 @@ def _clip_of(ns: Space, general: Callable[..., Any]) -> Callable[..., Any]:
                     out = plan.scalar_kernel(x._x, min, max)  # type: ignore[misc]  # set where top is
                 except Exception:  # a kernel error: the general path raises its own
                     return general(x, min, max)
-                if out.__class__ is plan.array_type and out.dtype is plan.native:
-                    a = _new(cls)
-                    a._x = out
-                    a._ns = ns
-                    a._p = plans
-                    a._k = plan.code + (out.ndim == 0)
-                    return a
-                return finished(ns, "clip", plan, out)
+                return finished(ns, "clip", plan, out, cls, plans)
         out = SLOW if min is None and max is None else clip(ns, x, min, max)
         return general(x, min, max) if out is SLOW else out
 
@@ -531,14 +523,7 @@ def _join_of(name: str, ns: Space, general: Callable[..., Any]) -> Callable[...,
                 )
             except Exception:  # a shape or kernel error: the general path raises its own
                 return general(arrays, axis=axis)
-            if out.__class__ is plan.array_type and out.dtype is plan.native:
-                a = _new(cls)
-                a._x = out
-                a._ns = ns
-                a._p = plans
-                a._k = plan.code
-                return a
-            return finished(ns, name, plan, out)
+            return finished(ns, name, plan, out, cls, plans)
         return general(arrays, axis=axis)
 
     join.__name__ = join.__qualname__ = name

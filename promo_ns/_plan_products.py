@@ -25,8 +25,6 @@ from promo_ns._plan_functions import Compiled, compiled, finished, planned
 
 __all__ = ["planned_product", "planned_result_type"]
 
-_new = object.__new__
-
 #: The key of ``result_type``'s decisions in a namespace's plans, before the operand codes.
 _RESULT_TYPE = "result_type()"
 
@@ -67,14 +65,7 @@ def _product_of(name: str, module: str | None, ns: Space, general: Callable[...,
                     b = cast(ns, x2, plan.dtype) if plan.cast[1] else x2._x
                     if not plan.compare_devices or backend.same_device(a, b):
                         out = plan.kernel(a, b)
-                        if out.__class__ is plan.array_type and out.dtype is plan.native:
-                            result = _new(cls)
-                            result._x = out
-                            result._ns = ns
-                            result._p = plans
-                            result._k = plan.code + (out.ndim == 0)
-                            return result
-                        return finished(ns, name, plan, out)
+                        return finished(ns, name, plan, out, cls, plans)
                 except Exception:  # a shape or kernel error: the general path raises its own
                     pass
         return general(x1, x2, **kwargs)
