@@ -202,12 +202,13 @@ def operator(  # noqa: PLR0915
         if reflected:
             ka, kb, x, y = kb, ka, y, x
         scope = None if looked_up is not None else innermost()
-        plan = (
-            looked_up or (ns._plans.get(table) or _table(ns, op, function))[ka * _NK + kb]
-            if scope is None
-            else _scoped(ns, op, scope, (ka, x), (kb, y), function=function)
-        )
-        if plan is None and scope is None:  # not compiled yet, or refused
+        if scope is None or (scope.policy is None and not scope.closed):  # the namespace's policy decides
+            plan = looked_up or (ns._plans.get(table) or _table(ns, op, function))[ka * _NK + kb]
+            own = True
+        else:
+            plan = _scoped(ns, op, scope, (ka, x), (kb, y), function=function)
+            own = False
+        if plan is None and own:  # not compiled yet, or refused
             plan = plan_of(ns.policy, ns._backend, op, ka * _NK + kb, function=function)
         if plan is None or (inplace and not plan.inplace_ok):
             if scope is not None:

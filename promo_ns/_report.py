@@ -152,7 +152,7 @@ def _record(
     scope: Scope, op: str, plan: Plan, a: tuple[int, Any], b: tuple[int, Any], *, inplace: bool = False
 ) -> None:
     """Report binary ``op`` on cell ``(a, b)`` (code, native operand), which has run, to the block's trace."""
-    tracer = _tracer(scope)
+    tracer = _tracer(scope) if scope.closed else scope.tracer
     if tracer is None:
         return
     compute = plan.compute
