@@ -18,11 +18,13 @@ the same casts and kernel calls (or calls the library's own function where
 that is what the general path's calls come to, see :func:`_kernel`), so
 results, dtypes and errors are the same.
 
-:func:`planned_where`, :func:`planned_clip` and :func:`planned_join` make the
-namespace's functions from their general paths (in :mod:`promo_ns._functions`):
-the commonest plans (arrays of the result dtype; ``clip`` with float bounds;
-every ``concat`` and ``stack``) run in that one frame, others through
-:func:`where` and :func:`clip`, and :data:`SLOW` in the general path.
+:func:`planned_where`, :func:`planned_clip` and :func:`planned_join` register
+makers (:data:`MAKERS`) of the namespace's functions: when a namespace binds
+the general path (in :mod:`promo_ns._functions`), the maker makes a closure
+holding the namespace, its ``Array`` class and its plans.  The commonest plans
+(arrays of the result dtype; ``clip`` with float bounds; every ``concat`` and
+``stack``) run in that one frame, others through :func:`where` and
+:func:`clip`, and :data:`SLOW` in the general path.
 """
 
 from __future__ import annotations
