@@ -45,6 +45,9 @@ class Leaf:
             raise AttributeError(name)
         raise no_array(self.value)
 
+    def __getitem__(self, key: Any) -> Any:  # read as a namespace's plans by the operators' fast path
+        raise no_array(self.value)
+
     def __reduce__(self) -> Any:
         raise no_array(self.value)
 

@@ -336,7 +336,11 @@ def test_tree_map_to_non_arrays_claims_no_dtype() -> None:
         lambda: node.dtype,
         lambda: node.shape,
         lambda: node + 1,
+        lambda: node + node,  # the operators' fast path reads the node's plans
+        lambda: node < node,
         lambda: xp.sum(node),
+        lambda: xp.astype(node, xp.float32),
+        lambda: xp.where(node, node, node),
         lambda: float(node),
     ]
     for use in uses:
