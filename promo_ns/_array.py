@@ -19,7 +19,7 @@ import array_api_compat
 from promo_ns._context import held_trace, innermost, tracer
 from promo_ns._convert import defers_to, native_device, unknown_device, wrap
 from promo_ns._dtypes import DType, a_or_an, uint64
-from promo_ns._operands import NO_ARRAY, Space, dtype_of_code
+from promo_ns._operands import _NK, _SCALAR_CODE, NO_ARRAY, Space, dtype_of_code
 from promo_ns._plan import (
     INPLACE,
     NORMAL,
@@ -227,6 +227,19 @@ class Array:
         return _wrap(copy.deepcopy(self._x, memo), self._ns)
 
     def __setitem__(self, key: Any, value: Any, /) -> None:
+        p = self._p
+        if key.__class__ is Array and key._p is p and innermost() is None:  # x[mask] = 0.5
+            code = _SCALAR_CODE.get(value.__class__)
+            cells = p.get("setitem")
+            cell = None if code is None or cells is None else cells[self._k * _NK + code]
+            store = None if cell is None else cell.inplace_kernel
+            if store is not None:  # a Python scalar the cell takes as it is, and the backend's own store
+                try:
+                    store(self._x, key._x, value)
+                except Exception:  # the full path says what went wrong
+                    pass
+                else:
+                    return
         plan, _, y = _checked_setitem(self, value)
         native_key = key._x if key.__class__ is Array else _native_key(key)
         try:

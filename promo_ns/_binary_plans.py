@@ -131,6 +131,8 @@ def _compile(
         kernel = backend.kernel(op, a[0] or a[1], b[0] or b[1], compute, result, values=values)
     arrays = a[1] is Role.ND and b[1] is Role.ND and rule is None
     stored_as_computed = inplace_ok and direct and a[0] is compute and result is compute
+    # setitem (x[key] = value): the backend's own store, where the value needs no check
+    stores = (inplace_ok and not fix) if op == "setitem" else (arrays and stored_as_computed)
     plan = Plan(
         code_of(result, all(r is not Role.ND for _, r in (a, b))),
         compute,
@@ -142,7 +144,7 @@ def _compile(
         ints=ints,
         values=values,
         arrays_kernel=kernel if arrays else None,
-        inplace_kernel=backend.inplace_kernel(op, compute, values) if arrays and stored_as_computed else None,
+        inplace_kernel=backend.inplace_kernel(op, compute, values) if stores else None,
     )
     return plan if rule is None else _float_scalar_plan(plan, rule, policy, backend, cell=(a, b))
 

@@ -55,8 +55,9 @@ class Plan(NamedTuple):
     #: ``kernel`` where both operands are n-d arrays (no device check needed), else None.
     arrays_kernel: Callable[[Any, Any], Any] | None = None
     #: ``x op= y`` for n-d arrays, ``x`` of the result dtype, as the backend's own in-place
-    #: operator stores it (see :meth:`Backend.inplace_kernel`); else None.
-    inplace_kernel: Callable[[Any, Any], Any] | None = None
+    #: operator stores it (see :meth:`Backend.inplace_kernel`; setitem's: ``x[key] = value``,
+    #: a function of the three); else None.
+    inplace_kernel: Callable[..., Any] | None = None
 
 
 class Backend(Protocol):
@@ -154,12 +155,13 @@ class Backend(Protocol):
         """
         ...
 
-    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[[Any, Any], Any] | None:
+    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[..., Any] | None:
         """A native function storing ``x op y`` into ``x`` as :meth:`inplace` would, for n-d arrays.
 
         NumPy's ``operator.iadd``, torch's ``add(x, y, out=x)``.  Only asked for
         a ``direct`` cell of two arrays whose first operand's dtype is
-        ``compute`` and the result's.  None where it could fail after writing
+        ``compute`` and the result's; for ``setitem`` (a function of ``x``,
+        ``key`` and ``value``), for a cell whose value needs no check.  None where it could fail after writing
         part of ``x``, computes other values than the policy's, or where arrays
         are immutable.  Where it raises, ``x`` is as it was.
         """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
@@ -372,13 +373,17 @@ class NumpyLike(DTypeMaps, KernelErrors):
             return self.to_array(_compute_in(ufunc, c, x, y))
         return self.to_array(ufunc(x, y, dtype=c, casting="unsafe"))
 
-    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[[Any, Any], Any] | None:
+    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[..., Any] | None:
         """Python's in-place operator (``x += y``: the ufunc, ``out=x``) where :meth:`inplace` runs the ufunc.
 
         Not for integer ``**`` (it raises on a negative exponent after writing
         the elements before it), for a ufunc giving the policy's values
-        (:meth:`_valued`), nor where the operands are cast first.
+        (:meth:`_valued`), nor where the operands are cast first.  For
+        ``setitem``, NumPy's ``x[key] = value`` (what :meth:`setitem` runs);
+        none on CuPy, whose indices are checked first.
         """
+        if op == "setitem":
+            return operator.setitem if self._numpy else None
         if (op, compute) in _EXACT_IN or compute in self._cast_first or op not in self._ufunc:
             return None
         if (op == "pow" and compute.kind in "iu") or self._valued(op, compute, values) is not self._ufunc[op]:
