@@ -131,8 +131,19 @@ _FAST_FIELD = {NORMAL: Plan._fields.index("arrays_kernel"), INPLACE: Plan._field
 
 
 @cache
-def operator(  # noqa: PLR0915
-    op: str, mode: int, *, defer: bool = False, function: bool = False
+def operator(op: str, mode: int, *, defer: bool = False, function: bool = False) -> Callable[[Any, Any], Any]:
+    """The binary path: ``a op b`` (or ``b op a``, ``a op= b``) under the active policy: :func:`_binary`."""
+    return _binary(op, mode, defer=defer, function=function)
+
+
+def _binary(  # noqa: PLR0915
+    op: str,
+    mode: int,
+    *,
+    defer: bool = False,
+    function: bool = False,
+    bound: Space | None = None,
+    outside: Callable[[Any, Any], Any] | None = None,
 ) -> Callable[[Any, Any], Any]:
     """The binary path: ``a op b`` (or ``b op a``, ``a op= b``) under the active policy.
 
@@ -149,15 +160,24 @@ def operator(  # noqa: PLR0915
     ``defer`` (Python's forward and in-place operators) an operand of a type
     promo_ns does not know that implements the reflected operator gets
     ``NotImplemented`` (see :func:`defers_to`).  ``function``: the function
-    spelling's cells (see :func:`plans`).
+    spelling's cells (see :func:`plans`).  ``bound``: the namespace whose
+    function ``xp.op(x1, x2)`` this is; operands that are not both arrays of
+    that namespace (or an array of it and a scalar) go to ``outside``.
     """
     table = f"{op}()" if function else op
     reflected = mode == REFLECTED
     inplace = mode >= INPLACE
     other_side = reflected_name(op) if defer else ""
     fast = _FAST_FIELD.get(mode)
+    plans_bound, array_type = (None, None) if bound is None else (bound._plans, bound.Array)
 
     def binary(self: Any, other: Any, /) -> Any:  # noqa: PLR0915
+        if bound is not None and (
+            self.__class__ is not array_type
+            or self._p is not plans_bound
+            or (other.__class__ is array_type and other._p is not plans_bound)
+        ):
+            return outside(self, other)  # type: ignore[misc]  # set with bound
         cls = self.__class__
         p = self._p
         looked_up = None  #: the cell's plan, found outside blocks by the fast path's test
@@ -302,19 +322,14 @@ def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
     It follows the policy of ``ns`` (or the active block's), whatever
     namespace its arrays belong to, and returns an array of ``ns``.
     """
-    forward = operator(op, NORMAL)
     reflected = operator(op, REFLECTED, function=True)
     array_type = ns.Array
 
-    def f(x1: Any, x2: Any, /) -> Any:
-        if x1.__class__ is array_type:
-            if x1._ns is not ns or (x2.__class__ is array_type and x2._ns is not ns):
-                x1, x2 = _adopted(ns, x1), _adopted(ns, x2)
-            return forward(x1, x2)
+    def outside(x1: Any, x2: Any) -> Any:  # not two arrays of ns, nor one and a scalar
+        if x1.__class__ is array_type:  # an array of another namespace among them: now of ns
+            return f(_adopted(ns, x1), _adopted(ns, x2))
         if x2.__class__ is array_type:
-            if x2._ns is not ns:
-                x2 = _adopted(ns, x2)
-            return reflected(x2, x1)
+            return reflected(_adopted(ns, x2), x1)
         from promo_ns.backends import backend_of
 
         for x in (x1, x2):
@@ -325,6 +340,7 @@ def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
             "make one with xp.asarray(...) first."
         )
 
+    f = _binary(op, NORMAL, bound=ns, outside=outside)
     f.__name__ = f.__qualname__ = op
     f.__doc__ = f"``{op}(x1, x2)`` of the Array API standard, with the result dtype of the active policy."
     return f
