@@ -172,14 +172,19 @@ def test_translated_functions_store_their_result_in_out(policy: str, name: str) 
     except PromotionError:
         assert got[0] == "PromotionError" and out.numel() == 0
         return
+    if name.startswith("where") and out.dtype != result.dtype:  # torch's where takes its result's dtype only
+        assert got[0] == "RuntimeError" and out.numel() == 0
+        return
     assert got == ("stored", _state(result.to(out.dtype)))
 
 
 def test_a_pair_of_outs_is_returned_as_torch_returns_it() -> None:
     x = torch.tensor([[1, 5], [4, 2]], dtype=torch.int32)
-    values, indices = torch.empty(0, dtype=torch.int64), torch.empty(0, dtype=torch.int64)
+    values, indices = torch.empty(0, dtype=torch.int32), torch.empty(0, dtype=torch.int64)
     with promo_ns.torch_policy("numpy"):
         returned = torch.max(x, 1, out=(values, indices))
+        with pytest.raises(RuntimeError, match="Expected out tensor to have dtype int"):  # torch's own
+            torch.max(x, 1, out=(torch.empty(0, dtype=torch.int64), indices))
     assert type(returned) is torch.return_types.max_out
     assert returned.values is values and returned.indices is indices
     assert values.tolist() == [5, 4] and indices.tolist() == [1, 0]
@@ -391,3 +396,42 @@ def test_an_out_over_part_of_an_input_is_torchs_refusal_and_writes_nothing(polic
     with promo_ns.torch_policy(policy):
         assert torch.add(x, y, out=x) is x  # out=x, that very input: written after the result is made
     assert x.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+
+
+#: float32 operands, made outside the blocks (a block of the numpy policy makes float64 ones)
+_EYE, _ONES = torch.eye(3), torch.ones(3)
+#: Calls whose torch kernels take an ``out`` of their result's dtype only, with a float64 out.
+_EXACT_OUTS: dict[str, Callable[[Any], Any]] = {
+    "linalg.inv": lambda out: torch.linalg.inv(_EYE, out=out(3, 3)),
+    "linalg.det": lambda out: torch.linalg.det(_EYE, out=out()),
+    "matmul": lambda out: torch.matmul(_EYE, _EYE, out=out(3, 3)),
+    "abs": lambda out: torch.abs(_ONES, out=out(3)),
+    "where": lambda out: torch.where(_ONES > 0, _ONES, _ONES, out=out(3)),
+    "sort": lambda out: torch.sort(_ONES, out=(out(3), torch.empty(3, dtype=torch.int64))),
+    "linalg.vector_norm": lambda out: torch.linalg.vector_norm(_ONES, out=out()),
+}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name", _EXACT_OUTS)
+def test_an_out_torch_takes_of_its_results_dtype_only_is_torchs_refusal(policy: str, name: str) -> None:
+    # found in review: the block cast the result into the out where torch refuses it
+    call = _EXACT_OUTS[name]
+    outs: list[Any] = []
+
+    def out(*shape: int) -> Any:
+        outs.append(torch.full(shape, 7.0, dtype=torch.float64))
+        return outs[-1]
+
+    with pytest.raises(RuntimeError) as outside:
+        call(out)
+    outs.clear()
+    with promo_ns.torch_policy(policy), pytest.raises((RuntimeError, PromotionError)) as inside:
+        call(out)
+    # the policy's refusal where its in-place rule does not cast float32 to float64, else torch's own
+    assert isinstance(inside.value, PromotionError) or str(inside.value) == str(outside.value)
+    assert policy not in ("pytorch", "numpy") or isinstance(inside.value, RuntimeError)  # they cast it
+    assert all(bool((o == 7.0).all()) for o in outs)  # nothing written
+    with promo_ns.torch_policy(policy):  # an out of the result's dtype is taken
+        done = call(lambda *shape: torch.empty(shape, dtype=torch.float32))
+    assert (done[0] if isinstance(done, tuple) else done).dtype == torch.float32

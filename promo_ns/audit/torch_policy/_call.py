@@ -360,3 +360,37 @@ def torchs_own_error(
     except Exception as e:
         return e
     return None
+
+
+def check_out_dtypes(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    outs: tuple[Any, ...],
+    results: tuple[Any, ...],
+) -> None:
+    """Raise torch's own error where it takes no ``out=`` of these dtypes for this call.
+
+    Only where an ``out`` has another dtype than its result: many of torch's
+    kernels want their result's dtype exactly (``linalg.inv``, ``matmul``,
+    ``abs``, ``where``, ``sort``), others cast into it (``add``, ``sum``).
+    Torch's call runs into new tensors like the ``outs`` (nothing is written),
+    and its error counts only where it takes ``out`` tensors of the results'
+    dtypes (not where it lacks a kernel the policy's path does not need).
+    """
+    if all(o.dtype == r.dtype for o, r in zip(outs, results, strict=True)):
+        return
+    sequence = isinstance(kwargs["out"], (tuple, list))
+
+    def run(spares: tuple[Any, ...]) -> RuntimeError | None:
+        try:
+            func(*args, **{**kwargs, "out": spares if sequence else spares[0]})
+        except RuntimeError as e:
+            return e
+        return None
+
+    refused = run(tuple(torch.empty_like(o) for o in outs))
+    if refused is not None:
+        of_results = tuple(torch.empty_like(o, dtype=r.dtype) for o, r in zip(outs, results, strict=True))
+        if run(of_results) is None:
+            raise refused

@@ -33,6 +33,7 @@ from promo_ns.audit.torch_policy._call import (
     Decided,
     InPlace,
     Translator,
+    check_out_dtypes,
     check_outs_writable,
     index_results,
     is_operand,
@@ -187,7 +188,7 @@ class PolicyMode(TorchFunctionMode):
                     else:
                         found = self._translated(route, args, computing)
                 if found is not _TORCHS and out is not None:
-                    found = self._into(func, found, out)
+                    found = self._into(func, found, out, (args, kwargs))
             except TypeError as e:  # promo_ns's: an operator lets it through (see _letting_refusals_through)
                 e.promo_ns_decided = True  # type: ignore[attr-defined]
                 raise
@@ -199,12 +200,13 @@ class PolicyMode(TorchFunctionMode):
                 raise own from e
         return func(*args, **kwargs) if found is _TORCHS else found
 
-    def _into(self, func: Callable[..., Any], found: Any, out: Any) -> Any:
+    def _into(self, func: Callable[..., Any], found: Any, out: Any, call: tuple[Any, Any]) -> Any:
         """``found`` stored in torch's ``out=`` tensor (or tuple of them), as torch stores its result.
 
         Each result is cast to its ``out``'s dtype where the policy's in-place
-        rule casts it, ``out`` resized as torch resizes it (warning where it had
-        elements); what torch returns: ``out``, or a named tuple of them.
+        rule casts it and torch's ``call`` takes such an ``out``, ``out`` resized
+        as torch resizes it (warning where it had elements); what torch returns:
+        ``out``, or a named tuple of them.
 
         Raises
         ------
@@ -226,6 +228,7 @@ class PolicyMode(TorchFunctionMode):
         policy = self.xp.policy_now()
         for o, r in zip(outs, results, strict=True):
             output_dtype(policy, f"torch.{func.__name__}", canonical(r.dtype), canonical(o.dtype))
+        check_out_dtypes(func, *call, outs, results)
         check_outs_writable(func, outs)
         for o, r in zip(outs, results, strict=True):  # every out resized before any is written
             _resize_output(o, r.shape)
