@@ -156,14 +156,18 @@ def test_translated_functions_store_their_result_in_out(policy: str, name: str) 
     call, make = next((c, m) for n, c, m in _translated() if n == name)
     x, y = _tensor("int8", (1, 2, 3)).reshape(1, 3), _tensor("uint8", (3, 1, 2)).reshape(1, 3)
     out = make()
+    reduction = name.startswith("sum")  # computed in out's dtype, as with dtype= (see below)
     with promo_ns.torch_policy(policy):
         try:
-            result = call(x, y, None)
+            result = torch.sum(x, 0, dtype=out.dtype) if reduction else call(x, y, None)
         except PromotionError:
             result = None
         got = _outcome(lambda: call(x, y, out), out)
     if result is None:
         assert got[0] == "PromotionError" and out.numel() == 0
+        return
+    if reduction:
+        assert got == ("stored", _state(result))
         return
     try:
         inplace_dtype(
@@ -435,3 +439,25 @@ def test_an_out_torch_takes_of_its_results_dtype_only_is_torchs_refusal(policy: 
     with promo_ns.torch_policy(policy):  # an out of the result's dtype is taken
         done = call(lambda *shape: torch.empty(shape, dtype=torch.float32))
     assert (done[0] if isinstance(done, tuple) else done).dtype == torch.float32
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name", ["sum", "prod", "cumsum", "cumprod"])
+@pytest.mark.parametrize("into", [torch.int64, torch.float64])
+def test_a_reduction_computes_in_its_outs_dtype_as_with_dtype(policy: str, name: str, into: Any) -> None:
+    # found in review: the pytorch policy refused torch.sum(x, 0, out=int64), which torch computes in int64
+    fn = getattr(torch, name)
+    x = torch.tensor([1e8, 1.0, -1e8, 0.6])  # float32: 1e8 + 1 is 1e8 there
+
+    def outcome(call: Callable[[], Any]) -> Any:
+        try:
+            return call().tolist()
+        except PromotionError as e:
+            return type(e).__name__
+
+    with promo_ns.torch_policy(policy):
+        as_dtype = outcome(lambda: fn(x, 0, dtype=into))
+        out = torch.empty(0, dtype=into)
+        assert outcome(lambda: fn(x, 0, out=out)) == as_dtype
+    if policy == "pytorch":
+        assert as_dtype == fn(x, 0, out=torch.empty(0, dtype=into)).tolist()  # torch's own

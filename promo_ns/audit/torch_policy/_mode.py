@@ -181,6 +181,8 @@ class PolicyMode(TorchFunctionMode):
                 on_meta = {k: v for k, v in kwargs.items() if k not in ("pin_memory", "requires_grad")}
                 func(*args, **{**on_meta, "device": "meta"})  # nothing made: shapes and formats only
             computing = {k: v for k, v in kwargs.items() if k != "out"} if "out" in kwargs else kwargs
+            if func in _IN_OUTS_DTYPE and isinstance(out, torch.Tensor) and computing.get("dtype") is None:
+                computing["dtype"] = out.dtype  # torch computes these in out's dtype, as with dtype=
             try:
                 with _reported_as_stored(out, in_place=False):
                     if isinstance(route, tuple):
@@ -432,6 +434,8 @@ _REDUCING = frozenset(
 
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
+#: Reductions and scans torch computes in their ``out``'s dtype (``torch.sum(x, 0, out=f64)``).
+_IN_OUTS_DTYPE = frozenset((torch.sum, torch.prod, torch.cumsum, torch.cumprod))
 #: The largest Python int torch's own setitem converts (a C ``long long``); uint64 holds more.
 _INT64_MAX = INT_RANGE[int64][1]
 
