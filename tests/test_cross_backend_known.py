@@ -51,6 +51,20 @@ CASES: dict[str, tuple[str, Callable[[Any], Any]]] = {
         "numpy",
         lambda xp: xp.searchsorted(xp.asarray([1 + 0j, 1 + 1j, 2]), xp.asarray([1 + 1j]), side="right"),
     ),
+    # found in review: torch's search compares with <, so NaN in x1 misled it; NumPy sorts NaN last
+    "searchsorted-nan": (
+        "array-api",
+        lambda xp: xp.searchsorted(
+            xp.asarray([1.0, float("inf"), _NAN, _NAN]), xp.asarray([_NAN, 5.0, float("inf")])
+        ),
+    ),
+    "searchsorted-nan-right": (
+        "array-api",
+        lambda xp: xp.searchsorted(
+            xp.asarray([1.0, 2.0, _NAN]), xp.asarray([_NAN, 2.0, float("inf")]), side="right"
+        ),
+    ),
+    "searchsorted-nan-scalar": ("array-api", lambda xp: xp.searchsorted(xp.asarray([1.0, _NAN]), _NAN)),
     "searchsorted-bool": (
         "numpy",
         lambda xp: xp.searchsorted(xp.asarray([False, True]), xp.asarray([True, False]), side="right"),

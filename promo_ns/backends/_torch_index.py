@@ -19,6 +19,7 @@ kernel reads with them (one host sync on a GPU).
 from __future__ import annotations
 
 import functools
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -385,9 +386,31 @@ def sorter_checked(searchsorted: Callable[..., Tensor]) -> Callable[..., Tensor]
             if sorter.numel() and sorter.device.type != "meta":
                 low, high = torch.stack(torch.aminmax(sorter)).tolist()  # one host sync
                 check_sorter(low, high, n, sorter.numel())
+        if isinstance(x1, Tensor) and x1.dtype.is_floating_point and not args:
+            return _nan_last(searchsorted, x1, x2, sorter, kwargs)
         return searchsorted(x1, x2, *args, sorter=sorter, **kwargs)
 
     return checked
+
+
+def _nan_last(
+    searchsorted: Callable[..., Tensor], x1: Tensor, x2: Any, sorter: Any, kwargs: dict[str, Any]
+) -> Tensor:
+    """``searchsorted`` of a floating ``x1`` as NumPy orders NaN: after every number.
+
+    Torch's search compares with ``<``, so a NaN in ``x1`` misleads it.  Its
+    NaNs search as infinities, each index at most the count of numbers; a
+    NaN in ``x2`` goes before ``x1``'s NaNs (``side="left"``) or after them.
+    No host sync.
+    """
+    nan = torch.isnan(x1)
+    found = searchsorted(x1.masked_fill(nan, math.inf), x2, sorter=sorter, **kwargs)
+    numbers = (~nan).sum(dtype=found.dtype)
+    found = torch.minimum(found, numbers)
+    nan_at = numbers if kwargs.get("side", "left") == "left" else x1.shape[-1]
+    if isinstance(x2, Tensor):
+        return torch.where(torch.isnan(x2), nan_at, found)
+    return torch.zeros_like(found) + nan_at if isinstance(x2, float) and math.isnan(x2) else found
 
 
 # --- writing --------------------------------------------------------------------------------------
