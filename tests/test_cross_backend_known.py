@@ -993,3 +993,20 @@ def test_from_dlpack_with_a_copy_shares_nothing(backend: str) -> None:
         got = xp.from_dlpack(x, copy=True)
         x[0] = 42.0
         assert to_numpy(got)[0] == 0.0, size
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    ("bounds", "dtype"), [((-0.0, 3.0), None), ((-0.0, -2.0, -0.5), None), ((-0.0, 3), "float32")]
+)
+def test_arange_from_negative_zero_starts_with_it(
+    backend: str, bounds: tuple[float, ...], dtype: str | None
+) -> None:
+    # found in review: torch, Dask and JAX started at +0.0 (start + 0 * step), NumPy at start itself
+    xp = namespace(backend, "array-api")
+    got = xp.arange(*bounds, dtype=None if dtype is None else getattr(xp, dtype))
+    want = np.arange(*bounds, dtype=dtype)
+    assert str(got.dtype) == str(want.dtype)
+    if has_values(xp):
+        values = to_numpy(got)
+        assert values.tolist() == want.tolist() and np.array_equal(np.signbit(values), np.signbit(want))
