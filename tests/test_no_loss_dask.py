@@ -413,3 +413,19 @@ def test_wrong_arguments_fail_on_dask_when_the_call_is_written_as_on_numpy() -> 
     assert not wrong, "\n".join(wrong)
     assert to_numpy(xp.searchsorted(xp.asarray([1, 3, 3]), 3)).tolist() == 1
     assert to_numpy(xp.linalg.matrix_norm(xp.eye(2), keepdims="a")).shape == (1, 1)
+
+
+def test_copy_false_of_numpy_data_is_refused_as_dask_copies_it() -> None:
+    # found in review: Dask's from_array copies every NumPy array (its setitem writes into its blocks),
+    # so copy=False copied silently, and a later write to the NumPy array did not show
+    xp = promo_ns.namespace("dask")
+    data = np.arange(4.0)
+    with pytest.raises(ValueError, match="Dask copies every NumPy array"):
+        xp.asarray(data, copy=False)
+    with pytest.raises(BufferError, match="copy=False"):
+        xp.from_dlpack(data, copy=False)
+    shared, copied = xp.asarray(data), xp.from_dlpack(data)  # copy=None: one copy each
+    data[0] = 99.0
+    assert to_numpy(shared)[0] == 0.0 and to_numpy(copied)[0] == 0.0
+    lazy = xp.asarray([1.0, 2.0])
+    assert promo_ns.unwrap(xp.asarray(lazy, copy=False)) is promo_ns.unwrap(lazy)  # a Dask array is shared

@@ -310,10 +310,14 @@ def _from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> 
     ------
     TypeError
         ``x`` has no ``__dlpack__`` (a Dask array has none: it is lazy, and has no buffer to share).
+    BufferError
+        ``copy=False``: Dask's ``from_array`` copies NumPy's array (its blocks stay private).
     """
     if not hasattr(x, "__dlpack__"):
         lazy = " (a Dask array is lazy: compute it first)" if isinstance(x, dask_array.Array) else ""
         raise TypeError(f"from_dlpack() takes an array that supports DLPack, not {type(x).__name__}{lazy}")
+    if copy is False:
+        raise BufferError("from_dlpack(x, copy=False) on the dask backend: Dask copies all; use copy=None")
     return dask_array.from_array(numpy.from_dlpack(x, device=device, copy=copy))
 
 

@@ -166,6 +166,14 @@ def _updated(new: Any, old: Any) -> Any:
 # --- the adapter ---------------------------------------------------------------------------
 
 
+#: The error for ``copy=False`` of data that is no Dask array (``call``, and the ``fix`` to suggest).
+_COPIES = (
+    "{call} on the dask backend: Dask copies every NumPy array it makes an array of "
+    "(dask.array.from_array, which keeps its blocks private), so nothing can be shared; use {fix}, "
+    "which copies once, or keep the data in a NumPy namespace"
+)
+
+
 class DaskBackend(NumpyLike):
     """``dask.array``: NumPy's promotion on lazy arrays, NumPy's kernels on each block.
 
@@ -261,8 +269,9 @@ class DaskBackend(NumpyLike):
         """A Dask array of ``obj``: a Dask array as it is, anything else through NumPy, in ``chunks``.
 
         Keywords: ``dtype``, ``device``, ``copy`` (the standard's) and
-        ``chunks`` (Dask's; default: Dask's choice).  A NumPy array becomes the
-        blocks of the Dask array without a copy (unless ``copy=True``).
+        ``chunks`` (Dask's; default: Dask's choice).  Anything but a Dask array
+        is copied (``copy=False`` raises): Dask's ``from_array`` copies a NumPy
+        array, to keep its blocks private (Dask's setitem writes into them).
         """
         dtype, device, copy = (kwargs.pop(k, None) for k in ("dtype", "device", "copy"))
         chunks = kwargs.pop("chunks", "auto")
@@ -275,6 +284,8 @@ class DaskBackend(NumpyLike):
             return x if chunks == "auto" else x.rechunk(chunks)
         if device is not None and device not in self.compat.__array_namespace_info__().devices():
             raise ValueError(f"Unsupported device for Dask: {device!r}")
+        if copy is False:
+            raise ValueError(_COPIES.format(call="asarray(obj, copy=False)", fix="asarray(obj)"))
         return self.module.from_array(numpy.asarray(obj, dtype=dtype, copy=copy), chunks=chunks)
 
     def getitem(self, x: Any, key: Any) -> Any:
