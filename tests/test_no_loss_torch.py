@@ -493,7 +493,7 @@ def _outcome(op: str, xp: Any, case: tuple[Any, ...]) -> tuple[Any, ...]:
     return ("ok", out.dtype.name, values, tuple(out.shape))
 
 
-def _same_values(got: Any, want: Any, dtype: str) -> bool:
+def _same_values(got: Any, want: Any, dtype: str, ulps: int = 8) -> bool:
     """Exactly equal, or for floats close where both are finite and non-finite at the same places.
 
     Which infinity or NaN an overflow gives is each kernel's numerics (torch's
@@ -506,7 +506,7 @@ def _same_values(got: Any, want: Any, dtype: str) -> bool:
     if (np.isfinite(a) != np.isfinite(b)).any():
         return False
     eps = 2.0**-7 if dtype == "bfloat16" else float(np.finfo(got.dtype).eps)
-    return bool(np.allclose(a[finite], b[finite], rtol=8 * eps, atol=8 * eps))
+    return bool(np.allclose(a[finite], b[finite], rtol=ulps * eps, atol=8 * eps))
 
 
 def _check(op: str, backend: str, policy: str, case: tuple[Any, ...]) -> None:
@@ -526,7 +526,13 @@ def _check(op: str, backend: str, policy: str, case: tuple[Any, ...]) -> None:
     if got[0] == "ok":
         assert got[3] == want[3], where
         if got[2] is not None:
-            assert _same_values(got[2], want[2], got[1]), f"{where}: {got[2]} != {want[2]}"
+            ulps = _COMPLEX_POW_ULPS if op == "pow" and got[1].startswith("complex") else 8
+            assert _same_values(got[2], want[2], got[1], ulps), f"{where}: {got[2]} != {want[2]}"
+
+
+#: torch's complex ``**`` is exp(y log x), whose error grows with |y log x|; NumPy multiplies for a
+#: small integer exponent (2**63 ** 2.0: 25 ulps apart in complex64).  The kernels' numerics.
+_COMPLEX_POW_ULPS = 256
 
 
 _ROLE = st.sampled_from(["nd", "0d"])
