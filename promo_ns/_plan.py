@@ -235,6 +235,7 @@ def _binary(  # noqa: PLR0915
                 _record_refusal(scope, op, (ka, x), (kb, y), inplace=inplace)
             raise _refuse(self, other, op, mode)
         r, _, _, _, fix, _, kernel, _, _, _, _, _ = plan
+        given = (ka, x), (kb, y)  #: as the user gave them: a block's other policies check the values
         if fix:
             try:
                 x, y, plan = _fix_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
@@ -253,7 +254,7 @@ def _binary(  # noqa: PLR0915
                 if updated is not None:  # an immutable backend's new array (JAX): the wrapper rebinds
                     self._x = updated
                 if scope is not None:
-                    _record(scope, op, plan, (ka, x), (kb, y), inplace=True)
+                    _record(scope, op, plan, *given, inplace=True)
                 return self
             if kernel is not None:
                 out = kernel(x, y)
@@ -274,7 +275,7 @@ def _binary(  # noqa: PLR0915
         result._p = ns._plans
         result._k = r
         if scope is not None:
-            _record(scope, op, plan, (ka, x), (kb, y))
+            _record(scope, op, plan, *given)
         return result
 
     return binary
@@ -525,11 +526,12 @@ def prepared_done(op: str, a: Any, other: Any, plan: Plan, y: Any) -> None:
     if scope is None or scope.tracer is None:
         return
     kb = other._k if other.__class__ is a.__class__ else _SCALAR_CODE.get(other.__class__)
+    given = other if kb is not None and kb >= _NA else y  # a Python scalar as given: other policies check it
     if kb is None:  # a NumPy scalar, taken as a 0-d array or a Python scalar
         taken = _other_operand(a._ns, other, op)
         kb = taken._k if taken.__class__ is a.__class__ else _SCALAR_CODE[taken.__class__]
     with _noting(other, 1):
-        _record(scope, op, plan, (a._k, a._x), (kb, y), inplace=True)
+        _record(scope, op, plan, (a._k, a._x), (kb, given), inplace=True)
 
 
 def _noting(other: Any, index: int) -> AbstractContextManager[Any]:
