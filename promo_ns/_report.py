@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from promo_ns._context import Scope, current, innermost
 from promo_ns._dtypes import DTYPES, DType, canonical
+from promo_ns._engine.operands import Operand
 from promo_ns._operands import _KEYS, Space
 from promo_ns.backends import Plan
 from promo_ns.policies import Role
@@ -30,6 +31,7 @@ __all__ = [
     "ran",
     "report_decided",
     "report_default",
+    "report_resolved",
     "report_uncast",
     "stored_into",
     "storing_into",
@@ -104,6 +106,21 @@ def report_decided(op: str, x: Any, result: DType | None) -> None:
         scope.tracer.refused(op, operands)
     else:
         scope.tracer.record(op, operands, result, result)
+
+
+def report_resolved(op: str, operands: Sequence[Operand], result: DType | None, error: str = "") -> None:
+    """Report ``op``'s decision over engine ``operands``, with no kernel run (``result_type``), to a compare.
+
+    ``result`` None: refused with ``error`` (the exception class's name).
+    """
+    scope = innermost() and current()
+    if scope is None or scope.tracer is None or not scope.tracer.every_op:
+        return
+    reported = [(o.dtype, o.role, o.value) for o in operands]
+    if result is None:
+        scope.tracer.refused(op, reported, error=error)
+    else:
+        scope.tracer.record(op, reported, result, result)
 
 
 def report_default(op: str, kind: str, result: DType) -> None:

@@ -372,6 +372,24 @@ def test_a_value_the_first_policy_wraps_is_checked_as_given_under_the_others(bac
         assert difference.results == {"jax": "int8", "numpy": refused, "array-api": refused}
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_result_type_is_compared_like_the_ops_it_stands_for(backend: str) -> None:
+    # found in review: result_type decided without a report, so a line asking it was never listed
+    xp = namespace(backend, "numpy")
+    i64, u64 = xp.asarray([1], dtype=xp.int64), xp.asarray([1], dtype=xp.uint64)
+    with promo_ns.compare("numpy", "array-api") as report:
+        assert xp.result_type(i64, u64) == xp.float64
+        xp.result_type(i64, xp.int8)  # the same under both: not listed
+        assert xp.result_type(xp.float32, 1.0) == xp.float32
+    (difference,) = report.differences
+    assert difference.op == "result_type"
+    assert difference.results == {"numpy": "float64", "array-api": "refused (PromotionError)"}
+    with promo_ns.compare("array-api", "numpy") as report, pytest.raises(promo_ns.PromotionError):
+        xp.result_type(i64, u64)
+    (difference,) = report.differences
+    assert difference.results == {"array-api": "refused (PromotionError)", "numpy": "float64"}
+
+
 @pytest.mark.parametrize("nested_first", [True, False])
 def test_an_op_run_in_a_policy_block_inside_is_decided_under_every_compared_policy(
     nested_first: bool,

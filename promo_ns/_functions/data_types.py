@@ -17,12 +17,14 @@ from promo_ns._convert import (
 )
 from promo_ns._dtypes import DType, canonical, real_float
 from promo_ns._engine.functions import check_astype
+from promo_ns._engine.operands import PromotionError
 from promo_ns._engine.resolution import can_cast as engine_can_cast
 from promo_ns._engine.resolution import resolve_many
 from promo_ns._operands import Space
 from promo_ns._plan_functions import planned
 from promo_ns._plan_products import planned_result_type
 from promo_ns._plan_repeats import keep, repeating_astype
+from promo_ns._report import report_resolved
 
 __all__ = ["FUNCTIONS", "finfo_object", "iinfo_object"]
 
@@ -78,7 +80,13 @@ def result_type(ns: Space, *arrays_and_dtypes: Any) -> DType:
     # One operand too goes to the engine: it decides whether Python scalars alone
     # have a dtype (they do where the policy types them strongly).
     operands = [operand_of(ns, promoted_operand(ns, a, "result_type")) for a in arrays_and_dtypes]
-    return resolve_many(ns.policy_now(), "result_type", operands)
+    try:
+        dtype = resolve_many(ns.policy_now(), "result_type", operands)
+    except (PromotionError, OverflowError) as e:
+        report_resolved("result_type", operands, None, type(e).__name__)
+        raise
+    report_resolved("result_type", operands, dtype)
+    return dtype
 
 
 def can_cast(ns: Space, from_: Any, to: DType, /) -> bool:

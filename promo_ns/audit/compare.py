@@ -313,7 +313,7 @@ def _outcome(
         if op.endswith("=") and len(operands) == 2:  # stored in x's dtype where the policy allows it
             resolve(policy, op[:-1], *operands, inplace=True)
             return str(operands[0].dtype)
-        if len(operands) == 1 and operands[0].dtype is not None:
+        if len(operands) == 1 and operands[0].dtype is not None and op != "result_type":
             dtype = operands[0].dtype
             if op in COMPLEX_LIKE:  # decided by another's cell, complex
                 return str(complex_like(function_dtype(policy, COMPLEX_LIKE[op], dtype)))
