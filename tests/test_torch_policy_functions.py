@@ -9,6 +9,8 @@ the dtype, the values, or the refusal's class.  Creation functions without
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -608,3 +610,20 @@ def test_reductions_over_no_dims_are_torchs(policy: str) -> None:
         with promo_ns.torch_policy(policy):
             got = getattr(torch, name)(x, dim=())
         assert got.shape == want.shape and got.tolist() == want.tolist(), name
+
+
+def test_torchs_own_deprecation_warnings_are_given_inside_the_block() -> None:
+    # found in review: torch.cross without dim warned outside the block only (torch warns once a
+    # process: a fresh interpreter shows it)
+    code = (
+        "import warnings, torch, promo_ns\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    with promo_ns.torch_policy('numpy'):\n"
+        "        torch.cross(torch.ones(3, 3), torch.ones(3, 3))\n"
+        "        torch.meshgrid(torch.ones(2), torch.ones(2))\n"
+        "print([str(w.message) for w in caught])\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "Using torch.cross without specifying the dim arg is deprecated" in shown
+    assert "torch.meshgrid: in an upcoming release" in shown

@@ -12,6 +12,7 @@ triangle of the conjugate transpose, ``solve(left=False)`` a transposed solve,
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable
 from typing import Any
@@ -201,6 +202,9 @@ def _old_cross(x: Any, y: Any, dim: int | None = None) -> Call | None:
         dim = next((i for i, n in enumerate(x.shape) if n == 3), None)
         if dim is None:  # torch's own error
             return None
+        if isinstance(y, torch.Tensor):  # torch's own deprecation warning (once), on shapes alone
+            with contextlib.suppress(RuntimeError):
+                torch.cross(x.to("meta"), y.to("meta"))
     return _cross(x, y, dim=dim if dim is not None else -1)
 
 
