@@ -235,7 +235,7 @@ def _binary(  # noqa: PLR0915
                 _record_refusal(scope, op, (ka, x), (kb, y), inplace=inplace)
             raise _refuse(self, other, op, mode)
         r, _, _, _, fix, _, kernel, _, _, _, _, _ = plan
-        given = (ka, x), (kb, y)  #: as the user gave them: a block's other policies check the values
+        x_given, y_given = x, y  # for a block: its other policies check a Python scalar as given
         if fix:
             try:
                 x, y, plan = _fix_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
@@ -254,7 +254,7 @@ def _binary(  # noqa: PLR0915
                 if updated is not None:  # an immutable backend's new array (JAX): the wrapper rebinds
                     self._x = updated
                 if scope is not None:
-                    _record(scope, op, plan, *given, inplace=True)
+                    _record(scope, op, plan, (ka, x_given), (kb, y_given), inplace=True)
                 return self
             if kernel is not None:
                 out = kernel(x, y)
@@ -275,7 +275,7 @@ def _binary(  # noqa: PLR0915
         result._p = ns._plans
         result._k = r
         if scope is not None:
-            _record(scope, op, plan, *given)
+            _record(scope, op, plan, (ka, x_given), (kb, y_given))
         return result
 
     return binary
