@@ -23,7 +23,7 @@ import pytest
 import promo_ns
 from promo_ns._binary_plans import plans
 from promo_ns._dtypes import DTYPES
-from promo_ns._operands import _NK
+from promo_ns._operands import _NK, _SCALAR_CODE
 from promo_ns._ops import INPLACE_OPERATORS, OPERATORS
 from tests.backends import (
     GRID_VALUE_BACKENDS,
@@ -98,6 +98,44 @@ def test_the_fast_path_gives_the_full_paths_outcome(backend: str, policy: str) -
                 plan = plans(xp.policy, xp._backend, op, function=False)[a._k * _NK + b._k]
                 fast_cells += plan is not None and plan.inplace_kernel is not None
     assert fast_cells, "no in-place cell took the fast path"
+
+
+def _masked_store(xp: Any, a: Any, mask: Any, value: Any) -> tuple[str, bytes | None]:
+    """``x[mask] = value`` on a copy of ``a``: what ``x`` holds, or the error with ``x`` left as it was."""
+    x = xp.asarray(a, copy=True)
+    before = np.ascontiguousarray(to_numpy(x)).tobytes()
+    try:
+        x[mask] = value
+    except Exception as e:
+        assert np.ascontiguousarray(to_numpy(x)).tobytes() == before, "a raising setitem changed x"
+        return f"error {type(e).__name__}", None
+    return str(x.dtype), np.ascontiguousarray(to_numpy(x)).tobytes()
+
+
+#: Python scalars stored by ``x[mask] = value``: in and out of every dtype's range, of every kind.
+_STORED = [0, 1, -1, 300, 2**40, 2**70, 0.5, -0.0, 1e40, float("nan"), True, 1 + 2j]
+
+
+@pytest.mark.parametrize(("backend", "policy"), _CASES)
+def test_setitem_of_a_mask_and_a_scalar_gives_the_full_paths_outcome(backend: str, policy: str) -> None:
+    # x[mask] = scalar runs the backend's own store from the setitem cell where it takes the scalar as
+    # it is (NumPy); a policy block makes it take the full path
+    xp = namespace(backend, policy)
+    arrays = [_array(xp, name) for name in dtypes_of(backend, NAMES)]
+    mask = xp.asarray([True, False, True, False, True])
+    fast_cells = 0
+    for a in arrays:
+        for value in _STORED:
+            stored = partial(_masked_store, xp, a, mask, value)
+            with promo_ns.policy(policy):  # the full path
+                full = stored()
+            assert stored() == full, (a.dtype, value)
+            assert stored() == full, (a.dtype, value, "compiled")
+            cells = xp._plans.get("setitem")
+            code = _SCALAR_CODE[type(value)]
+            plan = None if cells is None else cells[a._k * _NK + code]
+            fast_cells += plan is not None and plan.inplace_kernel is not None
+    assert fast_cells or backend != "numpy", "no setitem cell took the fast path"
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])
