@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from functools import cache
+from inspect import Parameter, Signature
 from typing import Any
 
 from promo_ns._binary_plans import plan_of, plans, refusals
@@ -317,6 +318,10 @@ def meet(a: Any, other: Any, op: str, mode: int) -> None:
     )
 
 
+#: The standard's signature of a binary function: ``add(x1, x2, /)``.
+_BINARY_SIGNATURE = Signature([Parameter(name, Parameter.POSITIONAL_ONLY) for name in ("x1", "x2")])
+
+
 def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
     """The namespace function of binary elementwise ``op``: ``xp.add(x1, x2)``.
 
@@ -343,6 +348,7 @@ def binary_function(op: str, ns: Space) -> Callable[[Any, Any], Any]:
 
     f = _binary(op, NORMAL, bound=ns, outside=outside)
     f.__name__ = f.__qualname__ = op
+    f.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]
     f.__doc__ = f"``{op}(x1, x2)`` of the Array API standard, with the result dtype of the active policy."
     return f
 

@@ -997,7 +997,14 @@ def test_from_dlpack_with_a_copy_shares_nothing(backend: str) -> None:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(
-    ("bounds", "dtype"), [((-0.0, 3.0), None), ((-0.0, -2.0, -0.5), None), ((-0.0, 3), "float32")]
+    ("bounds", "dtype"),
+    [
+        ((-0.0, 3.0), None),
+        ((-0.0, -2.0, -0.5), None),
+        ((-0.0, 3), "float32"),
+        ((-0.0, 3.0), "complex64"),
+        ((-0.0, 1e-300, 1e-301), "float32"),  # found in review: the zeros after the first are +0.0
+    ],
 )
 def test_arange_from_negative_zero_starts_with_it(
     backend: str, bounds: tuple[float, ...], dtype: str | None
@@ -1009,4 +1016,14 @@ def test_arange_from_negative_zero_starts_with_it(
     assert str(got.dtype) == str(want.dtype)
     if has_values(xp):
         values = to_numpy(got)
-        assert values.tolist() == want.tolist() and np.array_equal(np.signbit(values), np.signbit(want))
+        assert values.tolist() == want.tolist()
+        assert np.array_equal(np.signbit(np.real(values)), np.signbit(np.real(want)))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("shape", [(), (1, 2)])
+def test_searchsorted_takes_a_1d_x1_on_every_backend(backend: str, shape: tuple[int, ...]) -> None:
+    # found in review: torch searched each row of a 2-d x1 (its NaN ordering then gave indices past a row)
+    xp = namespace(backend, "array-api")
+    with pytest.raises(ValueError, match="takes a 1-d x1"):
+        xp.searchsorted(xp.ones(shape, dtype=xp.float32), xp.asarray([1.0], dtype=xp.float32))

@@ -605,3 +605,12 @@ def test_a_block_closed_in_another_context_is_dropped_from_this_one() -> None:
         a + b  # the namespace's policy again
     assert _SCOPE.get() is None  # and the code outside blocks takes its own paths again
     assert xp.where(a > 1, a, a).dtype is xp.int8
+
+
+def test_binary_functions_have_the_standards_signature() -> None:
+    # found in review: the one-frame binary functions showed their operator's (self, other, /)
+    from promo_ns._functions import elementwise
+
+    xp = promo_ns.namespace("numpy")
+    for op in elementwise.BINARY:
+        assert str(inspect.signature(getattr(xp, op))) == "(x1, x2, /)", op

@@ -494,15 +494,18 @@ def arange(
             f"can hold ({INT64_MAX}); narrow the bounds or take a larger step"
         )
     kwargs = creation_kwargs(ns, {"dtype": dtype, "device": device}, "int" if ints else "float", "arange")
+    out = _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
     if (
         stop is not None
         and start == 0
         and math.copysign(1.0, start) < 0
-        and (dtype is None or dtype.kind == "f")
+        and out.dtype.kind in "fc"
+        and out.size
     ):
         # NumPy's first value is start itself, -0.0; the others' start + 0 * step is +0.0
-        return -_created(ns, "arange", ns._backend.compat.arange, 0.0, -stop, -step, **kwargs)
-    return _created(ns, "arange", ns._backend.compat.arange, start, stop, step, **kwargs)
+        zero = complex(-0.0, 0.0) if out.dtype.kind == "c" else -0.0
+        out = ns.concat([ns.full((1,), zero, dtype=out.dtype, device=out.device), out[1:]])
+    return out
 
 
 def _count(first: float, last: float, step: float) -> float:

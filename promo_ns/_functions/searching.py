@@ -47,6 +47,11 @@ def searchsorted(ns: Space, x1: Any, x2: Any, /, *, side: str = "left", sorter: 
     """Indices where ``x2`` (an array, or a Python scalar from 2025.12) would be inserted into ``x1``."""
     if side not in ("left", "right"):  # torch's words were a RuntimeError
         raise ValueError(f"searchsorted() takes side='left' or side='right', not {side!r}")
+    if x1.__class__ is ns.Array and x1.ndim != 1:  # torch searched each row; NumPy said "too deep"
+        raise ValueError(
+            f"searchsorted() takes a 1-d x1 (the sorted values), not a {x1.ndim}-d array; "
+            "search each row on its own, or flatten it: xp.reshape(x1, (-1,))"
+        )
     a, b = compared(ns, "searchsorted", x1, x2)
     found = kernel(
         ns, "searchsorted", ns._backend.compat.searchsorted, a, b, side=side, sorter=native(ns, sorter)

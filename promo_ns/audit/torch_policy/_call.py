@@ -374,7 +374,7 @@ def check_out_dtypes(
     Only where an ``out`` has another dtype than its result: many of torch's
     kernels want their result's dtype exactly (``linalg.inv``, ``matmul``,
     ``abs``, ``where``, ``sort``), others cast into it (``add``, ``sum``).
-    Torch's call runs into new tensors like the ``outs`` (nothing is written),
+    Torch's call runs into new tensors of the ``outs``' dtypes (nothing is written),
     and its error counts only where it takes ``out`` tensors of the results'
     dtypes (not where it lacks a kernel the policy's path does not need).
     """
@@ -389,8 +389,9 @@ def check_out_dtypes(
             return e
         return None
 
-    refused = run(tuple(torch.empty_like(o) for o in outs))
+    pairs = tuple(zip(outs, results, strict=True))  # spares of the results' shapes: none is resized
+    refused = run(tuple(torch.empty(r.shape, dtype=o.dtype, device=o.device) for o, r in pairs))
     if refused is not None:
-        of_results = tuple(torch.empty_like(o, dtype=r.dtype) for o, r in zip(outs, results, strict=True))
+        of_results = tuple(torch.empty(r.shape, dtype=r.dtype, device=o.device) for o, r in pairs)
         if run(of_results) is None:
             raise refused

@@ -435,7 +435,7 @@ _REDUCING = frozenset(
 #: A translator's answer that torch's own function runs.
 _TORCHS = object()
 #: Reductions and scans torch computes in their ``out``'s dtype (``torch.sum(x, 0, out=f64)``).
-_IN_OUTS_DTYPE = frozenset((torch.sum, torch.prod, torch.cumsum, torch.cumprod))
+_IN_OUTS_DTYPE = frozenset((torch.sum, torch.prod, torch.cumsum, torch.cumprod, torch.mean, torch.nansum))
 #: The largest Python int torch's own setitem converts (a C ``long long``); uint64 holds more.
 _INT64_MAX = INT_RANGE[int64][1]
 
