@@ -224,7 +224,7 @@ def _binary(  # noqa: PLR0915
             ka, kb, x, y = kb, ka, y, x
         scope = None if looked_up is not None else innermost()
         if scope is None or (scope.policy is None and not scope.closed):  # the namespace's policy decides
-            plan = looked_up or (ns._plans.get(table) or _table(ns, op, function))[ka * _NK + kb]
+            plan = looked_up or (p.get(table) or _table(ns, op, function))[ka * _NK + kb]
             own = True
         else:
             plan = _scoped(ns, op, scope, (ka, x), (kb, y), function=function)
@@ -273,7 +273,7 @@ def _binary(  # noqa: PLR0915
         result = _new(cls)
         result._x = out
         result._ns = ns
-        result._p = ns._plans
+        result._p = p
         result._k = r
         if scope is not None:
             _record(scope, op, plan, (ka, x_given), (kb, y_given))

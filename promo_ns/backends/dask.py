@@ -166,14 +166,6 @@ def _updated(new: Any, old: Any) -> Any:
 # --- the adapter ---------------------------------------------------------------------------
 
 
-#: The error for ``copy=False`` of data that is no Dask array (``call``, and the ``fix`` to suggest).
-_COPIES = (
-    "{call} on the dask backend: Dask copies every NumPy array it makes an array of "
-    "(dask.array.from_array, which keeps its blocks private), so nothing can be shared; use {fix}, "
-    "which copies once, or keep the data in a NumPy namespace"
-)
-
-
 class DaskBackend(NumpyLike):
     """``dask.array``: NumPy's promotion on lazy arrays, NumPy's kernels on each block.
 
@@ -285,7 +277,11 @@ class DaskBackend(NumpyLike):
         if device is not None and device not in self.compat.__array_namespace_info__().devices():
             raise ValueError(f"Unsupported device for Dask: {device!r}")
         if copy is False:
-            raise ValueError(_COPIES.format(call="asarray(obj, copy=False)", fix="asarray(obj)"))
+            raise ValueError(
+                "asarray(obj, copy=False) on the dask backend: Dask copies every NumPy array it makes an "
+                "array of (dask.array.from_array, which keeps its blocks private), so nothing can be "
+                "shared; use asarray(obj), which copies once, or keep the data in a NumPy namespace"
+            )
         return self.module.from_array(numpy.asarray(obj, dtype=dtype, copy=copy), chunks=chunks)
 
     def getitem(self, x: Any, key: Any) -> Any:
