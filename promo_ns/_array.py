@@ -235,10 +235,11 @@ class Array:
             store = None if cell is None else cell.inplace_kernel
             if store is not None:  # a Python scalar the cell takes as it is, and the backend's own store
                 try:
-                    store(self._x, key._x, value)
+                    stored = store(self._x, key._x, value)
                 except Exception as e:  # the full path's error, without storing (and warning) twice
                     raise kernel_failure(self._ns, "setitem", e, (self._x, key._x, value))  # noqa: B904 - cause set
-                return
+                if stored is not NotImplemented:  # else nothing was written: the full path checks the key
+                    return
         plan, _, y = _checked_setitem(self, value)
         native_key = key._x if key.__class__ is Array else _native_key(key)
         try:

@@ -135,7 +135,92 @@ def test_setitem_of_a_mask_and_a_scalar_gives_the_full_paths_outcome(backend: st
             code = _SCALAR_CODE[type(value)]
             plan = None if cells is None else cells[a._k * _NK + code]
             fast_cells += plan is not None and plan.inplace_kernel is not None
-    assert fast_cells or backend != "numpy", "no setitem cell took the fast path"
+    assert fast_cells or backend not in ("numpy", "torch"), "no setitem cell took the fast path"
+
+
+def _torch_operands() -> dict[str, Any]:
+    """Torch tensors the fast paths must leave to the full path, or take as it does."""
+    import torch
+
+    with torch.inference_mode():
+        inference = torch.ones(5)
+    return {
+        "plain": torch.ones(5),
+        "inference": inference,
+        "leaf needing its gradient": torch.ones(5, requires_grad=True),
+        "broadcast view": torch.ones(1).expand(5),
+        "transposed": torch.ones(5, 2).T[0],
+        "meta": torch.ones(5, device="meta"),
+        "uint32": torch.ones(5, dtype=torch.uint32),
+        "rows": torch.ones(5, 2),
+    }
+
+
+def _torch_keys() -> dict[str, Any]:
+    import torch
+
+    return {
+        "mask": torch.tensor([True, False, True, False, True]),
+        "mask on meta": torch.ones(5, dtype=torch.bool, device="meta"),
+        "short mask": torch.tensor([True, False]),
+        "0-d mask": torch.tensor(True),
+        "indices": torch.tensor([0, 4]),
+        "indices out of bounds": torch.tensor([0, 9]),
+    }
+
+
+def _torch_outcome(xp: Any, f: Any, x: Any) -> tuple[str, Any]:
+    """``f(x)`` on a clone of native ``x`` wrapped: what it holds, or the error with ``x`` as it was."""
+    import torch
+
+    inference = x.is_inference()
+    with torch.inference_mode(inference):  # the clone of an inference tensor is one
+        native = x.clone().requires_grad_(x.requires_grad)
+    if x.is_contiguous() is False and x.stride()[0] == 0:
+        native = native[:1].expand(x.shape)
+    a = xp.asarray(native)
+    before = None if x.is_meta else native.detach().clone()
+    try:
+        f(a)
+    except Exception as e:
+        if before is not None:
+            assert torch.equal(native.detach(), before), "a raising op changed x"
+        return f"error {type(e).__name__}: {e}", None
+    return "stored", None if x.is_meta else native.detach().tolist()
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_torch_fast_paths_leave_what_they_cannot_check_to_the_full_path(policy: str) -> None:
+    # torch's in-place methods and x[mask] = scalar skip promo_ns's checks: on every tensor torch
+    # writes before refusing (inference tensors, broadcast views, index tensors out of bounds) or
+    # takes where promo_ns refuses (a mask on another device), they give the full path's outcome
+    pytest.importorskip("torch")
+    import torch
+
+    xp = promo_ns.namespace("torch", policy=policy)
+    operands, keys = _torch_operands(), _torch_keys()
+    for x_name, x in operands.items():
+        for key_name, key in keys.items():
+
+            def store(a: Any, key: Any = key) -> None:
+                a[xp.asarray(key)] = 2.0
+
+            with promo_ns.policy(policy):
+                full = _torch_outcome(xp, store, x)
+            for _ in range(2):  # the first call compiles the cell
+                assert _torch_outcome(xp, store, x) == full, (x_name, key_name)
+        for y_name, y in operands.items():
+            if y.dtype != torch.float32 or y.is_inference():
+                continue
+
+            def add(a: Any, y: Any = y) -> None:
+                b = xp.asarray(y)
+                a += b
+
+            with promo_ns.policy(policy):
+                full = _torch_outcome(xp, add, x)
+            for _ in range(2):
+                assert _torch_outcome(xp, add, x) == full, (x_name, y_name, "+=")
 
 
 @pytest.mark.parametrize("backend", ["numpy", "torch"])

@@ -158,12 +158,14 @@ class Backend(Protocol):
     def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[..., Any] | None:
         """A native function storing ``x op y`` into ``x`` as :meth:`inplace` would, for n-d arrays.
 
-        NumPy's ``operator.iadd``, torch's ``add(x, y, out=x)``.  Only asked for
+        NumPy's ``operator.iadd``, torch's ``x.add_(y)``.  Only asked for
         a ``direct`` cell of two arrays whose first operand's dtype is
         ``compute`` and the result's; for ``setitem`` (a function of ``x``,
         ``key`` and ``value``), for a cell whose value needs no check.  None where it could fail after writing
         part of ``x``, computes other values than the policy's, or where arrays
-        are immutable.  Where it raises, ``x`` is as it was.
+        are immutable.  Where it raises, ``x`` is as it was.  A ``setitem``
+        store returns ``NotImplemented``, writing nothing, for a key or ``x``
+        it leaves to :meth:`setitem`'s checks.
         """
         ...
 

@@ -36,12 +36,14 @@ __all__ = [
     "bounds_checked",
     "counts_checked",
     "getitem",
+    "mask_store",
     "setitem",
     "shared_memory_error",
     "sorter_checked",
 ]
 
 Tensor = torch.Tensor
+_BOOL = torch.bool
 _INT64_MAX = 2**63 - 1
 #: key parts torch and NumPy read alike, looked at no further (bool is an int subclass, but not an index).
 _PLAIN = frozenset((int, slice, type(None), type(Ellipsis)))
@@ -131,6 +133,29 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
             _write(x, _flip_key(x, key), value)
     except RuntimeError as e:
         raise _write_error(x, positive, value, e, flipped=reversed_dims) from e
+
+
+def mask_store(x: Tensor, key: Any, value: Any) -> Any:
+    """``x[key] = value`` for a bool mask ``key`` on ``x``'s device; NotImplemented, writing nothing, else.
+
+    ``value`` is a Python scalar the plan takes as it is.  Torch checks a mask
+    before it writes; it does not check index tensors' bounds first, takes a
+    CPU mask for a CUDA ``x``, checks no mask on the meta device, writes each
+    shared element of a broadcast view, and writes an inference tensor before
+    refusing it: those, and any error, are left to :func:`setitem`'s checks.
+    """
+    if (
+        key.dtype is not _BOOL
+        or (key.is_cpu is not True if x.is_cpu else (x.is_meta or key.device != x.device))
+        or not x.is_contiguous()
+        or x.is_inference()
+    ):
+        return NotImplemented
+    try:
+        x[key] = value
+    except Exception:  # refused before writing: setitem's checks say why
+        return NotImplemented
+    return None
 
 
 def _whole_mask(x: Tensor, key: Any) -> bool:

@@ -258,20 +258,25 @@ class TorchBackend(DTypeMaps, KernelErrors):
         )
         return scalars.as_on_cpu(op, fn, self.native_dtype(compute), opmath=opmath)
 
-    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[[Any, Any], Any] | None:
-        """Torch's function with ``out=x`` for a ``y`` of ``x``'s shape, where :meth:`inplace` runs it so.
+    def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[..., Any] | None:
+        """Torch's in-place method (``x.add_(y)``) where :meth:`inplace` computes straight into ``x``.
 
-        Not where :meth:`inplace` computes into a temporary (see there), nor for
-        a function giving the policy's values (:meth:`_valued`).  Any other
-        shape raises and takes the full path, which checks it first (``out=``
-        would resize ``x``; on the meta device torch checks nothing).
+        Torch checks the shapes, dtypes and devices before it writes, except
+        that it writes an inference tensor before refusing it: that one takes
+        the full path.  Not where :meth:`inplace` computes into a temporary
+        (see there), nor for a function giving the policy's values
+        (:meth:`_valued`).  For ``setitem``, ``x[mask] = scalar``
+        (:func:`_torch_index.mask_store`).
         """
+        if op == "setitem":
+            return index.mask_store
         fn = self._fn.get(op)
         if fn is None or self._in_temporary(op, compute, values):
             return None
         if self._valued(op, compute, fn, values) is not fn:
             return None
-        return partial(_into_same_shape, fn)
+        method = getattr(torch.Tensor, f"{NATIVE[op][1]}_", None)  # maximum has none
+        return None if method is None else _in_place(method)
 
     def _in_temporary(self, op: str, compute: DType, values: Values) -> bool:
         """Whether ``x op= y`` computes into a temporary whatever ``y`` is (see :meth:`inplace`)."""
@@ -504,11 +509,20 @@ def _is_array(x: Any) -> bool:
     return isinstance(x, torch.Tensor) and x.ndim > 0
 
 
-def _into_same_shape(fn: Callable[..., Any], x: Any, y: Any) -> None:
-    """``fn(x, y, out=x)`` for a ``y`` of ``x``'s shape where autograd records nothing; a ValueError else."""
-    if y.shape != x.shape or _differentiated(x, y) or x.is_inference():
-        raise ValueError("another shape, an op autograd records, an inference tensor: the full path does it")
-    fn(x, y, out=x)
+def _in_place(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], None]:
+    """``method(x, y)``, torch's in-place method, for what torch checks: a ValueError, writing nothing, else.
+
+    Torch writes an inference tensor before refusing it, takes a ``y`` on the
+    meta device for a CPU ``x`` (writing nothing), and on the meta device checks
+    no shapes of some methods (``floor_divide_``): those take the full path.
+    """
+
+    def run(x: Any, y: Any) -> None:
+        if x.is_inference() or x.is_meta or y.is_meta:
+            raise ValueError("an inference tensor, or the meta device: the full path checks it")
+        method(x, y)
+
+    return run
 
 
 class InferenceTensorError(ValueError, RuntimeError):
