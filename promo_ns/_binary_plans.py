@@ -146,10 +146,11 @@ def _compile(
         arrays_kernel=kernel if arrays else None,
         inplace_kernel=backend.inplace_kernel(op, compute, values) if stores else None,
     )
-    return plan if rule is None else _float_scalar_plan(plan, rule, policy, backend, cell=(a, b))
+    return plan if rule is None else _float_scalar_plan(op, plan, rule, policy, backend, cell=(a, b))
 
 
 def _float_scalar_plan(
+    op: str,
     plan: Plan,
     rule: str,
     policy: Policy,
@@ -157,7 +158,9 @@ def _float_scalar_plan(
     *,
     cell: tuple[tuple[DType | None, Role], tuple[DType | None, Role]],
 ) -> Plan:
-    """``plan`` of cell ``(a, b)``, as the policy's ``rule`` computes it (see :func:`_float_scalar_rule`).
+    """``plan`` of ``op``'s cell ``(a, b)``, as the policy's ``rule`` computes it.
+
+    See :func:`_float_scalar_rule`.
 
     ``"float32_opmath"``: a float16/bfloat16 cell computes in float32 and is
     rounded once.  ``"reciprocal_then_multiply"`` (``s / x``): the array's
@@ -166,7 +169,8 @@ def _float_scalar_plan(
     """
     compute = plan.compute
     if rule == "float32_opmath":
-        return plan._replace(compute=float32, rounded=compute)
+        kernel = plan.kernel if plan.direct else backend.rounded_kernel(op, float32, compute, plan.values)
+        return plan._replace(compute=float32, rounded=compute, kernel=kernel)
     if rule == "reciprocal_then_multiply":
         a, b = cell
         x = b[0]

@@ -84,6 +84,8 @@ def expected(backend: str, case: Case, ref: Outcome, got: Outcome) -> str | None
         return "the standard leaves a float array cast to an int dtype it does not fit unspecified"
     if backend == "jax-x32" and type(got.error).__name__ == "JaxX64Error":
         return "JAX without 64-bit types refuses a 64-bit dtype with JaxX64Error"
+    if _within_moments_rounding(case, ref, got):
+        return "std/var around a mean rounded to the dtype (Dask's chunks, XLA's): ulps of the largest value"
     if not got.built and _missing_dtype(got.error):
         return "the backend has no dtype of an operand (CuPy has no bfloat16): nothing to compare"
     return None
@@ -95,6 +97,20 @@ def _fft_of_non_finite(case: Case, ref: Outcome, got: Outcome) -> bool:
         return False
     operands = [np.asarray(o.values) for o in case.operands if isinstance(o, Operand)]
     return ref.dtype == got.dtype and any(not np.all(np.isfinite(v)) for v in operands)
+
+
+def _within_moments_rounding(case: Case, ref: Outcome, got: Outcome) -> bool:
+    """Whether ``std``/``var`` gave one dtype, standard deviations within 4 ulps of the largest value."""
+    if case.op not in ("std", "var") or ref.error or got.error or ref.dtype != got.dtype:
+        return False
+    values = np.asarray(case.operands[0].values)
+    if values.dtype.kind != "f" or values.size == 0 or not np.all(np.isfinite(values)):
+        return False
+    spread = 4 * float(np.finfo(values.dtype).eps) * float(np.max(np.abs(values)))
+    a, b = (np.asarray(o.values, dtype=np.float64) for o in (ref, got))
+    if case.op == "var":
+        a, b = np.sqrt(a), np.sqrt(b)
+    return bool(np.all(np.abs(a - b) <= spread))
 
 
 def _missing_dtype(error: BaseException | None) -> bool:
@@ -223,6 +239,8 @@ def test_setitem(backend: str, case: Case) -> None:
 
 @pytest.mark.parametrize("backend", DIFFERENTIAL_BACKENDS)
 @given(case=one_array_cases())
+# found by it: the float32 std of three 54367268.0 is 1.89 on Dask, 4.0 on JAX (NumPy, torch: 0)
+@example(case=found(Case("std", "one_array", (_operand("float32", [54367268.0] * 3),), "array-api")))
 def test_one_array_functions(backend: str, case: Case) -> None:
     check(backend, case)
 

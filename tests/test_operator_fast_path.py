@@ -244,3 +244,59 @@ def test_an_operator_of_two_arrays_runs_one_frame_beside_the_kernel(backend: str
     finally:
         sys.setprofile(None)
     assert frames == ["binary", "binary"], frames
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("backend", ["numpy", "torch"])
+def test_in_place_ops_on_views_of_one_array_read_y_before_writing(backend: str, policy: str) -> None:
+    # torch computes overlapping strided views element by element, reading what it has written;
+    # NumPy reads y first: every backend gives NumPy's, on the full path and on the fast path
+    pytest.importorskip(backend)
+    xp = promo_ns.namespace(backend, policy=policy)
+    for _ in range(2):  # the first call compiles the cell, the second takes the fast path
+        b = xp.asarray([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], dtype=xp.float32)
+        x = b[::2][1:]
+        x += b[::2][:-1]
+        assert to_numpy(b).tolist() == [1, 2, 4, 4, 8, 6, 12, 8]
+        m = xp.reshape(xp.asarray([1.0, 2.0, 3.0, 4.0], dtype=xp.float32), (2, 2))
+        m += m.T
+        assert to_numpy(m).tolist() == [[2, 5], [5, 8]]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_a_python_float_stored_into_float16_is_rounded_once_on_every_backend(policy: str) -> None:
+    # torch rounds a Python float to float16 through float32 (twice); NumPy rounds it once
+    pytest.importorskip("torch")
+    value = 1 + 2**-11 + 2**-40  # just above halfway between 1 and the next float16
+    stored = []
+    for backend in ("numpy", "torch"):
+        xp = promo_ns.namespace(backend, policy=policy)
+        x = xp.zeros(3, dtype=xp.float16)
+        for _ in range(2):  # the full path, then the fast path where the cell has one
+            x[xp.asarray([True, False, True])] = value
+            x[...] = value
+            stored.append(to_numpy(x).tolist())
+    assert stored[0] == [1.0009765625] * 3
+    assert all(s == stored[0] for s in stored), stored
+
+
+def test_a_leaf_needing_its_gradient_is_refused_in_place_with_promo_ns_words() -> None:
+    # autograd refuses to change such a leaf (or its view) in place: promo_ns says so, before writing
+    torch = pytest.importorskip("torch")
+    from promo_ns.backends.torch import GradientLeafError
+
+    xp = promo_ns.namespace("torch", policy="pytorch")
+    leaf = torch.zeros(3, requires_grad=True)
+    mask = xp.asarray([True, False, True])
+    for x in (xp.asarray(leaf), xp.asarray(leaf)[1:]):
+        add_one = lambda x: x.__iadd__(xp.ones_like(x))  # noqa: E731
+        store_two = lambda x: x.__setitem__(mask[: x.shape[0]], 2.0)  # noqa: E731
+        for update in (add_one, store_two):
+            for _ in range(2):  # the full path, then the fast path where the cell has one
+                with pytest.raises(GradientLeafError, match=r"requires its gradient.*torch\.no_grad"):
+                    update(x)
+                assert leaf.tolist() == [0.0, 0.0, 0.0]
+    with torch.no_grad():
+        x = xp.asarray(leaf)
+        x += xp.ones_like(x)
+    assert leaf.tolist() == [1.0, 1.0, 1.0]

@@ -155,6 +155,17 @@ class Backend(Protocol):
         """
         ...
 
+    def rounded_kernel(
+        self, op: str, compute: DType, rounded: DType, values: Values
+    ) -> Callable[[Any, Any], Any] | None:
+        """A native function of ``x op y`` computed in ``compute`` and rounded once to ``rounded``.
+
+        What :meth:`binary` computes for a plan with ``rounded`` (a float16
+        array and a Python float in float32), for a cell of an array and a
+        Python float the policy takes as it is; None where :meth:`binary` must.
+        """
+        ...
+
     def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[..., Any] | None:
         """A native function storing ``x op y`` into ``x`` as :meth:`inplace` would, for n-d arrays.
 
@@ -275,6 +286,12 @@ class DTypeMaps:
         if found is None:
             found = self._native[dtype] = native(dtype, self.module)
         return found
+
+    def rounded_kernel(
+        self, op: str, compute: DType, rounded: DType, values: Values
+    ) -> Callable[[Any, Any], Any] | None:
+        """None: :meth:`binary` computes and rounds."""
+        return None
 
     def caster(self, copy: bool) -> Callable[[Any, Any], Any]:
         """``compat.astype(x, target, copy=copy)`` as a function of ``(x, target)`` (``Backend.caster``)."""

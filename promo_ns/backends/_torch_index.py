@@ -43,7 +43,8 @@ __all__ = [
 ]
 
 Tensor = torch.Tensor
-_BOOL = torch.bool
+_BOOL, _HALF = torch.bool, torch.float16
+_HALF_MAX = 65504.0
 _INT64_MAX = 2**63 - 1
 #: key parts torch and NumPy read alike, looked at no further (bool is an int subclass, but not an index).
 _PLAIN = frozenset((int, slice, type(None), type(Ellipsis)))
@@ -151,11 +152,21 @@ def mask_store(x: Tensor, key: Any, value: Any) -> Any:
         or x.is_inference()
     ):
         return NotImplemented
+    if value.__class__ is float and x.dtype is _HALF:
+        value = _once_to_half(value)
     try:
         x[key] = value
     except Exception:  # refused before writing: setitem's checks say why
         return NotImplemented
     return None
+
+
+def _once_to_half(value: float) -> float:
+    """``value`` rounded to float16 once, as NumPy rounds it (torch rounds a double through float32)."""
+    if -_HALF_MAX <= value <= _HALF_MAX:
+        return float(numpy.float16(value))
+    with numpy.errstate(over="ignore"):  # beyond the range (or NaN): inf, as torch writes it
+        return float(numpy.float16(value))
 
 
 def _whole_mask(x: Tensor, key: Any) -> bool:
@@ -455,6 +466,8 @@ def _write(x: Tensor, key: Any, value: Any) -> None:
     (torch refuses it); uint16/32/64 write through their signed bits where
     torch has no kernel.
     """
+    if value.__class__ is float and x.dtype is _HALF:
+        value = _once_to_half(value)
     try:
         _assign(x, key, value)
     except RuntimeError as e:

@@ -203,6 +203,10 @@ class DaskBackend(NumpyLike):
         _check_known_values(fn, op, plan, y, self.native_dtype(plan.compute))
         return elemwise(fn, x, y, dtype=dtype)
 
+    def rounded_kernel(self, op: str, compute: DType, rounded: DType, values: Values) -> None:
+        """None: :meth:`binary` computes and rounds block by block."""
+        return None
+
     def inplace_kernel(self, op: str, compute: DType, values: Values) -> None:
         """None: a Dask array is not written in place (see :meth:`inplace`)."""
         return None

@@ -67,7 +67,10 @@ def _rounded_once(ufunc: Any, c: Any, rounded: Any, x: Any, y: Any) -> Any:
     """
     array = x if hasattr(x, "dtype") and x.ndim >= getattr(y, "ndim", 0) else y
     if array.size < _CAST_INTO_OUTPUT:
-        x, y = (v.astype(c) if hasattr(v, "dtype") else v for v in (x, y))
+        if hasattr(x, "dtype"):
+            x = x.astype(c)
+        if hasattr(y, "dtype"):
+            y = y.astype(c)
         return ufunc(x, y).astype(rounded)
     return ufunc(x, y, out=numpy.empty_like(array, dtype=rounded), dtype=c, casting="unsafe")
 
@@ -372,6 +375,15 @@ class NumpyLike(DTypeMaps, KernelErrors):
         if self._numpy:
             return self.to_array(_compute_in(ufunc, c, x, y))
         return self.to_array(ufunc(x, y, dtype=c, casting="unsafe"))
+
+    def rounded_kernel(
+        self, op: str, compute: DType, rounded: DType, values: Values
+    ) -> Callable[[Any, Any], Any] | None:
+        """The ufunc computing in ``compute``, rounded once to ``rounded``, as :meth:`binary` computes it."""
+        if op not in self._ufunc or (op, compute) in _EXACT_IN:
+            return None
+        c, r = self.native_dtype(compute), self.native_dtype(rounded)
+        return partial(_rounded_once, self._valued(op, compute, values), c, r)
 
     def inplace_kernel(self, op: str, compute: DType, values: Values) -> Callable[..., Any] | None:
         """Python's in-place operator (``x += y``: the ufunc, ``out=x``) where :meth:`inplace` runs the ufunc.

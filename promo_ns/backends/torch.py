@@ -33,7 +33,7 @@ from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result, named
 from promo_ns.policies import Role, get_policy
 
-__all__ = ["InferenceTensorError", "TorchBackend", "check_writable"]
+__all__ = ["GradientLeafError", "InferenceTensorError", "TorchBackend", "check_writable"]
 
 #: ops whose torch function takes a Python scalar as its first / second argument.
 _SCALAR_FIRST = frozenset(
@@ -298,8 +298,11 @@ class TorchBackend(DTypeMaps, KernelErrors):
         records (``x`` or ``y`` requiring its gradient), which ``out=`` refuses.
         """
         check_writable(f"in-place {op!r}", x)
+        _check_not_a_leaf(f"in-place {op!r}", x)
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
+        if isinstance(y, torch.Tensor) and y is not x and _shared(x, y):
+            y = y.clone()  # torch reads a y sharing x's memory as it writes x; NumPy reads it first
         if _differentiated(x, y):  # from a copy of x, which autograd may keep for the gradient (x **= y)
             _store(op, x, inplace_result(self, op, x.clone(), y, plan))
             return
@@ -422,8 +425,8 @@ class TorchBackend(DTypeMaps, KernelErrors):
         return numerics.scalar_tensor(value, self.native_dtype(dtype), like.device)
 
     def same_device(self, x: Any, y: Any) -> bool:
-        """Whether two tensors live on the same device."""
-        return bool(x.device == y.device)
+        """Whether two tensors live on the same device (the CPU is one)."""
+        return (x.is_cpu and y.is_cpu) or x.device == y.device  # type: ignore[no-any-return]
 
     def to_array(self, x: Any) -> Any:
         """Torch results are tensors already."""
@@ -460,6 +463,7 @@ class TorchBackend(DTypeMaps, KernelErrors):
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         """``x[key] = value``, every key part checked first: ``x`` is left untouched if it raises."""
         check_writable("setitem", x)
+        _check_not_a_leaf("setitem", x)
         index.setitem(x, key, value)
 
 
@@ -513,13 +517,15 @@ def _in_place(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], None]:
     """``method(x, y)``, torch's in-place method, for what torch checks: a ValueError, writing nothing, else.
 
     Torch writes an inference tensor before refusing it, takes a ``y`` on the
-    meta device for a CPU ``x`` (writing nothing), and on the meta device checks
-    no shapes of some methods (``floor_divide_``): those take the full path.
+    meta device for a CPU ``x`` (writing nothing), on the meta device checks
+    no shapes of some methods (``floor_divide_``), and computes views of one
+    tensor element by element (``b[2::2] += b[:-2:2]`` reads elements it has
+    written): those take the full path.
     """
 
     def run(x: Any, y: Any) -> None:
-        if x.is_inference() or x.is_meta or y.is_meta:
-            raise ValueError("an inference tensor, or the meta device: the full path checks it")
+        if x.is_inference() or x.is_meta or y.is_meta or y._base is not None or x._base is y:
+            raise ValueError("an inference tensor, the meta device or views: the full path checks them")
         method(x, y)
 
     return run
@@ -531,6 +537,24 @@ class InferenceTensorError(ValueError, RuntimeError):
     A ValueError, as NumPy's backend refuses a read-only array, and a
     RuntimeError, as torch refuses it (after its kernel has written it).
     """
+
+
+class GradientLeafError(ValueError, RuntimeError):
+    """An update in place of a leaf tensor requiring its gradient (or of its view): autograd refuses it.
+
+    A ValueError, as NumPy's backend refuses a read-only array, and a
+    RuntimeError, as torch refuses it.
+    """
+
+
+def _check_not_a_leaf(what: str, x: Any) -> None:
+    """Raise :class:`GradientLeafError` where ``x`` (or the tensor it views) is a leaf autograd keeps."""
+    if x.requires_grad and torch.is_grad_enabled() and (x if x._base is None else x._base).is_leaf:
+        raise GradientLeafError(
+            f"{what}: the array is a leaf tensor that requires its gradient (or a view of one), which "
+            "autograd does not let change in place; the array is unchanged. Update it under "
+            "torch.no_grad(), or update a copy (xp.asarray(x, copy=True))"
+        )
 
 
 def check_writable(what: str, x: Any) -> None:
@@ -548,6 +572,13 @@ def check_writable(what: str, x: Any) -> None:
             "(x = xp.asarray(x, copy=True); x = x.clone() for a torch tensor) or update it under "
             "torch.inference_mode()"
         )
+
+
+def _shared(x: Any, y: Any) -> bool:
+    """Whether tensors ``x`` and ``y`` share memory (views of one tensor); a sparse one shares none."""
+    if x.layout is not torch.strided or y.layout is not torch.strided:
+        return False
+    return bool(x.untyped_storage().data_ptr() == y.untyped_storage().data_ptr())
 
 
 def _differentiated(x: Any, y: Any) -> bool:
