@@ -25,12 +25,19 @@ from promo_ns._dtypes import (
     uint64,
 )
 from promo_ns._ops import NATIVE
+from promo_ns.backends import _torch_arguments as arguments
 from promo_ns.backends import _torch_index as index
 from promo_ns.backends import _torch_kernels as kernels
 from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_scalars as scalars
 from promo_ns.backends import _torch_unsigned as unsigned
 from promo_ns.backends._base import DTypeMaps, KernelErrors, Plan, Values, inplace_result, named
+from promo_ns.backends._torch_writable import (
+    GradientLeafError,
+    InferenceTensorError,
+    check_not_a_leaf,
+    check_writable,
+)
 from promo_ns.policies import Role, get_policy
 
 __all__ = ["GradientLeafError", "InferenceTensorError", "TorchBackend", "check_writable"]
@@ -100,10 +107,10 @@ class TorchBackend(DTypeMaps, KernelErrors):
         self.compat = unsigned.exact_compat(compat)
         self.compat.imag = numerics.imag(compat.imag)  # type: ignore[attr-defined]
         kernels.install(self.compat)
-        self.compat.take = index.bounds_checked(self.compat.take, default_axis=None)
-        self.compat.take_along_axis = index.bounds_checked(self.compat.take_along_axis, default_axis=-1)
-        self.compat.repeat = index.counts_checked(self.compat.repeat)
-        self.compat.searchsorted = index.sorter_checked(self.compat.searchsorted)
+        self.compat.take = arguments.bounds_checked(self.compat.take, default_axis=None)
+        self.compat.take_along_axis = arguments.bounds_checked(self.compat.take_along_axis, default_axis=-1)
+        self.compat.repeat = arguments.counts_checked(self.compat.repeat)
+        self.compat.searchsorted = arguments.sorter_checked(self.compat.searchsorted)
         self.array_type: type = torch.Tensor
         self.native_policy = get_policy("pytorch")
         # The pytorch policy gives complex64 where torch makes complex32, torch
@@ -298,7 +305,7 @@ class TorchBackend(DTypeMaps, KernelErrors):
         records (``x`` or ``y`` requiring its gradient), which ``out=`` refuses.
         """
         check_writable(f"in-place {op!r}", x)
-        _check_not_a_leaf(f"in-place {op!r}", x)
+        check_not_a_leaf(f"in-place {op!r}", x)
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
         if isinstance(y, torch.Tensor) and y is not x and _shared(x, y):
@@ -463,7 +470,7 @@ class TorchBackend(DTypeMaps, KernelErrors):
     def setitem(self, x: Any, key: Any, value: Any) -> None:
         """``x[key] = value``, every key part checked first: ``x`` is left untouched if it raises."""
         check_writable("setitem", x)
-        _check_not_a_leaf("setitem", x)
+        check_not_a_leaf("setitem", x)
         index.setitem(x, key, value)
 
 
@@ -529,49 +536,6 @@ def _in_place(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], None]:
         method(x, y)
 
     return run
-
-
-class InferenceTensorError(ValueError, RuntimeError):
-    """An update in place of an inference tensor outside inference mode, refused before anything is written.
-
-    A ValueError, as NumPy's backend refuses a read-only array, and a
-    RuntimeError, as torch refuses it (after its kernel has written it).
-    """
-
-
-class GradientLeafError(ValueError, RuntimeError):
-    """An update in place of a leaf tensor requiring its gradient (or of its view): autograd refuses it.
-
-    A ValueError, as NumPy's backend refuses a read-only array, and a
-    RuntimeError, as torch refuses it.
-    """
-
-
-def _check_not_a_leaf(what: str, x: Any) -> None:
-    """Raise :class:`GradientLeafError` where ``x`` (or the tensor it views) is a leaf autograd keeps."""
-    if x.requires_grad and torch.is_grad_enabled() and (x if x._base is None else x._base).is_leaf:
-        raise GradientLeafError(
-            f"{what}: the array is a leaf tensor that requires its gradient (or a view of one), which "
-            "autograd does not let change in place; the array is unchanged. Update it under "
-            "torch.no_grad(), or update a copy (xp.asarray(x, copy=True))"
-        )
-
-
-def check_writable(what: str, x: Any) -> None:
-    """Raise unless torch lets ``x`` be written in place: an inference tensor only inside inference mode.
-
-    Raises
-    ------
-    InferenceTensorError
-        ``x`` was made under ``torch.inference_mode()`` and this is outside it.
-    """
-    if x.is_inference() and not torch.is_inference_mode_enabled():
-        raise InferenceTensorError(
-            f"{what}: the array is an inference tensor (made under torch.inference_mode()), which torch "
-            "does not update in place outside inference mode; the array is unchanged. Copy it first "
-            "(x = xp.asarray(x, copy=True); x = x.clone() for a torch tensor) or update it under "
-            "torch.inference_mode()"
-        )
 
 
 def _shared(x: Any, y: Any) -> bool:
