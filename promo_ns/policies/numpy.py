@@ -14,24 +14,26 @@ int8), and Python scalars alone take the default dtype of their kind
 ...) first turn each integer input into the smallest float that holds it; bool
 ``**``, ``//``, ``%`` and shifts compute in int8.
 
-Python ints as data (``int_values``, measured by ``conformance/frameworks/edges.py``,
-stored in ``tests/reference/edges-numpy.json``): in arithmetic, bitwise ops,
-shifts, ``maximum``/``minimum`` and setitem an int must fit the array's dtype
-(a bool array's is an int64), else ``OverflowError``; an integer power refuses
-a negative exponent (``ValueError``: "Integers to negative integer powers are
-not allowed").  Comparisons of an integer array are exact (``uint8_array <
-1000`` is all true, ``== -1`` all false) and the logical ufuncs take the
-int's truth (any int64); true division and the float-only functions convert
-the int to the float they compute in (``uint8_array / 1000``, ``arctan2(x,
--3)``); ``where`` converts it through a C long (``-2**63 .. 2**64-1``) and
-wraps it into the result; ``clip`` drops an int bound beyond the dtype that
-clips nothing (``np.clip``'s own rule) and refuses the others.  These are the
-policy's refusals (NumPy raises them before any loop runs).  Setitem casts any
-value into the array (a 0-d array of any dtype, a Python float into an
-integer array), but a Python complex into a real array raises (``float()``
-of it does).  Integer division by zero (0 and a warning in NumPy, an error
-in torch) is the backend's numerics, not the policy's; promo_ns's torch backend
-gives NumPy's 0.
+Python ints as data (``int_values``, measured by
+``conformance/frameworks/edges.py``, stored in
+``tests/reference/edges-numpy.json``): in arithmetic, bitwise ops, shifts,
+``maximum``/``minimum`` and setitem an int must fit the array's dtype (a bool
+array's is an int64), else ``OverflowError``; an integer power refuses a
+negative exponent (``ValueError``: "Integers to negative integer powers are not
+allowed"). Comparisons of an integer array are exact (``uint8_array < 1000`` is
+all true, ``== -1`` all false) and the logical ufuncs take the int's truth (any
+int64), and a Python float's or complex's as it is (they compute in float64:
+``logical_or(float16_array, 1e-10)`` is all true); true division and the
+float-only functions convert the int to the float they compute in
+(``uint8_array / 1000``, ``arctan2(x, -3)``); ``where`` converts it through a C
+long (``-2**63 .. 2**64-1``) and wraps it into the result; ``clip`` drops an
+int bound beyond the dtype that clips nothing (``np.clip``'s own rule) and
+refuses the others. These are the policy's refusals (NumPy raises them before
+any loop runs). Setitem casts any value into the array (a 0-d array of any
+dtype, a Python float into an integer array), but a Python complex into a real
+array raises (``float()`` of it does). Integer division by zero (0 and a
+warning in NumPy, an error in torch) is the backend's numerics, not the
+policy's; promo_ns's torch backend gives NumPy's 0.
 
 One-array functions (``FUNCTIONS``; columns are ``promo_ns._ops.FUNCTION_FAMILY``'s
 families): the float functions turn bool/int8/uint8 into float16, int16/uint16
@@ -65,7 +67,7 @@ from promo_ns._dtypes import (
     uint32,
     uint64,
 )
-from promo_ns.policies._model import Family, IntRule, Policy, function_grid, grid, scalar_grid
+from promo_ns.policies._model import Family, IntRule, Policy, Role, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -122,6 +124,14 @@ _EXACT: dict[str, IntRule] = {"b": "fit", "i": "exact", "u": "exact"}
 _CLIP: dict[str, IntRule] = {"b": "fit", "i": "bounds", "u": "bounds"}
 #: The logical ufuncs read a Python int as an int64 (its truth, not wrapped), whatever the array.
 _INT64 = dict.fromkeys("biufc", (-(2**63), 2**63 - 1))
+#: The logical ufuncs read a Python float's or complex's truth as it is: ``logical_or(float16_array,
+#: 1e-10)`` is all true, though 1e-10 rounds to 0 in float16 (they compute as float64, complex128).
+_EXACT_TRUTH = {
+    (d, r): complex128 if d.kind == "c" or r is Role.COMPLEX else float64
+    for d in DTYPES
+    if d.kind in "fc"
+    for r in (Role.FLOAT, Role.COMPLEX)
+}
 #: ``np.where`` converts a Python int for a bool or integer array through a C (unsigned) long.
 _C_LONG = dict.fromkeys("biu", (-(2**63), 2**64 - 1))
 
@@ -208,7 +218,9 @@ POLICY = Policy(
         "true_divide": Family(result_map={d: float64 for d in DTYPES if d.kind in "biu"}, int_values={}),
         "comparison": Family(result="bool", int_values=_EXACT),
         "ordering": Family(result="bool", int_values=_EXACT),
-        "logical": Family(result="bool", int_values={"i": "exact", "u": "exact"}, int_range=_INT64),
+        "logical": Family(
+            result="bool", int_values={"i": "exact", "u": "exact"}, int_range=_INT64, scalars=_EXACT_TRUTH
+        ),
         "bitwise": Family(kinds="biu"),
         "shift": Family(kinds="biu", result_map={bool_: int8}),
         "float_only": Family(kinds="biuf", operand_map=_SMALLEST_FLOAT, int_values={}),
