@@ -289,8 +289,13 @@ def test_a_leaf_needing_its_gradient_is_refused_in_place_with_promo_ns_words() -
     leaf = torch.zeros(3, requires_grad=True)
     mask = xp.asarray([True, False, True])
     for x in (xp.asarray(leaf), xp.asarray(leaf)[1:]):
-        add_one = lambda x: x.__iadd__(xp.ones_like(x))  # noqa: E731
-        store_two = lambda x: x.__setitem__(mask[: x.shape[0]], 2.0)  # noqa: E731
+
+        def add_one(x: Any) -> None:
+            x += xp.ones_like(x)
+
+        def store_two(x: Any) -> None:
+            x[mask[: x.shape[0]]] = 2.0
+
         for update in (add_one, store_two):
             for _ in range(2):  # the full path, then the fast path where the cell has one
                 with pytest.raises(GradientLeafError, match=r"requires its gradient.*torch\.no_grad"):
