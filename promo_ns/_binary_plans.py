@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from promo_ns._dtypes import DType, float32
+from promo_ns._dtypes import DType, bfloat16, complex64, float16, float32
 from promo_ns._engine.decisions import compute_cell, family_name, promoted_cell
 from promo_ns._engine.functions import function_dtype
 from promo_ns._engine.operands import Refusal
@@ -25,7 +25,7 @@ from promo_ns._float_scalars import (
 from promo_ns._memo import per_policy
 from promo_ns._operands import _KEYS, _NK, code_of
 from promo_ns.backends import Backend, Plan, Values
-from promo_ns.policies import Policy, Role
+from promo_ns.policies import Family, Policy, Role
 
 __all__ = ["plan_of", "plans", "refusals"]
 
@@ -112,9 +112,11 @@ def _compile(
         or "bifc".index(scalar.kind) > "bifc".index(_KIND[compute.kind])
     )
     ints = None if scalar is not Role.INT else int_limits(policy, family, (a, b), int(a[0] is not None))
+    truth = _truth_limit(rules, family, scalar, compute)
     fix = (
         converts
         or ints is not None
+        or truth is not None
         or (scalar is not None and checks_inexact(policy, family, compute, scalar, int(a[0] is not None)))
     )
     rule = _float_scalar_rule(policy, op, a, b, compute, function=function)
@@ -145,8 +147,28 @@ def _compile(
         values=values,
         arrays_kernel=kernel if arrays else None,
         inplace_kernel=backend.inplace_kernel(op, compute, values) if stores else None,
+        truth=truth,
     )
     return plan if rule is None else _float_scalar_plan(op, plan, rule, policy, backend, cell=(a, b))
+
+
+#: The largest magnitude that rounds to 0 in each floating dtype narrower than a Python float
+#: (half its smallest subnormal, a tie that rounds to even), a complex's per part.
+_ROUNDS_TO_ZERO = {float16: 2.0**-25, bfloat16: 2.0**-134, float32: 2.0**-150, complex64: 2.0**-150}
+
+
+def _truth_limit(rules: Family | None, family: str, scalar: Role | None, compute: DType) -> float | None:
+    """``Plan.truth`` of a logical op's Python float or complex computing in ``compute``; else None.
+
+    Where ``compute`` holds every Python float, both readings of
+    ``Family.scalar_truth`` agree and the kernel reads the value as it is.
+    """
+    if family != "logical" or rules is None or scalar not in (Role.FLOAT, Role.COMPLEX):
+        return None
+    limit = _ROUNDS_TO_ZERO.get(compute)
+    if limit is None:
+        return None
+    return 0.0 if rules.scalar_truth == "as_written" else limit
 
 
 def _float_scalar_plan(

@@ -39,19 +39,19 @@ from promo_ns._convert import (
     cast,
     defers_to,
     device_error,
-    fit,
     is_numpy_scalar,
     mixed_backends,
     operand_of,
     promoted_operand,
     reflected_name,
 )
-from promo_ns._dtypes import DTYPES, FLOAT_MAX, DType, bool_, float32, real_float, uint8
+from promo_ns._dtypes import DTYPES, DType, bool_, float32, uint8
 from promo_ns._engine.decisions import compute_cell, family_name
 from promo_ns._engine.functions import COMPLEX_LIKE, complex_like, one_array_plan
 from promo_ns._engine.operands import PromotionError, Refusal
 from promo_ns._engine.resolution import resolve, resolve_many
-from promo_ns._engine.scalars import checked_inexact, checked_int, int_value
+from promo_ns._engine.scalars import int_value
+from promo_ns._float_scalars import fixed_scalar
 from promo_ns._operands import _NA, _NK, _SCALAR_CODE, Space, _engine_operand, code_of
 from promo_ns._report import (
     _record,
@@ -92,38 +92,6 @@ NORMAL, REFLECTED, INPLACE, PREPARE = 0, 1, 2, 3
 
 # --- the binary path: operators and binary functions -----------------------------------------
 
-
-def _fix_scalar(op: str, ns: Space, plan: Plan, x: Any, y: Any, *, index: int) -> tuple[Any, Any, Plan]:
-    """Native operands with the Python scalar at ``index`` checked and converted for the kernel, and the plan.
-
-    A Python int is checked against the plan's ``ints`` (one of their
-    ``plain`` ints goes as it is); one the policy compares exactly beyond its
-    dtype makes the comparison run in float32 with an infinity in its place.
-    A value converted to another Python type (an int beyond int64 for a
-    floating kernel) leaves the native kernel for the backend's ``binary``.
-    """
-    value = y if index else x
-    if value.__class__ is float:
-        top = _FLOAT_TOP.get(plan.compute)
-        if top is not None and -top <= value <= top:  # what checked_inexact() and fit() leave as it is
-            return x, y, plan
-    ints = plan.ints
-    if ints is not None and value.__class__ is int:
-        if ints.plain[0] <= value <= ints.plain[1]:
-            return x, y, plan
-        value = checked_int(ns.policy_now(), op, ints, value, index)
-        if value.__class__ is float:  # +-inf: compared exactly beyond the dtype
-            plan = plan._replace(compute=float32, direct=False, kernel=None)
-    elif value.__class__ is float or value.__class__ is complex:
-        checked_inexact(ns.policy_now(), op, value, plan.compute, index)
-    converted = fit(value, plan.compute)
-    if plan.kernel is not None and converted.__class__ is not value.__class__:
-        plan = plan._replace(direct=False, kernel=None)
-    return (x, converted, plan) if index else (converted, y, plan)
-
-
-#: The largest finite value of each floating and complex dtype: a Python float within goes as it is.
-_FLOAT_TOP = {d: FLOAT_MAX[real_float(d)] for d in DTYPES if d.kind in "fc"}
 
 _new = object.__new__
 
@@ -235,11 +203,11 @@ def _binary(  # noqa: PLR0915
             if scope is not None:
                 _record_refusal(scope, op, (ka, x), (kb, y), inplace=inplace)
             raise _refuse(self, other, op, mode)
-        r, _, _, _, fix, _, kernel, _, _, _, _, _ = plan
+        r, _, _, _, fix, _, kernel, _, _, _, _, _, _ = plan
         x_given, y_given = x, y  # for a block: its other policies check a Python scalar as given
         if fix:
             try:
-                x, y, plan = _fix_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
+                x, y, plan = fixed_scalar(op, ns, plan, x, y, index=0 if reflected else 1)
             except (PromotionError, OverflowError, ValueError) as e:
                 if scope is not None:
                     _record_refusal(scope, op, (ka, x), (kb, y), inplace=inplace, error=type(e).__name__)

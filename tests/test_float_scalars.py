@@ -25,7 +25,9 @@ from hypothesis import strategies as st
 
 import promo_ns
 from conformance.frameworks import edge_agreement, edges
+from promo_ns._binary_plans import plan_of
 from promo_ns._dtypes import BY_NAME
+from promo_ns._operands import _NK, _SCALAR_CODE
 from tests.backends import (
     BACKENDS,
     backend_marks,
@@ -406,7 +408,7 @@ def test_a_float_taken_as_it_is_is_what_the_checks_leave(
     """
     from promo_ns._convert import fit
     from promo_ns._engine.scalars import checked_inexact
-    from promo_ns._plan import _FLOAT_TOP
+    from promo_ns._float_scalars import _FLOAT_TOP
 
     top = _FLOAT_TOP[dtype]
     if not -top <= value <= top:
@@ -415,3 +417,45 @@ def test_a_float_taken_as_it_is_is_what_the_checks_leave(
         checked = checked_inexact(promo_ns.get_policy(policy), op, value, dtype, index)
         assert checked is value
         assert fit(checked, dtype) is value
+
+
+#: Python floats and complexes at the edges of the truth a logical op reads: rounding to 0 in float16,
+#: bfloat16 and float32 (ties to even at half the smallest subnormal), beyond the range, NaN.
+_TRUTHS = [
+    *(6.18e-16, 2.0**-25, 2.0**-24, 2.0**-134, 2.0**-133, 2.0**-150, 2.0**-149, 1e-320),
+    *(1e300, -0.0, 0.0, float("nan"), float("-inf"), 1e-50j, 2.0**-149 * 1j, complex(0.0, -0.0)),
+]
+
+
+def _truth(policy: str, value: complex, dtype: str) -> bool:
+    """The truth the policy reads: the value as written (numpy), else as it rounds in ``dtype``."""
+    if promo_ns.get_policy(policy).families["logical"].scalar_truth == "as_written":
+        return value != 0
+    real = {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
+    native = ml_dtypes.bfloat16 if real == "bfloat16" else np.dtype(real)
+    with np.errstate(over="ignore"):
+        parts = [np.asarray(complex(value).real, dtype=native), np.asarray(complex(value).imag, dtype=native)]
+    return any(bool(p != 0) for p in parts)
+
+
+@pytest.mark.parametrize("backend", [pytest.param(backend_name(b), marks=backend_marks(b)) for b in BACKENDS])
+@pytest.mark.parametrize("policy", ["numpy", "jax", "pytorch", "paddle", "tf-legacy"])
+def test_a_logical_op_reads_a_python_floats_truth_as_the_policy_reads_it(backend: str, policy: str) -> None:
+    # NumPy's logical ufuncs read a Python float as written, JAX's and torch's as rounded to the array's
+    # dtype: each backend gives the policy's reading, on either side, warning of nothing
+    xp = namespace(backend, policy)
+    for dtype in ("float16", "bfloat16", "float32", "complex64", "float64"):
+        skip_without(backend, dtype)
+        a = xp.asarray([0.0, 1.0], dtype=getattr(xp, dtype))
+        for value in _TRUTHS:
+            got = [xp.logical_or(a, value), xp.logical_or(value, a), xp.logical_and(a, value)]
+            plan = plan_of(xp.policy, xp._backend, "logical_or", a._k * _NK + _SCALAR_CODE[type(value)])
+            assert plan is not None
+            truth = _truth(policy, value, plan.compute.name)  # as it rounds in the dtype the op computes in
+            wide = plan.compute.name in ("float64", "complex128")
+            if backend == "jax" and wide and 0 < abs(value) < 2.3e-308:
+                continue  # XLA's CPU kernels flush float64 subnormals to 0 (docs/backends.md)
+            assert [str(g.dtype) for g in got] == ["bool"] * 3
+            if has_values(xp):
+                want = [[truth, True], [truth, True], [False, truth]]
+                assert [to_numpy(g).tolist() for g in got] == want, (dtype, value)

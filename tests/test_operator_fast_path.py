@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 import sys
+import warnings
 from functools import partial
 from typing import Any
 
@@ -305,3 +306,42 @@ def test_a_leaf_needing_its_gradient_is_refused_in_place_with_promo_ns_words() -
         x = xp.asarray(leaf)
         x += xp.ones_like(x)
     assert leaf.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_x_op_equals_x_needing_its_gradient_gives_autograds_gradient() -> None:
+    # autograd keeps the y of x *= x, which the store into x would change: y is read from a copy
+    torch = pytest.importorskip("torch")
+    xp = promo_ns.namespace("torch", policy="pytorch")
+    for _ in range(2):  # the full path, then the fast path's cell
+        w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        x = xp.asarray(w * 1)
+        x *= x
+        promo_ns.unwrap(x).sum().backward()
+        assert w.grad is not None
+        assert w.grad.tolist() == [2.0, 4.0, 6.0]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_an_in_place_op_of_tensors_sharing_numpy_memory_reads_y_first(policy: str) -> None:
+    # torch.from_numpy of two overlapping NumPy views: two storages over one memory (the full path)
+    pytest.importorskip("torch")
+    xp = promo_ns.namespace("torch", policy=policy)
+    b = np.arange(1.0, 9.0, dtype=np.float32)
+    x, y = xp.asarray(b[1:]), xp.asarray(b[:-1])
+    with promo_ns.policy(policy):
+        x += y
+    assert b.tolist() == [1, 3, 5, 7, 9, 11, 13, 15]
+
+
+def test_an_in_place_op_under_fake_tensors_warns_of_nothing() -> None:
+    # FakeTensor's data pointer is not to be read: views of one storage are found without it
+    torch = pytest.importorskip("torch")
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    xp = promo_ns.namespace("torch", policy="pytorch")
+    with warnings.catch_warnings(), FakeTensorMode():
+        warnings.simplefilter("error")
+        a = torch.zeros(8)
+        x = xp.asarray(a[1:])
+        x += xp.asarray(a[:-1])
+        assert x.shape == (7,)

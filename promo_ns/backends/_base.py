@@ -58,6 +58,9 @@ class Plan(NamedTuple):
     #: operator stores it (see :meth:`Backend.inplace_kernel`; setitem's: ``x[key] = value``,
     #: a function of the three); else None.
     inplace_kernel: Callable[..., Any] | None = None
+    #: A logical op's Python float or complex: the magnitude of each part at or below which
+    #: it reads as false (0.0: its own value, see ``Family.scalar_truth``); None elsewhere.
+    truth: float | None = None
 
 
 class Backend(Protocol):

@@ -308,8 +308,10 @@ class TorchBackend(DTypeMaps, KernelErrors):
         check_not_a_leaf(f"in-place {op!r}", x)
         if isinstance(y, torch.Tensor) and y.shape != x.shape and y.ndim:  # a 0-d y always fits
             self._check_fits(op, x, y, plan)
-        if isinstance(y, torch.Tensor) and y is not x and _shared(x, y):
-            y = y.clone()  # torch reads a y sharing x's memory as it writes x; NumPy reads it first
+        if isinstance(y, torch.Tensor) and (_differentiated(x, y) if y is x else _shared(x, y)):
+            # torch reads a y sharing x's memory as it writes x, NumPy reads it first; autograd keeps
+            # the y of x *= x, which the store would change
+            y = y.clone()
         if _differentiated(x, y):  # from a copy of x, which autograd may keep for the gradient (x **= y)
             _store(op, x, inplace_result(self, op, x.clone(), y, plan))
             return
@@ -461,6 +463,8 @@ class TorchBackend(DTypeMaps, KernelErrors):
         device = kwargs.get("device")
         if device is not None and torch.device(device).type == "meta" and isinstance(obj, (list, tuple, int)):
             return compat.asarray(obj, **{**kwargs, "device": "cpu"}).to(device)
+        if isinstance(obj, torch.Tensor):  # its own requires_grad, said (torch warns where it is not)
+            kwargs.setdefault("requires_grad", obj.requires_grad)
         return compat.asarray(obj, **kwargs)
 
     def getitem(self, x: Any, key: Any) -> Any:
@@ -527,11 +531,13 @@ def _in_place(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], None]:
     meta device for a CPU ``x`` (writing nothing), on the meta device checks
     no shapes of some methods (``floor_divide_``), and computes views of one
     tensor element by element (``b[2::2] += b[:-2:2]`` reads elements it has
-    written): those take the full path.
+    written): those take the full path, as does ``x op= x`` (autograd keeps
+    its ``y``).  Tensors sharing memory without being views of one tensor
+    (``torch.from_numpy`` of two overlapping NumPy views) are not seen here.
     """
 
     def run(x: Any, y: Any) -> None:
-        if x.is_inference() or x.is_meta or y.is_meta or y._base is not None or x._base is y:
+        if x.is_inference() or x.is_meta or y.is_meta or y is x or y._base is not None or x._base is y:
             raise ValueError("an inference tensor, the meta device or views: the full path checks them")
         method(x, y)
 
@@ -539,10 +545,19 @@ def _in_place(method: Callable[[Any, Any], Any]) -> Callable[[Any, Any], None]:
 
 
 def _shared(x: Any, y: Any) -> bool:
-    """Whether tensors ``x`` and ``y`` share memory (views of one tensor); a sparse one shares none."""
+    """Whether tensors ``x`` and ``y`` may share memory; a sparse one shares none.
+
+    Plain tensors: whether their storages' memory overlaps (views of one
+    tensor, or of one NumPy array); a subclass (FakeTensor, whose data
+    pointer is not to be read): whether they view one storage.
+    """
     if x.layout is not torch.strided or y.layout is not torch.strided:
         return False
-    return bool(x.untyped_storage().data_ptr() == y.untyped_storage().data_ptr())
+    if x.__class__ is not torch.Tensor or y.__class__ is not torch.Tensor:
+        return bool(torch._C._is_alias_of(x, y))  # type: ignore[attr-defined]
+    sx, sy = x.untyped_storage(), y.untyped_storage()
+    start_x, start_y = sx.data_ptr(), sy.data_ptr()
+    return bool(start_x < start_y + sy.nbytes() and start_y < start_x + sx.nbytes())
 
 
 def _differentiated(x: Any, y: Any) -> bool:

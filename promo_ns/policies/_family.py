@@ -170,6 +170,14 @@ class Family:
         ``1.0 % -1.0`` is ``-0.0``); ``"dividend"``: the dividend's, as C's
         ``fmod`` (PyTorch, Paddle, TF, JAX: ``1.0 % -1.0`` is ``0.0``,
         ``-0.0 % 1.0`` is ``-0.0``).
+    scalar_truth
+        Values, for a ``result="bool"`` family whose ops read their operands'
+        truth (``logical_and``): how a Python float or complex with a floating
+        array is read.  ``"rounded"``: as the value it rounds to in the dtype
+        the op computes in, so ``1e-10`` with a float16 array is false (JAX,
+        PyTorch's conversion of a scalar); ``"as_written"``: its own value,
+        true unless 0 (NumPy 2's logical ufuncs: ``logical_or(float16_array,
+        1e-10)`` is all true).
     """
 
     kinds: str = "biufc"
@@ -195,6 +203,7 @@ class Family:
     zero_divisor: ZeroDivisor = "zero"
     negative_powers: NegativePowers = "raise"
     zero_remainder: ZeroRemainder = "divisor"
+    scalar_truth: Literal["rounded", "as_written"] = "rounded"
 
     def __post_init__(self) -> None:
         freeze_fields(self)

@@ -22,8 +22,8 @@ array's is an int64), else ``OverflowError``; an integer power refuses a
 negative exponent (``ValueError``: "Integers to negative integer powers are not
 allowed"). Comparisons of an integer array are exact (``uint8_array < 1000`` is
 all true, ``== -1`` all false) and the logical ufuncs take the int's truth (any
-int64), and a Python float's or complex's as it is (they compute in float64:
-``logical_or(float16_array, 1e-10)`` is all true); true division and the
+int64), and a Python float's or complex's as it is (``logical_or(float16_array,
+1e-10)`` is all true: ``scalar_truth``); true division and the
 float-only functions convert the int to the float they compute in
 (``uint8_array / 1000``, ``arctan2(x, -3)``); ``where`` converts it through a C
 long (``-2**63 .. 2**64-1``) and wraps it into the result; ``clip`` drops an
@@ -67,7 +67,7 @@ from promo_ns._dtypes import (
     uint32,
     uint64,
 )
-from promo_ns.policies._model import Family, IntRule, Policy, Role, function_grid, grid, scalar_grid
+from promo_ns.policies._model import Family, IntRule, Policy, function_grid, grid, scalar_grid
 
 ARRAYS = grid("""
          b   i8  i16  i32  i64   u8  u16  u32  u64  f16 bf16  f32  f64  c64 c128
@@ -124,14 +124,6 @@ _EXACT: dict[str, IntRule] = {"b": "fit", "i": "exact", "u": "exact"}
 _CLIP: dict[str, IntRule] = {"b": "fit", "i": "bounds", "u": "bounds"}
 #: The logical ufuncs read a Python int as an int64 (its truth, not wrapped), whatever the array.
 _INT64 = dict.fromkeys("biufc", (-(2**63), 2**63 - 1))
-#: The logical ufuncs read a Python float's or complex's truth as it is: ``logical_or(float16_array,
-#: 1e-10)`` is all true, though 1e-10 rounds to 0 in float16 (they compute as float64, complex128).
-_EXACT_TRUTH = {
-    (d, r): complex128 if d.kind == "c" or r is Role.COMPLEX else float64
-    for d in DTYPES
-    if d.kind in "fc"
-    for r in (Role.FLOAT, Role.COMPLEX)
-}
 #: ``np.where`` converts a Python int for a bool or integer array through a C (unsigned) long.
 _C_LONG = dict.fromkeys("biu", (-(2**63), 2**64 - 1))
 
@@ -219,7 +211,10 @@ POLICY = Policy(
         "comparison": Family(result="bool", int_values=_EXACT),
         "ordering": Family(result="bool", int_values=_EXACT),
         "logical": Family(
-            result="bool", int_values={"i": "exact", "u": "exact"}, int_range=_INT64, scalars=_EXACT_TRUTH
+            result="bool",
+            int_values={"i": "exact", "u": "exact"},
+            int_range=_INT64,
+            scalar_truth="as_written",
         ),
         "bitwise": Family(kinds="biu"),
         "shift": Family(kinds="biu", result_map={bool_: int8}),
