@@ -258,6 +258,14 @@ def summarize(
             summary.failures.append((nodeid, _message(test)))
         file = nodeid.split("::", 1)[0].removeprefix("array_api_tests/")
         summary.per_file.setdefault(file, Counter())[outcome] += 1
+    for collector in report.get("collectors", []):  # a test file that did not import: none of it ran
+        if collector.get("outcome") == "failed":
+            nodeid = collector.get("nodeid") or "(the session)"
+            lines = [line for line in str(collector.get("longrepr", "")).splitlines() if line.strip()]
+            why = lines[-1].strip()[:200] if lines else "failed"
+            summary.failures.append((nodeid, f"not collected: {why}"))
+            file = nodeid.split("::", 1)[0].removeprefix("array_api_tests/")
+            summary.per_file.setdefault(file, Counter())["error"] += 1
     return summary
 
 

@@ -99,6 +99,27 @@ def test_summary_counts_per_file_and_lists_failures() -> None:
     assert data["totals"]["failed"] == 1 and data["settings"] == {"max examples": 20}
 
 
+def test_a_test_file_that_does_not_import_is_a_failure() -> None:
+    # pytest-json-report lists it among the collectors, not the tests: a missing dependency of the
+    # suite (ndindex) must not read as a clean run of the files that did import
+    report = {
+        **_report(),
+        "collectors": [
+            {"nodeid": "array_api_tests/test_a.py", "outcome": "passed", "longrepr": ""},
+            {
+                "nodeid": "array_api_tests/test_c.py",
+                "outcome": "failed",
+                "longrepr": "Traceback:\n...\nE   ModuleNotFoundError: No module named 'ndindex'\n",
+            },
+        ],
+    }
+    s = runner.summarize(report, [], module="m", backend="numpy", settings={}, versions={})
+    assert s.per_file["test_c.py"] == {"error": 1}
+    assert s.totals["error"] == 1
+    why = "not collected: E   ModuleNotFoundError: No module named 'ndindex'"
+    assert ("array_api_tests/test_c.py", why) in s.failures
+
+
 def test_the_summary_goes_outside_docs_unless_asked() -> None:
     parse = runner.parser().parse_args
     default = runner.output_dir(parse(["--backend", "numpy"]))
