@@ -346,3 +346,34 @@ def test_paddle_clip_takes_a_complex_bounds_real_part_without_a_warning(backend:
     assert got.dtype == xp.float32
     if has_values(xp):
         np.testing.assert_array_equal(to_numpy(got), np.array([1.5, 2.0, 3.0], dtype=np.float32))
+
+
+def _near_float16_halfways() -> np.ndarray[Any, Any]:
+    """float64 values at, just above and just below every positive float16 halfway point, and edges."""
+    low = np.arange(1, 0x7BFF, dtype=np.uint16).view(np.float16)
+    high = np.nextafter(low, np.float16(np.inf))
+    mid = (low.astype(np.float64) + high.astype(np.float64)) / 2
+    edges = [65504.0, 65519.99, 65520.0, 1e300, np.inf, np.nan, 0.0, -0.0, 5e-324, 2.0**-25]
+    values = np.concatenate([mid, mid + mid * 2.0**-40, mid - mid * 2.0**-40, edges])
+    return np.concatenate([values, -values])
+
+
+@pytest.mark.parametrize("backend", VALUE_BACKENDS)
+def test_float64_into_float16_is_rounded_once_on_every_backend(backend: str) -> None:
+    # torch rounds a double to float16 through float32, which differs from NumPy's one rounding just
+    # above a halfway point: astype, a float64 array stored by setitem, a NumPy float64 scalar, asarray
+    values = _near_float16_halfways()
+    with np.errstate(over="ignore"):
+        want = values.astype(np.float16)
+    xp = namespace(backend, "numpy")
+    x = xp.asarray(values)
+    got = to_numpy(xp.astype(x, xp.float16))
+    assert np.array_equal(got, want, equal_nan=True)
+    stored = xp.zeros(values.shape, dtype=xp.float16)
+    stored[...] = x
+    assert np.array_equal(to_numpy(stored), want, equal_nan=True)
+    one = xp.zeros(1, dtype=xp.float16)
+    one[0] = np.float64(1 + 2**-11 + 2**-40)
+    assert to_numpy(one).tolist() == [1.0009765625]
+    for data in (values, values.tolist()):
+        assert np.array_equal(to_numpy(xp.asarray(data, dtype=xp.float16)), want, equal_nan=True)

@@ -18,7 +18,7 @@ import jax.numpy as jnp
 from promo_ns.backends._jax_checks import is_tracer
 from promo_ns.backends._values import negative_power_error, zero_divisor_error
 
-__all__ = ["floor_divide", "power", "remainder"]
+__all__ = ["astype", "floor_divide", "power", "remainder", "rounded_once"]
 
 
 def power(rule: str, x: Any, y: Any) -> Any:
@@ -135,3 +135,31 @@ def _check_divisor(op: str, rule: str, y: Any) -> Any:
     if bool(jnp.any(zero)):
         raise zero_divisor_error(op)
     return None
+
+
+def astype(x: Any, dtype: Any) -> Any:
+    """``x.astype(dtype)``; float64 into float16 rounded once, as NumPy does (XLA rounds through float32).
+
+    Through float32 rounded to odd: an inexact float32 whose last bit is even
+    moves one step toward ``x``, so the rounding to float16 sees on which side
+    of a halfway point ``x`` lies.
+    """
+    if x.dtype != jnp.float64 or dtype != jnp.float16:
+        return x.astype(dtype)
+    single = x.astype(jnp.float32)
+    back = single.astype(jnp.float64)
+    even = (jax.lax.bitcast_convert_type(single, jnp.int32) & 1) == 0
+    toward = jnp.where(x > back, jnp.inf, -jnp.inf).astype(jnp.float32)
+    return jnp.where((back != x) & even, jnp.nextafter(single, toward), single).astype(jnp.float16)
+
+
+def rounded_once(base: Any) -> Any:
+    """``jax.numpy.astype`` (``base``), float64 into float16 rounded once (:func:`astype`)."""
+
+    def astype_(x: Any, dtype: Any, /, *, copy: bool = False, device: Any = None) -> Any:
+        if dtype == jnp.float16 and getattr(x, "dtype", None) == jnp.float64:
+            x = x if device is None else jax.device_put(x, device)
+            return astype(x, dtype)
+        return base(x, dtype, copy=copy, device=device)
+
+    return astype_

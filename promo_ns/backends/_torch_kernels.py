@@ -40,6 +40,7 @@ import numpy
 import torch
 
 from promo_ns._dtypes import canonical, native
+from promo_ns.backends import _torch_numerics as numerics
 from promo_ns.backends import _torch_products as products
 from promo_ns.backends import _values
 
@@ -394,6 +395,19 @@ def _diff(fn: Callable[..., Any]) -> Callable[..., Any]:
     return diff
 
 
+def _rounded_once(astype: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``astype``, float64 into float16 rounded once as NumPy rounds it (:func:`_torch_numerics.to`)."""
+
+    @functools.wraps(astype)
+    def rounded_once(x: Tensor, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Tensor:
+        if dtype == torch.float16 and isinstance(x, Tensor) and x.dtype == torch.float64:
+            x = x if device is None else x.to(device)
+            return numerics.to(x, dtype)  # a new tensor: copy=False has nothing to share
+        return astype(x, dtype, copy=copy, device=device)
+
+    return rounded_once
+
+
 def _wrap(module: ModuleType, name: str, make: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
     setattr(module, name, make(getattr(module, name)))
 
@@ -418,6 +432,7 @@ def install(compat: ModuleType) -> None:
     _wrap(compat.linalg, "solve", functools.partial(_in_float64, back=True))
     _wrap(compat.linalg, "matrix_rank", functools.partial(_in_float64, back=False))
     _wrap(compat, "meshgrid", _meshgrid)
+    _wrap(compat, "astype", _rounded_once)
     _wrap(compat, "diff", _diff)
     _wrap(
         compat,

@@ -263,7 +263,24 @@ def cast(x: Tensor, dtype: torch.dtype) -> Tensor:
         return x
     if x.is_complex() and not (dtype.is_complex or dtype == torch.bool):
         x = x.real
-    return x.to(dtype)
+    return to(x, dtype)
+
+
+def to(x: Tensor, dtype: torch.dtype) -> Tensor:
+    """``x.to(dtype)``; float64 into float16 rounded once, as NumPy rounds it (torch rounds through float32).
+
+    Through float32 rounded to odd: an inexact float32 whose last bit is even
+    moves one step toward ``x``, so the rounding to float16 sees on which side
+    of a halfway point ``x`` lies.  Where autograd records, torch's own cast.
+    """
+    if x.dtype != torch.float64 or dtype != torch.float16 or (x.requires_grad and torch.is_grad_enabled()):
+        return x.to(dtype)
+    single = x.to(torch.float32)
+    back = single.to(torch.float64)
+    even = (single.view(torch.int32) & 1) == 0
+    toward = torch.where(x > back, math.inf, -math.inf).to(torch.float32)
+    odd = torch.where((back != x) & even, torch.nextafter(single, toward), single)
+    return odd.to(torch.float16)
 
 
 def scalar_tensor(value: Any, dtype: torch.dtype, device: Any) -> Tensor:

@@ -68,7 +68,7 @@ from promo_ns.backends._jax_checks import (
     x64_enabled,
     x64_error,
 )
-from promo_ns.backends._jax_values import floor_divide, power, remainder
+from promo_ns.backends._jax_values import astype, floor_divide, power, remainder, rounded_once
 from promo_ns.backends._values import (
     check_sorter,
     float_arange_terms,
@@ -260,7 +260,7 @@ class JaxBackend(DTypeMaps, KernelErrors):
     def astype(self, x: Any, dtype: DType) -> Any:
         """``x`` as ``dtype``; ``x`` itself when it already is."""
         native = self.native_dtype(dtype)
-        return x if x.dtype == native else x.astype(native)
+        return x if x.dtype == native else astype(x, native)
 
     def scalar(self, value: object, dtype: DType, like: Any) -> Any:
         """A 0-d array of ``value`` as ``dtype``, on ``like``'s device where it has one (not a tracer)."""
@@ -398,6 +398,7 @@ def _compat() -> ModuleType:
     module.take = checked_take(jnp.take, default_axis=None)  # type: ignore[attr-defined]
     module.take_along_axis = checked_take(jnp.take_along_axis, default_axis=-1)  # type: ignore[attr-defined]
     module.sign = _sign  # type: ignore[attr-defined]
+    module.astype = rounded_once(jnp.astype)  # type: ignore[attr-defined]
     module.from_dlpack = _from_dlpack  # type: ignore[attr-defined]
     module.__dict__.update(checked_creators(jnp))
     module.arange = _arange(module.arange)  # type: ignore[attr-defined]

@@ -426,8 +426,8 @@ class TorchBackend(DTypeMaps, KernelErrors):
         return partial(named(compat, name), dtype=self.native_dtype(dtype))
 
     def astype(self, x: Any, dtype: DType) -> Any:
-        """``x`` as ``dtype``, without a copy when it already is."""
-        return x.to(self.native_dtype(dtype))
+        """``x`` as ``dtype``, without a copy when it already is (float64 into float16: rounded once)."""
+        return numerics.to(x, self.native_dtype(dtype))
 
     def scalar(self, value: Any, dtype: DType, like: Any) -> Any:
         """A 0-d tensor of ``value`` as ``dtype`` on ``like``'s device (a float past its range: infinite)."""
@@ -465,6 +465,10 @@ class TorchBackend(DTypeMaps, KernelErrors):
             return compat.asarray(obj, **{**kwargs, "device": "cpu"}).to(device)
         if isinstance(obj, torch.Tensor):  # its own requires_grad, said (torch warns where it is not)
             kwargs.setdefault("requires_grad", obj.requires_grad)
+        if dtype == torch.float16 and (
+            obj.__class__ in (list, tuple) or str(getattr(obj, "dtype", "")) in ("float64", "torch.float64")
+        ):  # doubles rounded once, as NumPy rounds them (torch rounds them through float32)
+            return numerics.to(compat.asarray(obj, **{**kwargs, "dtype": torch.float64}), dtype)
         return compat.asarray(obj, **kwargs)
 
     def getitem(self, x: Any, key: Any) -> Any:
