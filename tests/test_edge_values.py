@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 import torch
 
+import promo_ns
 from conformance.frameworks import edge_agreement, edges
 from promo_ns import PromotionError
 from tests.backends import BACKENDS, VALUE_BACKENDS, has_values, namespace, to_numpy
@@ -377,3 +378,22 @@ def test_float64_into_float16_is_rounded_once_on_every_backend(backend: str) -> 
     assert to_numpy(one).tolist() == [1.0009765625]
     for data in (values, values.tolist()):
         assert np.array_equal(to_numpy(xp.asarray(data, dtype=xp.float16)), want, equal_nan=True)
+    negative_nan = xp.astype(xp.asarray(np.full(16, -np.nan)), xp.float16)
+    assert np.signbit(to_numpy(negative_nan)).all()
+
+
+def test_float64_into_float16_keeps_the_casts_gradient() -> None:
+    # the cast rounded once is differentiable as the cast: torch's autograd and JAX's grad
+    xp = promo_ns.namespace("torch", policy="numpy")
+    w = torch.tensor([1 + 2**-11 + 2**-40, 2.5], dtype=torch.float64, requires_grad=True)
+    half = promo_ns.unwrap(xp.astype(xp.asarray(w), xp.float16))
+    assert half.tolist() == [1.0009765625, 2.5]
+    half.float().sum().backward()
+    assert w.grad is not None
+    assert w.grad.tolist() == [1.0, 1.0]
+    jax = pytest.importorskip("jax")
+    if not jax.config.jax_enable_x64:
+        pytest.skip("JAX without 64-bit types has no float64")
+    xj = promo_ns.namespace("jax", policy="numpy")
+    grad = jax.grad(lambda a: promo_ns.unwrap(xj.astype(xj.asarray(a), xj.float16)).astype("float32").sum())
+    assert np.asarray(grad(np.array([1.0, 2.5]))).tolist() == [1.0, 1.0]

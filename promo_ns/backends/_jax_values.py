@@ -140,17 +140,30 @@ def _check_divisor(op: str, rule: str, y: Any) -> Any:
 def astype(x: Any, dtype: Any) -> Any:
     """``x.astype(dtype)``; float64 into float16 rounded once, as NumPy does (XLA rounds through float32).
 
-    Through float32 rounded to odd: an inexact float32 whose last bit is even
-    moves one step toward ``x``, so the rounding to float16 sees on which side
-    of a halfway point ``x`` lies.
+    Through float32 rounded to odd, as ``_torch_numerics.to`` does; its
+    derivative is the cast's.
     """
     if x.dtype != jnp.float64 or dtype != jnp.float16:
         return x.astype(dtype)
-    single = x.astype(jnp.float32)
-    back = single.astype(jnp.float64)
-    even = (jax.lax.bitcast_convert_type(single, jnp.int32) & 1) == 0
-    toward = jnp.where(x > back, jnp.inf, -jnp.inf).astype(jnp.float32)
-    return jnp.where((back != x) & even, jnp.nextafter(single, toward), single).astype(jnp.float16)
+    return _half_once(x)
+
+
+@jax.custom_jvp
+def _half_once(x: Any) -> Any:
+    """float64 ``x`` as float16 rounded once (float32 rounded to odd on the way)."""
+    bits = jax.lax.bitcast_convert_type(x, jnp.int64)
+    sticky = ((bits & _DROPPED) != 0).astype(jnp.int64) << 29
+    return jax.lax.bitcast_convert_type((bits & ~_DROPPED) | sticky, jnp.float64).astype(jnp.float16)
+
+
+@_half_once.defjvp
+def _half_once_jvp(primals: Any, tangents: Any) -> Any:
+    (x,), (t,) = primals, tangents
+    return _half_once(x), t.astype(jnp.float16)
+
+
+#: The float64 mantissa bits float32 has not.
+_DROPPED = (1 << 29) - 1
 
 
 def rounded_once(base: Any) -> Any:

@@ -269,18 +269,41 @@ def cast(x: Tensor, dtype: torch.dtype) -> Tensor:
 def to(x: Tensor, dtype: torch.dtype) -> Tensor:
     """``x.to(dtype)``; float64 into float16 rounded once, as NumPy rounds it (torch rounds through float32).
 
-    Through float32 rounded to odd: an inexact float32 whose last bit is even
-    moves one step toward ``x``, so the rounding to float16 sees on which side
-    of a halfway point ``x`` lies.  Where autograd records, torch's own cast.
+    Through float32 rounded to odd: the 29 mantissa bits float32 has not are
+    cleared and their "any set" kept in the last bit it has, so the value is
+    exact in float32 and its rounding to float16 sees on which side of a
+    halfway point ``x`` lies (NaN keeps its sign; values beyond float32's
+    normal range are 0 or infinite in float16 either way).  Its gradient is
+    the cast's.
     """
-    if x.dtype != torch.float64 or dtype != torch.float16 or (x.requires_grad and torch.is_grad_enabled()):
+    if x.dtype != torch.float64 or dtype != torch.float16:
         return x.to(dtype)
-    single = x.to(torch.float32)
-    back = single.to(torch.float64)
-    even = (single.view(torch.int32) & 1) == 0
-    toward = torch.where(x > back, math.inf, -math.inf).to(torch.float32)
-    odd = torch.where((back != x) & even, torch.nextafter(single, toward), single)
-    return odd.to(torch.float16)
+    if x.requires_grad and torch.is_grad_enabled():
+        return _HalfOnce.apply(x)  # type: ignore[no-any-return,no-untyped-call]
+    return _half_once(x)
+
+
+class _HalfOnce(torch.autograd.Function):
+    """:func:`_half_once` with the cast's gradient."""
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        return _half_once(x)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> Tensor:
+        return grad.to(torch.float64)
+
+
+def _half_once(x: Tensor) -> Tensor:
+    """float64 ``x`` as float16, through float32 rounded to odd (see :func:`to`)."""
+    bits = x.view(torch.int64)
+    sticky = (bits & _DROPPED).ne_(0).to(torch.int64).bitwise_left_shift_(29)
+    return (bits & ~_DROPPED).bitwise_or_(sticky).view(torch.float64).to(torch.float16)
+
+
+#: The float64 mantissa bits float32 has not.
+_DROPPED = (1 << 29) - 1
 
 
 def scalar_tensor(value: Any, dtype: torch.dtype, device: Any) -> Tensor:
