@@ -87,13 +87,8 @@ def setitem(x: Tensor, key: Any, value: Any) -> None:
         view whose elements share memory.
     """
     scalar = value.__class__ in _SCALARS and not (value.__class__ is int and value > _INT64_MAX)
-    if scalar and _whole_mask(x, key):
-        try:  # a mask of x's shape on its device, a scalar: nothing else to check
-            _write(x, key, value)
-        except RuntimeError:  # refused before writing: the checks below say why
-            pass
-        else:
-            return
+    if scalar and key.__class__ is Tensor and mask_store(x, key, value) is not NotImplemented:
+        return  # a mask on x's device, a scalar: nothing else to check
     if isinstance(value, Tensor) and value.device != x.device:
         raise ValueError(
             f"setitem: the value is on {value.device} and the array on {x.device}; move the value "
@@ -164,18 +159,6 @@ def _once_to_half(value: float) -> float:
         return float(numpy.float16(value))
     with numpy.errstate(over="ignore"):  # beyond the range (or NaN): inf, as torch writes it
         return float(numpy.float16(value))
-
-
-def _whole_mask(x: Tensor, key: Any) -> bool:
-    """Whether ``key`` is a bool tensor of ``x``'s shape on its device (``x`` contiguous, not on meta)."""
-    return (
-        key.__class__ is Tensor
-        and key.dtype == torch.bool
-        and key.shape == x.shape
-        and key.device == x.device
-        and x.device.type != "meta"
-        and x.is_contiguous()
-    )
 
 
 # --- keys ---------------------------------------------------------------------------------------
